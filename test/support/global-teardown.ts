@@ -1,0 +1,5 @@
+/** Stops the embedded PostgreSQL started by global-setup (its data directory is deleted). */
+export default async function globalTeardown(): Promise<void> {
+  await globalThis.__CALLSYNC_PG__?.stop();
+  globalThis.__CALLSYNC_PG__ = undefined;
+}
