@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { platformClientConfigSchema } from '../connectors/platform/config';
+
+const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
+
+/** A duration written as `500ms`, `30s`, `5m`, `1h` or `2d`, parsed to milliseconds. */
+export const durationMs = z
+  .union([z.number().int().positive(), z.string().regex(durationPattern, 'must look like 30s, 5m, 1h or 2d')])
+  .transform((v) => {
+    if (typeof v === 'number') return v;
+    const [, n, unit] = durationPattern.exec(v) as RegExpExecArray;
+    const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+      unit as 'ms' | 's' | 'm' | 'h' | 'd'
+    ];
+    return Number(n) * factor;
+  });
+
+/** One platform account that callsync keeps in step. */
+export const accountConfigSchema = z.object({
+  /** Short name used in the warehouse `account` column, workflow ids and schedules. */
+  name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,40}$/, 'lowercase letters, digits, - and _ (max 41)'),
+  /** How to reach and authenticate against the platform. */
+  platform: platformClientConfigSchema,
+});
+
+export const syncConfigSchema = z.object({
+  /** Polling interval of history streams (CDRs, recordings, SMS, …). */
+  historyInterval: durationMs.default(5 * 60_000),
+  /** Polling interval of settings streams (users, queues, ring groups, report schedules, contacts). */
+  settingsInterval: durationMs.default(60 * 60_000),
+  /** Changing streams (recordings, contacts) are re-read over this window so late changes arrive. */
+  lookback: durationMs.default(48 * 3_600_000),
+  /** Records per API page (the platform allows at most 5000). */
+  pageSize: z.number().int().min(1).max(5000).default(5000),
+  /** Backfill windows run at once. */
+  backfillParallelism: z.number().int().min(1).max(32).default(2),
+  /** Length of one backfill window. */
+  backfillWindow: durationMs.default(7 * 86_400_000),
+  /** Streams to sync; all when omitted. */
+  streams: z.array(z.string()).optional(),
+});
+
+/** The whole configuration, parsed once at start and injected. Secrets have no defaults. */
+export const configSchema = z.object({
+  accounts: z.array(accountConfigSchema).min(1, 'at least one platform account is needed'),
+  database: z
+    .object({
+      /** PostgreSQL connection string; an embedded server under `.data/` is started when absent. */
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+        .optional(),
+      /** Data directory of the embedded server. */
+      embeddedDir: z.string().default('.data/postgres'),
+    })
+    .prefault({}),
+  temporal: z
+    .object({
+      /** host:port of the Temporal frontend; a local dev server is started when absent. */
+      address: z.string().optional(),
+      namespace: z.string().default('default'),
+      taskQueue: z.string().default('callsync'),
+      /** Port of the dev server's web UI (local runs only). */
+      uiPort: z.number().int().positive().default(8233),
+    })
+    .prefault({}),
+  sync: syncConfigSchema.prefault({}),
+  archive: z
+    .object({
+      /** Directory where recording and voicemail audio is archived. */
+      dir: z.string().default('.data/archive'),
+    })
+    .prefault({}),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type CallsyncConfig = z.infer<typeof configSchema>;
+export type CallsyncConfigInput = z.input<typeof configSchema>;
+export type AccountConfig = z.infer<typeof accountConfigSchema>;
