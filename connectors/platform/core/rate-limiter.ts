@@ -1,0 +1,38 @@
+/** Clock and sleep, injected so tests run without waiting. */
+export interface TimeSource {
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/**
+ * Token bucket: `ratePerSecond` tokens a second, at most `burst` saved up. A caller that finds the bucket
+ * empty reserves the next token (the count goes negative) and sleeps until it is due, so concurrent
+ * callers are spaced in arrival order without a queue.
+ */
+export class RateLimiter {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    private readonly ratePerSecond: number,
+    private readonly burst: number,
+    private readonly time: TimeSource,
+  ) {
+    if (!(ratePerSecond > 0)) throw new RangeError('requestsPerSecond must be positive');
+    if (!(burst >= 1)) throw new RangeError('burst must be at least 1');
+    this.tokens = burst;
+    this.last = time.now();
+  }
+
+  /** Waits until one more request may be sent; returns the milliseconds waited. */
+  async acquire(): Promise<number> {
+    const now = this.time.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.ratePerSecond) / 1000);
+    this.last = now;
+    this.tokens -= 1;
+    if (this.tokens >= 0) return 0;
+    const waitMs = Math.ceil((-this.tokens * 1000) / this.ratePerSecond);
+    await this.time.sleep(waitMs);
+    return waitMs;
+  }
+}
