@@ -1,4 +1,5 @@
 // Authentication module: login exchanges, session ping/logout, password-reset e-mails, ACL roles.
+import type { z } from 'zod';
 import type { AuthSession } from '../core/auth';
 import type { PlatformCore } from '../core/http-core';
 import type { ListOptions } from '../core/pagination';
@@ -22,7 +23,7 @@ export function createAuthResource(core: PlatformCore, session: AuthSession) {
     schema: S,
     auth: 'none' | 'optional',
     o: CallOptions,
-  ) =>
+  ): Promise<z.output<S>> =>
     core.request({
       method: 'POST',
       template,
@@ -32,7 +33,7 @@ export function createAuthResource(core: PlatformCore, session: AuthSession) {
       schema,
       envelope: 'auto',
       signal: o.signal,
-    });
+    }) as Promise<z.output<S>>;
 
   return {
     /** POST /login: a token for these credentials, or a two-factor challenge. Leaves the client's session as is. */
