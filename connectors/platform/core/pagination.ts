@@ -31,6 +31,8 @@ export interface InvalidRecord {
 /** One page of a collection. */
 export interface Page<T> {
   data: T[];
+  /** The records of `data` as received, index for index (the warehouse keeps them). */
+  raw: unknown[];
   invalid: InvalidRecord[];
   /** The platform's `total` for the whole (filtered) collection; undefined when it sent none. */
   total: number | undefined;
@@ -92,17 +94,28 @@ export class Paginator<T> implements AsyncIterable<T> {
     };
     const raw = await this.fetchPage(query, this.options.signal);
     const data: T[] = [];
+    const received: unknown[] = [];
     const invalid: InvalidRecord[] = [];
     raw.data.forEach((item, index) => {
       const parsed = this.schema.safeParse(item);
-      if (parsed.success) data.push(parsed.data);
-      else invalid.push({ raw: item, reason: describeIssues(parsed.error.issues), index, page });
+      if (parsed.success) {
+        data.push(parsed.data);
+        received.push(item);
+      } else invalid.push({ raw: item, reason: describeIssues(parsed.error.issues), index, page });
     });
     const count = raw.data.length;
     const total = raw.total ?? undefined;
     // A short page ends the collection; so does reaching `total` (when the platform sent one).
     const done = count < this.limit || (total !== undefined && page * this.limit >= total);
-    return { data, invalid, total, page, limit: this.limit, nextPage: done ? undefined : page + 1 };
+    return {
+      data,
+      raw: received,
+      invalid,
+      total,
+      page,
+      limit: this.limit,
+      nextPage: done ? undefined : page + 1,
+    };
   }
 
   /** Records of every page; invalid ones go to `onInvalid` instead. */

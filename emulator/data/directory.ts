@@ -1,0 +1,389 @@
+import type { Row } from '../store/types';
+import { formatEpoch } from './calendar';
+import { emailLocalPart, PEOPLE } from './names';
+import { callingCode, e164, type Country } from './phone-numbers';
+import type { Rng } from './prng';
+import type { CustomerProfile, IdCounters } from './profiles';
+
+/** A user as the call generator needs it (the row holds the full API shape). */
+export interface UserInfo {
+  id: number;
+  ext: string;
+  name: string;
+  email: string;
+  ua: string;
+  codec: string;
+  /** Automated recording: N none, A all, I inbound, O outbound. */
+  monitor: 'N' | 'A' | 'I' | 'O';
+  transcribe: boolean;
+  /** Where unanswered direct calls go: V voicemail (VM CDR), otherwise a missed call. */
+  finalDst: 'V' | 'H' | 'R';
+  cli: string;
+  mobile: string;
+  sipEndpointId: number;
+}
+
+/** A queue or ring group: a number that rings several users. */
+export interface GroupInfo {
+  id: number;
+  name: string;
+  number: string;
+  members: UserInfo[];
+  monitor: boolean;
+}
+
+export interface DdiInfo {
+  e164: string;
+  country: Country;
+  targetKind: 'user' | 'queue' | 'ringgroup' | 'ivr';
+  targetId: number;
+  tracking: boolean;
+}
+
+/** The routing setup of one customer. */
+export interface Directory {
+  profile: CustomerProfile;
+  users: UserInfo[];
+  queues: GroupInfo[];
+  ringGroups: GroupInfo[];
+  ivrs: GroupInfo[];
+  ddis: DdiInfo[];
+  mainNumber: string;
+}
+
+const DESK_PHONES: readonly (readonly [string, string])[] = [
+  ['Yealink SIP-T46U 108.86.0.45', 'G722'],
+  ['Yealink SIP-T54W 96.86.0.70', 'G722'],
+  ['Polycom/7.2.2.1094 PolycomVVX-VVX_450-UA/7.2.2.1094', 'G722'],
+  ['Grandstream GXP2170 1.0.11.23', 'PCMA'],
+  ['Zoiper rv2.10.19.5', 'opus'],
+  ['MicroSIP/3.21.3', 'opus'],
+  ['Linphone/5.2.5 (belle-sip/5.2.94)', 'opus'],
+  ['Bria 6 release 6.7.0 stamp 120123', 'PCMU'],
+];
+
+/** Starts of user creation: the accounts predate the seeded call history. */
+const ACCOUNT_EPOCH = Date.UTC(2024, 2, 4, 9, 30, 0) / 1000;
+
+/** Users, groups, IVRs and numbers of one customer, as rows and as the generator's directory. */
+export function buildDirectory(
+  profile: CustomerProfile,
+  rng: Rng,
+  ids: IdCounters,
+): { directory: Directory; rows: Record<string, Row[]> } {
+  const rows: Record<string, Row[]> = {};
+  const add = (table: string, row: Row): Row => {
+    (rows[table] ??= []).push(row);
+    return row;
+  };
+  const roles = ['ROLE_ADMIN', 'ROLE_SUPERVISOR', 'ROLE_AGENT', 'ROLE_USER'].map((role) =>
+    add('aclroles', {
+      id: ids.take('aclroles'),
+      _name: role,
+      name: role.slice(5).charAt(0) + role.slice(6).toLowerCase(),
+      product_code: 'voipstudio',
+    }),
+  );
+  const groupNames = ['Front Office', 'Field Team', 'Night Shift', 'Trainees'];
+  const colors = ['#1e88e5', '#43a047', '#fb8c00', '#8e24aa', '#e53935', '#00897b'];
+  for (const [i, name] of groupNames.slice(0, profile.users > 10 ? 4 : 2).entries()) {
+    add('usergroups', { id: ids.take('usergroups'), color: colors[i] ?? '#546e7a', name });
+  }
+  for (const [i, name] of ['Standard Agent', 'Restricted International'].entries()) {
+    add('usergrouppolicies', { id: ids.take('usergrouppolicies'), color: colors[i + 3] ?? '#546e7a', name });
+  }
+  for (const name of profile.users > 10 ? ['Inbound', 'Outbound'] : ['Alle']) {
+    add('queuegroups', { id: ids.take('queuegroups'), name });
+  }
+
+  const mainNumber = e164(rng, profile.country, false);
+  const people = PEOPLE[profile.country];
+  const usedNames = new Set<string>();
+  const users: UserInfo[] = [];
+  const pickupGroups = profile.users > 10 ? ['Sales Floor', 'Support Desk', 'Back Office'] : ['Büro'];
+  const pickupIds = pickupGroups.map(() => ids.take('pickupgroups'));
+  for (let i = 0; i < profile.users; i++) {
+    let first = rng.pick(people.first);
+    let last = rng.pick(people.last);
+    while (usedNames.has(`${first} ${last}`)) {
+      first = rng.pick(people.first);
+      last = rng.pick(people.last);
+    }
+    usedNames.add(`${first} ${last}`);
+    const id = ids.take('users');
+    const [ua, codec] = rng.pick(DESK_PHONES);
+    const monitor = rng.weighted<UserInfo['monitor']>([
+      ['A', 20],
+      ['I', 10],
+      ['O', 10],
+      ['N', 60],
+    ]);
+    const info: UserInfo = {
+      id,
+      ext: String(101 + i),
+      name: `${first} ${last}`,
+      email: i === 0 ? profile.adminEmail : `${emailLocalPart(first, last)}@${profile.domain}`,
+      ua,
+      codec,
+      monitor,
+      transcribe: rng.chance(0.8),
+      finalDst: rng.weighted<UserInfo['finalDst']>([
+        ['V', 60],
+        ['H', 30],
+        ['R', 10],
+      ]),
+      cli: mainNumber,
+      mobile: e164(rng, profile.country, true),
+      sipEndpointId: 40_000 + id,
+    };
+    users.push(info);
+    const created = ACCOUNT_EPOCH + i * 86_400 * 3 + rng.int(0, 30_000);
+    add('users', userRow(profile, info, i, rng, created, roles, pickupIds[i % pickupIds.length] ?? null));
+  }
+  for (const [i, name] of pickupGroups.entries()) {
+    const members = users.filter((_, u) => u % pickupIds.length === i).length;
+    add('pickupgroups', { id: pickupIds[i] ?? 0, name, users: members });
+  }
+
+  const slice = (from: number, n: number): UserInfo[] =>
+    Array.from({ length: Math.min(n, users.length) }, (_, k) => users[(from + k) % users.length] as UserInfo);
+  const per = Math.max(2, Math.floor(users.length / Math.max(1, profile.queues.length)));
+  const queues: GroupInfo[] = profile.queues.map((name, i) => ({
+    id: ids.take('queues'),
+    name,
+    number: String(601 + i),
+    members: slice(2 + i * per, per + 2),
+    monitor: i < 2,
+  }));
+  const ringGroups: GroupInfo[] = profile.ringGroups.map((name, i) => ({
+    id: ids.take('ringgroups'),
+    name,
+    number: String(701 + i),
+    members: slice(i * 3, 3),
+    monitor: false,
+  }));
+  const ivrs: GroupInfo[] = profile.ivrs.map((name, i) => ({
+    id: ids.take('ivrs'),
+    name,
+    number: String(801 + i),
+    members: [],
+    monitor: false,
+  }));
+  for (const q of queues) add('queues', queueRow(q, rng, ivrs[0]?.id ?? 0));
+  for (const g of ringGroups) add('ringgroups', ringGroupRow(g, rng));
+  for (const [i, v] of ivrs.entries()) add('ivrs', ivrRow(v, i, profile, queues, ringGroups, users));
+
+  const ddis: DdiInfo[] = profile.ddiCountries.map((country, i) => {
+    const number = i === 0 ? mainNumber : e164(rng, country, false);
+    const kinds: DdiInfo['targetKind'][] = ['ivr', 'queue', 'queue', 'ringgroup', 'user'];
+    const targetKind = kinds[i % kinds.length] ?? 'user';
+    const pool = { ivr: ivrs, queue: queues, ringgroup: ringGroups, user: users }[targetKind];
+    const target = pool[i % pool.length] ?? users[0];
+    return { e164: number, country, targetKind, targetId: target?.id ?? 0, tracking: false };
+  });
+  for (let t = 0; t < (profile.users > 10 ? 2 : 0); t++) {
+    const q = queues[0];
+    ddis.push({
+      e164: e164(rng, profile.country, false),
+      country: profile.country,
+      targetKind: 'queue',
+      targetId: q?.id ?? 0,
+      tracking: true,
+    });
+  }
+  for (const [i, d] of ddis.entries()) add('ddis', ddiRow(d, profile, rng, ACCOUNT_EPOCH + i * 86_400 * 9));
+  return { directory: { profile, users, queues, ringGroups, ivrs, ddis, mainNumber }, rows };
+}
+
+function userRow(
+  profile: CustomerProfile,
+  u: UserInfo,
+  index: number,
+  rng: Rng,
+  created: number,
+  roles: Row[],
+  pickupGroupId: number | null,
+): Row {
+  const [first, ...rest] = u.name.split(' ');
+  const role = index === 0 ? roles[0] : index < 4 ? roles[1] : roles[2];
+  return {
+    id: u.id,
+    is_initial: index === 0,
+    email: u.email,
+    first_name: first ?? '',
+    last_name: rest.join(' '),
+    roles: [role?._name ?? 'ROLE_USER'],
+    active: index === 0 || rng.chance(0.95),
+    visited_apps: index === 0 ? ['admin', 'softphone', 'reports'] : ['softphone'],
+    is_root: index === 0,
+    two_factor_auth: index === 1 && profile.id === 1 ? 'E' : 'D',
+    created_at: formatEpoch(created),
+    customer_id_id: profile.id,
+    mobile_activated: rng.chance(0.6),
+    mobile: u.mobile,
+    ext: u.ext,
+    cli: u.cli,
+    esc_cli: u.cli,
+    cc: callingCode(profile.country),
+    area_code: profile.country === 'GB' ? '20' : '30',
+    ring_time: String(rng.pick([15, 20, 25, 30])),
+    final_dst_type: u.finalDst,
+    final_dst_id: u.finalDst === 'V' ? u.id : 0,
+    vm_pin: rng.digits(4),
+    vm_to_email: rng.chance(0.7),
+    vm_emails: [u.email],
+    vm_tts: rng.chance(0.5) ? 'Y' : 'N',
+    vm_new: 0,
+    vm_old: 0,
+    cw: rng.chance(0.8),
+    dnd: rng.chance(0.05),
+    rec_allowed: true,
+    rec_never_internal: rng.chance(0.7),
+    fm: rng.chance(0.15),
+    fm_only_direct: false,
+    fm_init_ring_time: 10,
+    fm_announcement_enabled: false,
+    fm_confirm_required: false,
+    fm_allowed: true,
+    fm_targets: [u.mobile],
+    fm_ring_time: '20',
+    fm_strategy: 'H',
+    fm_final_dst_type: 'V',
+    fm_final_dst_id: u.id,
+    fm_cli: 'R',
+    nun: u.mobile,
+    nun_only_direct: false,
+    nun_ring_time: 20,
+    monitor: u.monitor,
+    monitor_transcript: u.transcribe ? 'Y' : 'D',
+    auto_answer_header: '',
+    log_missed_calls: true,
+    language: profile.language,
+    cnam: false,
+    email_missed: rng.chance(0.3) ? u.email : '',
+    call_barge_allowed: index < 4,
+    transfer_cli: 'R',
+    nb_sip_locations: rng.int(0, 2),
+    pickup_group_id: pickupGroupId,
+    location_id: profile.country === 'GB' ? 'LON-1' : 'BER-1',
+    vm_announcement_id: null,
+    fm_announcement_id: null,
+    legacy_api_key: null,
+  };
+}
+
+function queueRow(q: GroupInfo, rng: Rng, ivrId: number): Row {
+  return {
+    id: q.id,
+    ann_freq: 30,
+    call_flow: 0,
+    final_dst_id: 0,
+    final_dst_type: 0,
+    ivr: ivrId,
+    language: 1,
+    max_callers: rng.pick([10, 20, 50]),
+    max_wait_time: rng.pick([120, 180, 300]),
+    moh: 1,
+    monitor: q.monitor ? 1 : 0,
+    number: Number(q.number),
+    post_call_ivr_id: 0,
+    retry: 5,
+    ring_strategy: rng.int(1, 4),
+    ring_time: 20,
+    wrap_up_panel_timeout: 30,
+    wrap_up_time: rng.pick([0, 10, 15]),
+    caller_sounds: 'queue-periodic-announce',
+    email_missed: '',
+    name: q.name,
+    cli_prefix: false,
+    hash_to_exit: true,
+    hold_ann: true,
+    join_empty: false,
+    liaf: false,
+    pos_ann: true,
+    skip_busy: true,
+    wait_time_prefix: false,
+    users: q.members.map((m) => ({ id: m.id, status: 1 })),
+  };
+}
+
+function ringGroupRow(g: GroupInfo, rng: Rng): Row {
+  return {
+    id: g.id,
+    cli_prefix: false,
+    final_dst_id: g.members[0]?.id ?? 0,
+    final_dst_type: 1,
+    moh_id: 0,
+    name: g.name,
+    number: Number(g.number),
+    ring_time: rng.pick([20, 25, 30]),
+    strategy: rng.int(1, 2),
+    users: g.members.map((m) => m.id),
+  };
+}
+
+const DIGIT_WORDS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'] as const;
+
+function ivrRow(
+  v: GroupInfo,
+  index: number,
+  profile: CustomerProfile,
+  queues: GroupInfo[],
+  ringGroups: GroupInfo[],
+  users: UserInfo[],
+): Row {
+  const row: Row = {
+    id: v.id,
+    ext_dialing: index === 0,
+    final_dst_id: ringGroups[0]?.id ?? 0,
+    final_dst_type: 2,
+    language: 1,
+    name: v.name,
+    number: Number(v.number),
+    random_choice: false,
+    random_dst: '',
+    repeats: 2,
+    ring_time: 30,
+    timeout: 5,
+    post_sounds: '',
+    sounds: `${profile.domain}/ivr-${index + 1}-greeting.mp3`,
+    hash: '',
+    star: '',
+    zero: ringGroups[0] !== undefined ? `R:${ringGroups[0].id}` : '',
+  };
+  for (const [d, word] of DIGIT_WORDS.entries()) {
+    const q = queues[d];
+    row[word] = q !== undefined ? `Q:${q.id}` : d === queues.length ? `U:${users[0]?.id ?? 0}` : '';
+    row[`${word}_sounds`] = q !== undefined ? `press-${d + 1}-${q.name.toLowerCase()}.mp3` : '';
+  }
+  return row;
+}
+
+const TARGET_TYPE: Record<DdiInfo['targetKind'], number> = { user: 1, ringgroup: 2, ivr: 3, queue: 4 };
+
+function ddiRow(d: DdiInfo, profile: CustomerProfile, rng: Rng, created: number): Row {
+  return {
+    id: d.e164,
+    call_flow: 0,
+    channels: rng.pick([2, 4, 10, 30]),
+    cli_hide: false,
+    cli_prefix: 0,
+    created_at: formatEpoch(created),
+    e164: d.e164,
+    esc_enabled: d.country === profile.country,
+    fax_email: '',
+    fax_enabled: rng.chance(0.2),
+    flag: 0,
+    has_fax_password: false,
+    info: d.tracking ? 'Call tracking number' : '',
+    name: `${d.country} ${d.tracking ? 'tracking' : 'line'} ${d.e164.slice(-4)}`,
+    rate: d.country === profile.country ? 1.5 : 4.5,
+    sms_email: '',
+    sms_enabled: d.country === profile.country || d.country === 'US',
+    status: 1,
+    target_id: d.targetId,
+    target_type: TARGET_TYPE[d.targetKind],
+    tel_verified: true,
+    uri: '',
+  };
+}

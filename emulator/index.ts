@@ -1,0 +1,73 @@
+// The emulator's entry: a local, faithful implementation of the platform's REST API, seeded with
+// realistic data, with control endpoints under /_emulator/.
+import type { AddressInfo } from 'node:net';
+import { silentLogger, type Logger } from '../lib/logger';
+import { buildEmulatorServer } from './server/app';
+import { EmulatorContext } from './server/context';
+import { API_PREFIXES } from './server/paths';
+import type { ReadyAdmin } from './server/ready-line';
+import { createStore, type EmulatorStore } from './store';
+
+export { readyLine } from './server/ready-line';
+export type { ReadyAdmin } from './server/ready-line';
+export { emulatorRouteTemplates } from './server/routes';
+
+/** CDRs seeded when a caller does not say. */
+export const DEFAULT_CDRS = 10_000;
+
+/** Options of startEmulator. */
+export interface StartEmulatorOptions {
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Seed of the generated data: the same seed gives the same data. */
+  seed: number;
+  /** Number of CDRs to generate (default DEFAULT_CDRS). */
+  cdrs?: number;
+  logger?: Logger;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** e.g. http://127.0.0.1:8787/v1.1/voipstudio */
+  baseUrl: string;
+  /** e.g. http://127.0.0.1:8787 (control endpoints are under origin + /_emulator/) */
+  origin: string;
+  /** Credentials of the seeded admin of the current store. */
+  readonly admin: ReadyAdmin & { customer_id: number };
+  /** The current store (replaced by POST /_emulator/seed). */
+  readonly store: EmulatorStore;
+  close(): Promise<void>;
+}
+
+/** Address to use in URLs for a listening host (wildcards are reached through loopback). */
+function urlHost(host: string, address: AddressInfo): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
+}
+
+/** Builds the store, starts the HTTP server and resolves once it listens. */
+export async function startEmulator(opts: StartEmulatorOptions): Promise<RunningEmulator> {
+  const logger = opts.logger ?? silentLogger;
+  const seeded = { seed: opts.seed, cdrs: opts.cdrs ?? DEFAULT_CDRS };
+  const started = Date.now();
+  const ctx = new EmulatorContext(createStore(seeded), seeded, logger);
+  logger.info({ ...seeded, ms: Date.now() - started }, 'emulator store built');
+  const app = await buildEmulatorServer(ctx);
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ port: opts.port, host });
+  const address = app.server.address() as AddressInfo;
+  const origin = `http://${urlHost(host, address)}:${address.port}`;
+  return {
+    baseUrl: `${origin}${API_PREFIXES[0] ?? ''}`,
+    origin,
+    get admin() {
+      return { ...ctx.store.admin };
+    },
+    get store() {
+      return ctx.store;
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,100 @@
+// Collection query parameters: page, limit (at most 5000), filter (JSON conditions) and group_by.
+import { z } from 'zod';
+import type { CollectionQuery, FilterCondition } from '../store';
+import { badRequest } from './http-error';
+
+/** Page size when a request omits `limit` (the spec does not say; 1000 keeps pages moderate). */
+export const DEFAULT_LIMIT = 1000;
+/** The spec's maximum entries per page. */
+export const MAX_LIMIT = 5000;
+
+const FILTER_OPERATORS = ['eq', '=', 'like', 'gt', 'gte', 'lt', 'lte'] as const;
+
+const integerParam = (max: number, what: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be ${what}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(1, `must be ${what}`)
+        .max(max, max === MAX_LIMIT ? `must be at most ${MAX_LIMIT}` : `must be ${what}`),
+    );
+
+const paramsSchema = z.object({
+  page: integerParam(Number.MAX_SAFE_INTEGER, 'a positive integer').optional(),
+  limit: integerParam(MAX_LIMIT, `an integer from 1 to ${MAX_LIMIT}`).optional(),
+  filter: z.string().optional(),
+  group_by: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
+    .optional(),
+});
+
+const conditionSchema = z.object({
+  property: z.string().min(1, 'must be a property name'),
+  operator: z
+    .string()
+    .transform((op) => op.toLowerCase())
+    .pipe(z.enum(FILTER_OPERATORS, { error: `must be one of ${FILTER_OPERATORS.join(', ')}` })),
+  value: z.union([z.string(), z.number(), z.boolean(), z.null()], {
+    error: 'must be a string, number, boolean or null',
+  }),
+});
+
+const filterSchema = z.array(conditionSchema, {
+  error: 'must be a JSON array of {property, operator, value}',
+});
+
+/** Repeated query parameters arrive as arrays; the last one wins. */
+function scalar(value: unknown): unknown {
+  return Array.isArray(value) ? (value as unknown[]).at(-1) : value;
+}
+
+function describe(path: readonly PropertyKey[], prefix: string): string {
+  return path.reduce<string>(
+    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`),
+    prefix,
+  );
+}
+
+/** Reads page/limit/filter/group_by from a query string object; throws 400 naming the bad parameter. */
+export function parseCollectionQuery(query: Readonly<Record<string, unknown>>): CollectionQuery {
+  const params = paramsSchema.safeParse({
+    page: scalar(query.page),
+    limit: scalar(query.limit),
+    filter: scalar(query.filter),
+    group_by: scalar(query.group_by),
+  });
+  if (!params.success) {
+    throw badRequest(
+      'Invalid query parameters',
+      params.error.issues.map((i) => `${describe(i.path.slice(1), String(i.path[0]))}: ${i.message}`),
+    );
+  }
+  const { page = 1, limit = DEFAULT_LIMIT, filter, group_by } = params.data;
+  const q: CollectionQuery = { page, limit, filter: parseFilter(filter) };
+  if (group_by !== undefined && group_by !== '') q.groupBy = group_by;
+  return q;
+}
+
+/** Parses the `filter` JSON: an array of {property, operator, value} (a single object is accepted too). */
+export function parseFilter(raw: string | undefined): FilterCondition[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(raw);
+  } catch {
+    throw badRequest('Invalid filter', ['filter: is not valid JSON']);
+  }
+  // Be liberal: a single condition object stands for a list of one.
+  const list: unknown =
+    decoded !== null && typeof decoded === 'object' && !Array.isArray(decoded) ? [decoded] : decoded;
+  const parsed = filterSchema.safeParse(list);
+  if (parsed.success) return parsed.data;
+  throw badRequest(
+    'Invalid filter',
+    parsed.error.issues.map((i) => `${describe(i.path, 'filter')}: ${i.message}`),
+  );
+}

@@ -1,0 +1,80 @@
+// The emulator's mutable state shared by every route: the store (replaced by a reseed), sessions, pending
+// e-mail codes, faults and request counts.
+import type { Logger } from '../../lib/logger';
+import type { Account, EmulatorClock, EmulatorStore, Table, TableName } from '../store';
+import { PendingCodes } from './auth/pending-codes';
+import { SessionRegistry } from './auth/sessions';
+import { FaultRegistry } from './faults';
+import { RequestStats } from './stats';
+
+/** How the current store was built. */
+export interface SeedInfo {
+  seed: number;
+  cdrs: number;
+}
+
+/** Called with the new store after /_emulator/seed replaced the old one. */
+export type StoreReplacedListener = (store: EmulatorStore) => void;
+
+/** State of one running emulator. */
+export class EmulatorContext {
+  readonly sessions = new SessionRegistry(() => this.clock);
+  readonly codes = new PendingCodes(() => this.clock);
+  readonly stats = new RequestStats();
+  readonly faults: FaultRegistry;
+  private current: EmulatorStore;
+  private readonly listeners = new Set<StoreReplacedListener>();
+
+  constructor(
+    store: EmulatorStore,
+    private seedInfo: SeedInfo,
+    readonly logger: Logger,
+  ) {
+    this.current = store;
+    this.faults = new FaultRegistry(seedInfo.seed);
+  }
+
+  /** Seed and CDR count of the current store. */
+  get seeded(): SeedInfo {
+    return { ...this.seedInfo };
+  }
+
+  /** The current store. */
+  get store(): EmulatorStore {
+    return this.current;
+  }
+
+  /** The emulator clock (the store's). */
+  get clock(): EmulatorClock {
+    return this.current.clock;
+  }
+
+  /** One table of the current store. */
+  table(name: TableName): Table {
+    return this.current.tables[name];
+  }
+
+  /** The account of an e-mail address (case-insensitive), if any. */
+  account(email: string): Account | undefined {
+    const exact = this.current.accounts.get(email);
+    if (exact) return exact;
+    const lower = email.toLowerCase();
+    for (const [key, account] of this.current.accounts) if (key.toLowerCase() === lower) return account;
+    return undefined;
+  }
+
+  /** Swaps in a new store; sessions and pending codes of the old world are dropped. */
+  replaceStore(store: EmulatorStore, seeded: SeedInfo): void {
+    this.current = store;
+    this.seedInfo = { ...seeded };
+    this.sessions.expireAll();
+    this.codes.clear();
+    for (const listener of this.listeners) listener(store);
+  }
+
+  /** Subscribes to store replacement (webhooks and the call simulator re-attach their onChange here). */
+  onStoreReplaced(listener: StoreReplacedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,35 @@
+// Every control endpoint under /_emulator/ (webhook registration and call traffic of later issues add
+// their registrations here).
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorContext } from '../context';
+import { emulatorRouteTemplates } from '../routes';
+import { registerAuthControl } from './auth';
+import { registerClockControl } from './clock';
+import { controlRoute } from './control-route';
+import { registerDataControl } from './data';
+import { registerFaultControl } from './faults';
+
+/** Registers the control endpoints on the server. */
+export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  controlRoute(app, 'GET', '/routes', () => ({ body: { routes: emulatorRouteTemplates() } }));
+  controlRoute(app, 'GET', '/info', () => {
+    const { email, password, user_id, api_key, customer_id } = ctx.store.admin;
+    return {
+      body: {
+        ...ctx.seeded,
+        now: ctx.clock.nowString(),
+        admin: { email, password, user_id, api_key, customer_id },
+        customers: ctx.store.customers,
+      },
+    };
+  });
+  controlRoute(app, 'GET', '/stats', () => ({ body: ctx.stats.snapshot() }));
+  controlRoute(app, 'POST', '/stats/reset', () => {
+    ctx.stats.reset();
+    return { body: ctx.stats.snapshot() };
+  });
+  registerClockControl(app, ctx);
+  registerDataControl(app, ctx);
+  registerFaultControl(app, ctx);
+  registerAuthControl(app, ctx);
+}

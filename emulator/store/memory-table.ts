@@ -1,0 +1,203 @@
+import { queryRows, type Ordering } from './query';
+import type { CollectionQuery, CollectionResult, Id, Row, Table } from './types';
+
+/** Orders ids: numbers numerically, anything else (ddi e164 strings) as strings. */
+export function compareIds(a: Id, b: Id): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const sa = String(a);
+  const sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+export interface MemoryTableOptions {
+  name: string;
+  /** Ids are e164 strings (ddis): inserts must bring their id, and `id` ranges are scanned, not searched. */
+  stringIds?: boolean;
+  /** A property that ascends with id (cdrs: calldate); updates may not change it, inserts may not go back. */
+  sortedKey?: string;
+  /** The sortedKey value of an inserted row that has none (cdrs: the clock's now). */
+  defaultSortValue?: () => string;
+  /** Called after every insert/update/remove (not for bulk seeding). */
+  emit?: (op: 'insert' | 'update' | 'remove', row: Row) => void;
+}
+
+/**
+ * In-memory rows of one resource kind, one id-ordered array per customer.
+ * Rows handed out are shared snapshots: callers must not mutate them (update() replaces the object).
+ * With a sortedKey, rows ascend by it as well as by id, so range filters on it use binary search.
+ */
+export class MemoryTable implements Table {
+  readonly name: string;
+  private readonly partitions = new Map<number, Row[]>();
+  private readonly ordering: Ordering;
+  private readonly emit: (op: 'insert' | 'update' | 'remove', row: Row) => void;
+  private readonly defaultSortValue: (() => string) | undefined;
+  private maxId = 0;
+
+  constructor(opts: MemoryTableOptions) {
+    this.name = opts.name;
+    this.ordering = {
+      numericIds: opts.stringIds !== true,
+      ...(opts.sortedKey !== undefined ? { sortedKey: opts.sortedKey } : {}),
+    };
+    this.emit = opts.emit ?? (() => undefined);
+    this.defaultSortValue = opts.defaultSortValue;
+  }
+
+  /** Bulk seeding: appends rows without change events (sorting by id if they come unordered). */
+  load(customerId: number, rows: readonly Row[]): void {
+    const part = this.partition(customerId);
+    for (const row of rows) {
+      part.push(row);
+      if (typeof row.id === 'number' && row.id > this.maxId) this.maxId = row.id;
+    }
+    let sorted = true;
+    for (let i = 1; i < part.length && sorted; i++) {
+      sorted = compareIds((part[i - 1] as Row).id, (part[i] as Row).id) < 0;
+    }
+    if (!sorted) part.sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  /** The highest numeric id ever held (ids are never reused). */
+  get lastId(): number {
+    return this.maxId;
+  }
+
+  /** Marks an id as used elsewhere (live ids of finished calls), so inserts without an id skip it. */
+  reserveId(id: number): void {
+    if (id > this.maxId) this.maxId = id;
+  }
+
+  get(id: Id): { row: Row; customerId: number } | undefined {
+    const key = this.normaliseId(id);
+    if (key === undefined) return undefined;
+    for (const [customerId, rows] of this.partitions) {
+      const i = this.indexOf(rows, key);
+      if (i >= 0) return { row: rows[i] as Row, customerId };
+    }
+    return undefined;
+  }
+
+  query(customerId: number, q: CollectionQuery): CollectionResult {
+    return queryRows(this.partitions.get(customerId) ?? [], q, this.ordering);
+  }
+
+  insert(customerId: number, input: Omit<Row, 'id'> & { id?: Id }): Row {
+    const { id: given, ...fields } = input;
+    const id = given === undefined ? this.nextId(input) : this.normaliseId(given);
+    if (id === undefined) throw new Error(`${this.name}: invalid id ${String(given)}`);
+    if (this.get(id) !== undefined) throw new Error(`${this.name}: id ${String(id)} already exists`);
+    const row: Row = { id, ...fields };
+    const rows = this.partition(customerId);
+    const at = this.insertionIndex(rows, id);
+    const key = this.ordering.sortedKey;
+    if (key !== undefined) {
+      const prev = rows[at - 1];
+      if (row[key] === undefined || row[key] === null) {
+        // A new row without its date happens "now", but never before the last row.
+        const now = this.defaultSortValue?.() ?? '';
+        const last = prev !== undefined ? String(prev[key]) : '';
+        row[key] = now > last ? now : last;
+      }
+      if (at !== rows.length || (prev !== undefined && String(prev[key]) > String(row[key]))) {
+        throw new RangeError(`${this.name}: new rows must come last by id and by ${key}`);
+      }
+    }
+    rows.splice(at, 0, row);
+    if (typeof id === 'number' && id > this.maxId) this.maxId = id;
+    this.emit('insert', row);
+    return row;
+  }
+
+  update(id: Id, patch: Record<string, unknown>): Row | undefined {
+    const found = this.locate(id);
+    if (found === undefined) return undefined;
+    const [rows, i] = found;
+    const old = rows[i] as Row;
+    const key = this.ordering.sortedKey;
+    if (key !== undefined && key in patch && patch[key] !== old[key]) {
+      throw new RangeError(`${this.name}: ${key} cannot change (rows are ordered by it)`);
+    }
+    const row: Row = { ...old, ...patch, id: old.id };
+    rows[i] = row;
+    this.emit('update', row);
+    return row;
+  }
+
+  remove(id: Id): boolean {
+    const found = this.locate(id);
+    if (found === undefined) return false;
+    const [rows, i] = found;
+    const [row] = rows.splice(i, 1);
+    if (row !== undefined) this.emit('remove', row);
+    return true;
+  }
+
+  removeAll(customerId: number): number {
+    const rows = this.partitions.get(customerId) ?? [];
+    this.partitions.set(customerId, []);
+    for (const row of rows) this.emit('remove', row);
+    return rows.length;
+  }
+
+  /** The customer's row with the highest id (cdrs: the latest call). */
+  last(customerId: number): Row | undefined {
+    const rows = this.partitions.get(customerId);
+    return rows?.[rows.length - 1];
+  }
+
+  count(customerId: number): number {
+    return this.partitions.get(customerId)?.length ?? 0;
+  }
+
+  private partition(customerId: number): Row[] {
+    let rows = this.partitions.get(customerId);
+    if (rows === undefined) {
+      rows = [];
+      this.partitions.set(customerId, rows);
+    }
+    return rows;
+  }
+
+  private nextId(input: Record<string, unknown>): Id {
+    if (!this.ordering.numericIds) {
+      if (typeof input.e164 === 'string') return input.e164;
+      throw new Error(`${this.name}: rows need an id (e164)`);
+    }
+    return this.maxId + 1;
+  }
+
+  /** Path ids arrive as strings; numeric tables look them up as numbers. */
+  private normaliseId(id: Id): Id | undefined {
+    if (!this.ordering.numericIds) return String(id);
+    const n = typeof id === 'number' ? id : Number(id);
+    return Number.isInteger(n) ? n : undefined;
+  }
+
+  private locate(id: Id): [Row[], number] | undefined {
+    const key = this.normaliseId(id);
+    if (key === undefined) return undefined;
+    for (const rows of this.partitions.values()) {
+      const i = this.indexOf(rows, key);
+      if (i >= 0) return [rows, i];
+    }
+    return undefined;
+  }
+
+  private insertionIndex(rows: readonly Row[], id: Id): number {
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareIds((rows[mid] as Row).id, id) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private indexOf(rows: readonly Row[], id: Id): number {
+    const i = this.insertionIndex(rows, id);
+    const row = rows[i];
+    return row !== undefined && compareIds(row.id, id) === 0 ? i : -1;
+  }
+}

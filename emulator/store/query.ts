@@ -1,0 +1,215 @@
+import type { CollectionQuery, CollectionResult, FilterCondition, Row } from './types';
+
+type FilterValue = FilterCondition['value'];
+
+const NUMERIC = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/** The number a value stands for, when it is numeric (a number, or a string that reads as one). */
+export function asNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && NUMERIC.test(v)) return Number(v);
+  return undefined;
+}
+
+function asText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return JSON.stringify(v);
+  return String(v);
+}
+
+function asBoolean(v: FilterValue): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 1 || v === '1' || v === 'true') return true;
+  if (v === 0 || v === '0' || v === 'false') return false;
+  return undefined;
+}
+
+/** A filter value prepared once per query, so per-row work is only the field side. */
+interface Operand {
+  raw: FilterValue;
+  num: number | undefined;
+  text: string;
+  bool: boolean | undefined;
+}
+
+function operand(v: FilterValue): Operand {
+  return { raw: v, num: asNumber(v), text: v === null ? '' : asText(v), bool: asBoolean(v) };
+}
+
+/** Sign of (field - value): numeric when both sides are numeric, else by string; undefined if not comparable. */
+function compare(field: unknown, b: Operand): number | undefined {
+  if (field === null || field === undefined || b.raw === null) return undefined;
+  if (typeof field === 'boolean') {
+    if (b.bool === undefined) return undefined;
+    return Number(field) - Number(b.bool);
+  }
+  if (b.num !== undefined) {
+    const n = typeof field === 'number' ? field : asNumber(field);
+    if (n !== undefined) return n < b.num ? -1 : n > b.num ? 1 : 0;
+  }
+  const s = asText(field);
+  return s < b.text ? -1 : s > b.text ? 1 : 0;
+}
+
+/** SQL LIKE as a regular expression: % any run, _ one character, backslash escapes, case-insensitive. */
+export function likeToRegExp(pattern: string): RegExp {
+  let src = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === '\\' && i + 1 < pattern.length) {
+      src += escapeRegExp(pattern[++i] as string);
+    } else if (c === '%') src += '[\\s\\S]*';
+    else if (c === '_') src += '[\\s\\S]';
+    else src += escapeRegExp(c);
+  }
+  return new RegExp(`^${src}$`, 'i');
+}
+
+function escapeRegExp(c: string): string {
+  return c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+type Predicate = (row: Row) => boolean;
+
+/** One condition as a row predicate. */
+export function conditionPredicate(cond: FilterCondition): Predicate {
+  const prop = cond.property;
+  const b = operand(cond.value);
+  switch (cond.operator) {
+    case 'eq':
+    case '=':
+      if (cond.value === null) return (row) => row[prop] === null || row[prop] === undefined;
+      return (row) => compare(row[prop], b) === 0;
+    case 'like': {
+      if (cond.value === null) return () => false;
+      const re = likeToRegExp(b.text);
+      return (row) => {
+        const v = row[prop];
+        return v !== null && v !== undefined && re.test(asText(v));
+      };
+    }
+    case 'gt':
+      return (row) => {
+        const c = compare(row[prop], b);
+        return c !== undefined && c > 0;
+      };
+    case 'gte':
+      return (row) => {
+        const c = compare(row[prop], b);
+        return c !== undefined && c >= 0;
+      };
+    case 'lt':
+      return (row) => {
+        const c = compare(row[prop], b);
+        return c !== undefined && c < 0;
+      };
+    case 'lte':
+      return (row) => {
+        const c = compare(row[prop], b);
+        return c !== undefined && c <= 0;
+      };
+  }
+}
+
+/** How a table's rows are ordered, which decides what the binary-search path may use. */
+export interface Ordering {
+  /** Ids are numbers ascending (then `id` ranges with a numeric value can be binary-searched). */
+  numericIds: boolean;
+  /** A property whose string values ascend with id (cdrs: calldate), also binary-searchable. */
+  sortedKey?: string;
+}
+
+/** First index in [lo, hi) whose row satisfies `pred`, for a predicate that is false…false true…true. */
+function lowerBound(rows: readonly Row[], lo: number, hi: number, pred: Predicate): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pred(rows[mid] as Row)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function isRangeable(cond: FilterCondition, ordering: Ordering): boolean {
+  if (cond.value === null || cond.operator === 'like') return false;
+  if (cond.property === 'id') return ordering.numericIds && asNumber(cond.value) !== undefined;
+  return cond.property === ordering.sortedKey;
+}
+
+/** Narrows [lo, hi) by binary search for one ordered condition. */
+function narrow(rows: readonly Row[], range: [number, number], cond: FilterCondition): void {
+  const b = operand(cond.value);
+  const prop = cond.property;
+  const cmp = (row: Row): number => compare(row[prop], b) ?? -1;
+  const firstGte = (): number => lowerBound(rows, range[0], range[1], (r) => cmp(r) >= 0);
+  const firstGt = (): number => lowerBound(rows, range[0], range[1], (r) => cmp(r) > 0);
+  switch (cond.operator) {
+    case 'gte':
+      range[0] = firstGte();
+      break;
+    case 'gt':
+      range[0] = firstGt();
+      break;
+    case 'lt':
+      range[1] = firstGte();
+      break;
+    case 'lte':
+      range[1] = firstGt();
+      break;
+    case 'eq':
+    case '=': {
+      const lo = firstGte();
+      range[1] = firstGt();
+      range[0] = lo;
+      break;
+    }
+    case 'like':
+      break;
+  }
+  if (range[1] < range[0]) range[1] = range[0];
+}
+
+/** Runs a collection query over rows ordered by id. `forceScan` skips the binary-search path (for tests). */
+export function queryRows(
+  rows: readonly Row[],
+  q: CollectionQuery,
+  ordering: Ordering,
+  forceScan = false,
+): CollectionResult {
+  const page = Math.max(1, Math.floor(q.page) || 1);
+  const limit = Math.max(0, Math.floor(q.limit) || 0);
+  const range: [number, number] = [0, rows.length];
+  const rest: FilterCondition[] = [];
+  for (const cond of q.filter) {
+    if (!forceScan && isRangeable(cond, ordering)) narrow(rows, range, cond);
+    else rest.push(cond);
+  }
+  const [lo, hi] = range;
+  const start = (page - 1) * limit;
+  if (rest.length === 0 && q.groupBy === undefined) {
+    const from = Math.min(hi, lo + start);
+    return { data: rows.slice(from, Math.min(hi, from + limit)), total: hi - lo };
+  }
+  const preds = rest.map(conditionPredicate);
+  const matches = (row: Row): boolean => {
+    for (const p of preds) if (!p(row)) return false;
+    return true;
+  };
+  const data: Row[] = [];
+  const end = start + limit;
+  let total = 0;
+  const groupBy = q.groupBy;
+  const seen = new Set<unknown>();
+  for (let i = lo; i < hi; i++) {
+    const row = rows[i] as Row;
+    if (!matches(row)) continue;
+    if (groupBy !== undefined) {
+      const v = row[groupBy];
+      const key = v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    if (total >= start && total < end) data.push(row);
+    total++;
+  }
+  return { data, total };
+}

@@ -1,0 +1,137 @@
+import { firstPage, firstRecord, idOf, type Step } from './step';
+
+/** Calls module: live calls, web calls, lead calls, media sessions, call labels. */
+export const callSteps: Step[] = [
+  {
+    endpoint: 'POST /calls',
+    async run(ctx) {
+      const call = await ctx.client.calls.create({ to: '+442071838750', from: String(ctx.admin.user_id) });
+      expect(call.id).toBeGreaterThan(0);
+      ctx.ids.liveCall = call.id;
+    },
+  },
+  {
+    endpoint: 'GET /calls',
+    async run(ctx) {
+      const page = await firstPage(ctx.client.calls.list());
+      expect(page.data.map((c) => c.id)).toContain(idOf(ctx, 'liveCall'));
+    },
+  },
+  {
+    endpoint: 'GET /calls/{id}',
+    async run(ctx) {
+      const call = await ctx.client.calls.get(idOf(ctx, 'liveCall'));
+      expect(call.dst).toBe('+442071838750');
+    },
+  },
+  {
+    endpoint: 'PATCH /calls/{id}',
+    async run(ctx) {
+      const call = await ctx.client.calls.update(idOf(ctx, 'liveCall'), { dst: '+442071838751' });
+      expect(call.dst).toBe('+442071838751');
+    },
+  },
+  {
+    endpoint: 'GET /calls/{id}/trace',
+    async run(ctx) {
+      const page = await firstPage(ctx.client.calls.trace(idOf(ctx, 'liveCall')));
+      expect(Array.isArray(page.data)).toBe(true);
+    },
+  },
+  {
+    endpoint: 'GET /calls/{id}/monitors',
+    async run(ctx) {
+      const page = await firstPage(ctx.client.calls.monitors(idOf(ctx, 'liveCall')));
+      expect(Array.isArray(page.data)).toBe(true);
+    },
+  },
+  {
+    endpoint: 'DELETE /calls/{id}',
+    async run(ctx) {
+      const result = await ctx.client.calls.hangup(idOf(ctx, 'liveCall'));
+      expect(result.status).toBe(204);
+      await expect(ctx.client.calls.get(idOf(ctx, 'liveCall'))).rejects.toMatchObject({ status: 404 });
+    },
+  },
+  {
+    endpoint: 'POST /webcalls',
+    async run(ctx) {
+      const webcall = await ctx.client.calls.webcalls.create({ from: '+442071838750', to: '+4930901820' });
+      expect(webcall.id).toBeGreaterThan(0);
+      ctx.ids.webcall = webcall.id;
+    },
+  },
+  {
+    endpoint: 'GET /webcalls',
+    async run(ctx) {
+      const page = await firstPage(ctx.client.calls.webcalls.list({ limit: 5000 }));
+      expect(page.data.map((w) => w.id)).toContain(idOf(ctx, 'webcall'));
+    },
+  },
+  {
+    endpoint: 'POST /leadcalls',
+    async run(ctx) {
+      const call = await ctx.client.calls.leadCalls.create({
+        to: '+33142685300',
+        caller_id: '+442071838750',
+        tts: 'Hello',
+      });
+      expect(call.id).toBeGreaterThan(0);
+    },
+  },
+  {
+    endpoint: 'GET /mediasessions',
+    async run(ctx) {
+      const session = await firstRecord(ctx.client.calls.mediaSessions.list());
+      ctx.ids.mediaSession = session.id;
+    },
+  },
+  {
+    endpoint: 'GET /mediasessions/{id}',
+    async run(ctx) {
+      const session = await ctx.client.calls.mediaSessions.get(idOf(ctx, 'mediaSession'));
+      expect(session.id).toBe(idOf(ctx, 'mediaSession'));
+    },
+  },
+  {
+    endpoint: 'GET /mediasessions/dictionaries',
+    async run(ctx) {
+      expect(await ctx.client.calls.mediaSessions.dictionaries()).toBeInstanceOf(Object);
+    },
+  },
+  {
+    endpoint: 'POST /calllabels',
+    async run(ctx) {
+      const label = await ctx.client.calls.labels.create({ name: 'Contract test', color: '#ff0000' });
+      ctx.ids.label = label.id;
+    },
+  },
+  {
+    endpoint: 'GET /calllabels',
+    async run(ctx) {
+      const page = await firstPage(ctx.client.calls.labels.list({ limit: 5000 }));
+      expect(page.data.map((l) => l.id)).toContain(idOf(ctx, 'label'));
+    },
+  },
+  {
+    endpoint: 'PATCH /calllabels/{id}',
+    async run(ctx) {
+      const label = await ctx.client.calls.labels.update(idOf(ctx, 'label'), { name: 'Renamed' });
+      expect(label.name).toBe('Renamed');
+    },
+  },
+  {
+    endpoint: 'GET /calllabels/{id}',
+    async run(ctx) {
+      const label = await ctx.client.calls.labels.get(idOf(ctx, 'label'));
+      expect(label.name).toBe('Renamed');
+    },
+  },
+  {
+    endpoint: 'DELETE /calllabels/{id}',
+    async run(ctx) {
+      expect((await ctx.client.calls.labels.delete(idOf(ctx, 'label'))).status).toBe(204);
+      await expect(ctx.client.calls.labels.get(idOf(ctx, 'label'))).rejects.toMatchObject({ status: 404 });
+    },
+  },
+];

@@ -1,0 +1,51 @@
+import type { Readable } from 'node:stream';
+import type { PlatformClient } from '../../../connectors/platform';
+import type { SpecEndpoint } from '../spec-endpoints';
+
+/** What the steps share: the client and ids discovered along the way. */
+export interface ContractContext {
+  client: PlatformClient;
+  admin: { email: string; password: string; user_id: number; api_key: string };
+  /** Emulator origin (http://127.0.0.1:port) for control endpoints. */
+  origin: string;
+  ids: Record<string, number | string>;
+  /** An account of the admin's customer with two-factor e-mail codes. */
+  twoFactorUser: { email: string; password: string };
+  /** A second client that logs in with the admin's e-mail and password (same request recorder). */
+  passwordClient(): PlatformClient;
+}
+
+/** One spec endpoint exercised through its client method, with assertions on the answer. */
+export interface Step {
+  endpoint: SpecEndpoint;
+  run(ctx: ContractContext): Promise<void>;
+}
+
+/** First page of a paginated read. */
+export async function firstPage<T>(p: { pages(): AsyncIterable<{ data: T[]; total: number | undefined }> }) {
+  for await (const page of p.pages()) return page;
+  throw new Error('no page');
+}
+
+/** First record of a paginated read, which must exist. */
+export async function firstRecord<T>(p: {
+  pages(): AsyncIterable<{ data: T[]; total: number | undefined }>;
+}) {
+  const page = await firstPage(p);
+  const record = page.data[0];
+  if (record === undefined) throw new Error('empty collection');
+  return record;
+}
+
+/** Reads a binary stream to a buffer. */
+export async function readAll(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+export function idOf(ctx: ContractContext, key: string): number {
+  const v = ctx.ids[key];
+  if (typeof v !== 'number') throw new Error(`no id recorded for ${key}`);
+  return v;
+}
