@@ -8,7 +8,17 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tools/**', '.data/**', 'dist/**', 'coverage/**', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.tools/**',
+      '.data/**',
+      '.scratch/**',
+      'dist/**',
+      'coverage/**',
+      '*.config.{js,mjs}',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -13,12 +13,17 @@ const SECRET_KEYS = [
   'Authorization',
   'x-auth-token',
   'secret',
-  'code',
   'nonce',
 ];
 
 // pino's redact paths are exact; cover the usual nestings of request/response/credential objects.
-const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [k, `*.${k}`, `*.*.${k}`, `headers["${k}"]`, `*.headers["${k}"]`]);
+const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [
+  k,
+  `*.${k}`,
+  `*.*.${k}`,
+  `headers["${k}"]`,
+  `*.headers["${k}"]`,
+]);
 
 /** The process logger: JSON lines on stderr (stdout is reserved for ready lines and benchmark JSON). */
 export function createLogger(opts: { level?: string; name?: string } = {}): Logger {

@@ -1,0 +1,3 @@
+// Object stores for archived audio.
+export * from './object-store';
+export * from './local-directory';

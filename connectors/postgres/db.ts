@@ -1,0 +1,54 @@
+// The warehouse connection: one pg Pool and a kysely instance over it.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './tables';
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+// bigint and numeric columns read back as numbers: every value in them came from a JSON number
+// (safe integers, numeric(12,4) money), so nothing is lost and callers get one type.
+const parseNumber = (value: string): number => Number(value);
+type Parse = (value: string) => unknown;
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): Parse =>
+    oid === INT8_OID || oid === NUMERIC_OID
+      ? parseNumber
+      : (pg.types.getTypeParser(oid, format) as Parse)) as typeof pg.types.getTypeParser,
+};
+
+export interface DatabaseOptions {
+  /** Most connections the pool opens (default 10). */
+  max?: number;
+  /** application_name shown in pg_stat_activity (default "callsync"). */
+  applicationName?: string;
+  /** Milliseconds an idle connection is kept (default 10 000). */
+  idleTimeoutMillis?: number;
+  /** Called when an idle connection fails (e.g. the server restarted); the pool replaces it. */
+  onIdleError?: (err: Error) => void;
+}
+
+export interface WarehouseDatabase {
+  db: Kysely<Database>;
+  /** The pool under `db`, for COPY (bulk load). */
+  pool: pg.Pool;
+  /** Ends every connection. */
+  close(): Promise<void>;
+}
+
+/** Connects to the warehouse at `url`; every connection works in UTC. */
+export function createDatabase(url: string, opts: DatabaseOptions = {}): WarehouseDatabase {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    idleTimeoutMillis: opts.idleTimeoutMillis ?? 10_000,
+    application_name: opts.applicationName ?? 'callsync',
+    options: '-c timezone=UTC',
+    types,
+  });
+  // Without a listener an idle connection's error would crash the process; the next query
+  // fails on its own connection instead, and activity retries take over.
+  pool.on('error', (err) => opts.onIdleError?.(err));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, pool, close: () => db.destroy() };
+}

@@ -1,0 +1,5 @@
+// Repositories: plain functions taking the kysely `db` or a transaction.
+export * from './audio';
+export * from './checkpoints';
+export * from './quarantine';
+export * from './sync-runs';

@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import {
+  appliedMigrations,
+  createDatabase,
+  migrateToLatest,
+  MigrationError,
+  STREAM_NAMES,
+  STREAM_TABLES,
+  type WarehouseDatabase,
+} from '../../connectors/postgres';
+import { createTestDatabase, type TestDatabase } from './warehouse-db';
+
+const MIGRATIONS = [
+  '2026_11_22_0900_create_history_tables',
+  '2026_11_22_0901_create_directory_tables',
+  '2026_11_22_0902_create_service_state',
+];
+
+// format_type() spelling of each column type.
+const FORMAT: Record<string, string> = { timestamptz: 'timestamp with time zone' };
+const formatted = (pgType: string) => FORMAT[pgType] ?? pgType;
+
+describe('warehouse migrations', () => {
+  let test: TestDatabase;
+  let warehouse: WarehouseDatabase;
+
+  beforeAll(async () => {
+    test = await createTestDatabase('migrations');
+    warehouse = createDatabase(test.url);
+  });
+  afterAll(async () => {
+    await warehouse.close();
+    await test.drop();
+  });
+
+  it('run to latest once, then have nothing left to do', async () => {
+    expect(await migrateToLatest(warehouse.db)).toEqual(MIGRATIONS);
+    expect(await migrateToLatest(warehouse.db)).toEqual([]);
+    expect(await appliedMigrations(warehouse.db)).toEqual(MIGRATIONS);
+  });
+
+  it('create every stream table with exactly the registry columns, in order, plus account and synced_at', async () => {
+    for (const stream of STREAM_NAMES) {
+      const spec = STREAM_TABLES[stream];
+      const { rows } = await sql<{ name: string; type: string; not_null: boolean }>`
+        select attname as name, format_type(atttypid, atttypmod) as type, attnotnull as not_null
+        from pg_attribute where attrelid = ${spec.table}::regclass and attnum > 0 and not attisdropped
+        order by attnum`.execute(warehouse.db);
+      const expected = [
+        { name: 'account', type: 'text', not_null: true },
+        ...spec.columns.map((c) => ({
+          name: c.name,
+          type: formatted(c.pgType),
+          not_null: c.name === 'id' || c.name === 'raw',
+        })),
+        { name: 'synced_at', type: 'timestamp with time zone', not_null: true },
+        ...(spec.hasAudio
+          ? [
+              { name: 'audio_uri', type: 'text', not_null: false },
+              { name: 'audio_bytes', type: 'bigint', not_null: false },
+              { name: 'audio_archived_at', type: 'timestamp with time zone', not_null: false },
+            ]
+          : []),
+      ];
+      expect({ stream, columns: rows }).toEqual({ stream, columns: expected });
+    }
+  });
+
+  it('key every stream table on (account, id) and index the obvious queries', async () => {
+    const { rows } = await sql<{ tablename: string; indexdef: string }>`
+      select tablename, indexdef from pg_indexes where schemaname = 'public'`.execute(warehouse.db);
+    const defs = (table: string) =>
+      rows.filter((r) => r.tablename === table).map((r) => r.indexdef.replace(/^.* USING btree /, ''));
+    for (const stream of STREAM_NAMES) expect(defs(stream)).toContain('(account, id)');
+    expect(defs('cdrs').sort()).toEqual(
+      [
+        '(account, id)',
+        '(account, calldate)',
+        '(account, user_id)',
+        '(account, live_id)',
+        '(account, src)',
+        '(account, dst)',
+      ].sort(),
+    );
+    expect(defs('recordings')).toEqual(
+      expect.arrayContaining([
+        '(account, live_id)',
+        '(account, created_at)',
+        '(account, id) WHERE (audio_archived_at IS NULL)',
+      ]),
+    );
+    expect(defs('voicemessages')).toContain('(account, live_id)');
+    for (const table of [
+      'sms',
+      'faxes',
+      'chats',
+      'msdrs',
+      'contacts',
+      'users',
+      'report_schedules',
+      'callmeback_cdrs',
+    ]) {
+      expect(defs(table)).toContain('(account, created_at)');
+    }
+    expect(defs('sync_checkpoints')).toEqual(['(account, stream, scope)']);
+    expect(defs('quarantined_records')).toContain('(account, stream, record_id)');
+  });
+
+  it('can run from several processes at once (the Migrator takes a lock)', async () => {
+    const other = await createTestDatabase('migrations_race');
+    const a = createDatabase(other.url);
+    const b = createDatabase(other.url);
+    try {
+      const [ra, rb] = await Promise.all([migrateToLatest(a.db), migrateToLatest(b.db)]);
+      expect([...ra, ...rb].sort()).toEqual(MIGRATIONS);
+    } finally {
+      await a.close();
+      await b.close();
+      await other.drop();
+    }
+  });
+
+  it('report a failing migration by name, with the database error', async () => {
+    const other = await createTestDatabase('migrations_fail');
+    const w = createDatabase(other.url);
+    try {
+      await sql`create table cdrs (something int)`.execute(w.db);
+      const failure = await migrateToLatest(w.db).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(MigrationError);
+      expect((failure as MigrationError).migration).toBe(MIGRATIONS[0]);
+      expect((failure as MigrationError).message).toMatch(/create_history_tables failed: .*already exists/);
+      expect(await appliedMigrations(w.db)).toEqual([]);
+    } finally {
+      await w.close();
+      await other.drop();
+    }
+  });
+
+  it('set every connection to UTC', async () => {
+    const { rows } = await sql<{ tz: string }>`select current_setting('TimeZone') as tz`.execute(
+      warehouse.db,
+    );
+    expect(rows[0]?.tz).toBe('UTC');
+  });
+});

@@ -1,0 +1,187 @@
+import {
+  addQuarantined,
+  countQuarantined,
+  deleteCheckpoint,
+  finishSyncRun,
+  getCheckpoint,
+  getSyncRun,
+  latestSyncRuns,
+  listAudioBacklog,
+  listCheckpoints,
+  listQuarantined,
+  markAudioArchived,
+  recordSyncRunProgress,
+  resolveQuarantined,
+  setCheckpoint,
+  startSyncRun,
+  upsertPage,
+} from '../../connectors/postgres';
+import { fixture } from '../unit/warehouse-fixtures';
+import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
+
+describe('service-state repositories', () => {
+  let w: MigratedWarehouse;
+
+  beforeAll(async () => {
+    w = await createMigratedWarehouse('repositories');
+  });
+  afterAll(async () => {
+    await w.dispose();
+  });
+
+  describe('checkpoints', () => {
+    it('are absent until set, then move, per account, stream and scope', async () => {
+      const main = { account: 'acme', stream: 'cdrs' };
+      const window = { ...main, scope: 'backfill:2025-01' };
+      expect(await getCheckpoint(w.db, main)).toBeNull();
+      await setCheckpoint(w.db, main, '2026-10-30 09:00:00');
+      await setCheckpoint(w.db, window, null);
+      const first = await getCheckpoint(w.db, main);
+      expect(first?.cursor).toBe('2026-10-30 09:00:00');
+      await setCheckpoint(w.db, main, '2026-10-30 10:00:00');
+      const second = await getCheckpoint(w.db, main);
+      expect(second?.cursor).toBe('2026-10-30 10:00:00');
+      expect(second!.updatedAt.getTime()).toBeGreaterThanOrEqual(first!.updatedAt.getTime());
+      expect(await getCheckpoint(w.db, window)).toMatchObject({ cursor: null });
+      expect(await getCheckpoint(w.db, { account: 'other', stream: 'cdrs' })).toBeNull();
+      expect((await listCheckpoints(w.db, 'acme')).map((c) => c.scope)).toEqual(['', 'backfill:2025-01']);
+      expect(await deleteCheckpoint(w.db, window)).toBe(true);
+      expect(await deleteCheckpoint(w.db, window)).toBe(false);
+    });
+
+    it('can move inside a caller transaction and roll back with it', async () => {
+      const key = { account: 'acme', stream: 'sms' };
+      await setCheckpoint(w.db, key, 'a');
+      await expect(
+        w.db.transaction().execute(async (trx) => {
+          await setCheckpoint(trx, key, 'b');
+          throw new Error('page failed');
+        }),
+      ).rejects.toThrow('page failed');
+      expect((await getCheckpoint(w.db, key))?.cursor).toBe('a');
+    });
+  });
+
+  describe('quarantine', () => {
+    const entry = {
+      account: 'acme',
+      stream: 'cdrs',
+      recordId: '42',
+      reason: 'calldate: required',
+      raw: { id: 42 },
+    };
+
+    it('is idempotent per (account, stream, record id), keeping the latest reason', async () => {
+      await addQuarantined(w.db, entry);
+      await addQuarantined(w.db, entry);
+      await addQuarantined(w.db, { ...entry, reason: 'type: must be a string', raw: { id: 42, type: [] } });
+      expect(await countQuarantined(w.db, { account: 'acme', stream: 'cdrs' })).toBe(1);
+      const [row] = await listQuarantined(w.db, { account: 'acme' });
+      expect(row).toMatchObject({
+        record_id: '42',
+        reason: 'type: must be a string',
+        raw: { id: 42, type: [] },
+      });
+      expect(row!.last_seen_at.getTime()).toBeGreaterThanOrEqual(row!.first_seen_at.getTime());
+    });
+
+    it('adds several at once (duplicates keep the last), lists, counts, resolves and reopens', async () => {
+      await addQuarantined(w.db, [
+        { ...entry, stream: 'sms', recordId: '1' },
+        { ...entry, stream: 'sms', recordId: '2' },
+        { ...entry, stream: 'sms', recordId: '2', reason: 'later' },
+        { ...entry, stream: 'sms', recordId: '3', raw: undefined, reason: 'bad \u0000 byte' },
+      ]);
+      expect(await countQuarantined(w.db, { stream: 'sms' })).toBe(3);
+      const listed = await listQuarantined(w.db, { stream: 'sms', limit: 2 });
+      expect(listed).toHaveLength(2);
+      expect((await listQuarantined(w.db, { stream: 'sms' })).find((r) => r.record_id === '2')?.reason).toBe(
+        'later',
+      );
+      expect(await resolveQuarantined(w.db, { account: 'acme', stream: 'sms', recordId: '1' })).toBe(true);
+      expect(await resolveQuarantined(w.db, { account: 'acme', stream: 'sms', recordId: '1' })).toBe(false);
+      expect(await countQuarantined(w.db, { stream: 'sms' })).toBe(2);
+      expect(await countQuarantined(w.db, { stream: 'sms', includeResolved: true })).toBe(3);
+      await addQuarantined(w.db, { ...entry, stream: 'sms', recordId: '1' });
+      expect(await countQuarantined(w.db, { stream: 'sms' })).toBe(3);
+    });
+  });
+
+  describe('sync runs', () => {
+    it('start (idempotent per open workflow run), report progress, finish, and list the latest per stream', async () => {
+      const run = { account: 'acme', stream: 'cdrs', kind: 'incremental', workflowId: 'sync-acme-cdrs-1' };
+      const id = await startSyncRun(w.db, run);
+      expect(await startSyncRun(w.db, run)).toBe(id);
+      await recordSyncRunProgress(w.db, id, { records: 5000, errors: 1 });
+      expect(await getSyncRun(w.db, id)).toMatchObject({
+        status: 'running',
+        records: 5000,
+        errors: 1,
+        finished_at: null,
+      });
+      expect(await finishSyncRun(w.db, id, { status: 'succeeded', records: 12000, errors: 1 })).toBe(true);
+      const done = await getSyncRun(w.db, id);
+      expect(done).toMatchObject({ status: 'succeeded', records: 12000, errors: 1, error: null });
+      expect(done!.finished_at).toBeInstanceOf(Date);
+      await finishSyncRun(w.db, id, { status: 'succeeded', records: 12000, errors: 1 });
+      expect((await getSyncRun(w.db, id))!.finished_at).toEqual(done!.finished_at);
+
+      // A new run of the same workflow id once the first has finished is a new run.
+      const next = await startSyncRun(w.db, run);
+      expect(next).not.toBe(id);
+      await finishSyncRun(w.db, next, { status: 'failed', records: 0, errors: 1, error: 'HTTP 503' });
+      const anonymous = await startSyncRun(w.db, { account: 'acme', stream: 'sms', kind: 'backfill' });
+      expect(await startSyncRun(w.db, { account: 'acme', stream: 'sms', kind: 'backfill' })).not.toBe(
+        anonymous,
+      );
+
+      const latest = await latestSyncRuns(w.db, 'acme');
+      expect(latest.map((r) => [r.stream, r.status])).toEqual([
+        ['cdrs', 'failed'],
+        ['sms', 'running'],
+      ]);
+      expect(latest[0]).toMatchObject({ id: next, error: 'HTTP 503' });
+      expect(await finishSyncRun(w.db, 999_999, { status: 'failed', records: 0, errors: 0 })).toBe(false);
+    });
+  });
+
+  describe('archived audio', () => {
+    it('records where each recording and voice message was archived, and lists the backlog', async () => {
+      await upsertPage(w.pool, {
+        stream: 'recordings',
+        account: 'acme',
+        records: [
+          fixture('recordings', { id: 1 }),
+          fixture('recordings', { id: 2 }),
+          fixture('recordings', { id: 3 }),
+        ],
+      });
+      await upsertPage(w.pool, {
+        stream: 'voicemessages',
+        account: 'acme',
+        records: [fixture('voicemessages')],
+      });
+      expect(await listAudioBacklog(w.db, 'recordings', 'acme')).toEqual([1, 2, 3]);
+      expect(
+        await markAudioArchived(w.db, 'recordings', 'acme', 2, { uri: 'file:///a/2.mp3', bytes: 2048 }),
+      ).toBe(true);
+      expect(
+        await markAudioArchived(w.db, 'recordings', 'acme', 99, { uri: 'file:///a/99.mp3', bytes: 1 }),
+      ).toBe(false);
+      expect(await listAudioBacklog(w.db, 'recordings', 'acme')).toEqual([1, 3]);
+      expect(await listAudioBacklog(w.db, 'recordings', 'acme', { afterId: 1, limit: 5 })).toEqual([3]);
+      const row = await w.db
+        .selectFrom('recordings')
+        .selectAll()
+        .where('id', '=', 2)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ audio_uri: 'file:///a/2.mp3', audio_bytes: 2048 });
+      expect(row.audio_archived_at).toBeInstanceOf(Date);
+
+      expect(
+        await markAudioArchived(w.db, 'voicemessages', 'acme', 4401, { uri: 'file:///v/4401.mp3', bytes: 9 }),
+      ).toBe(true);
+      expect(await listAudioBacklog(w.db, 'voicemessages', 'acme')).toEqual([]);
+    });
+  });
+});
