@@ -1,0 +1,15 @@
+import type { PlatformClient } from '../connectors/platform';
+import type { ObjectStore } from '../connectors/object-store';
+import type { WarehouseDatabase } from '../connectors/postgres';
+import type { CallsyncConfig } from '../config/schema';
+import type { Logger } from '../lib/logger';
+
+/** What activities need, injected once by the worker (credentials live in the clients, never in arguments). */
+export interface ActivityDeps {
+  config: CallsyncConfig;
+  /** One platform client per configured account name. */
+  platform: (account: string) => PlatformClient;
+  warehouse: WarehouseDatabase;
+  archive: ObjectStore;
+  logger: Logger;
+}

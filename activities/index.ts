@@ -1,0 +1,12 @@
+import { createAudioActivities } from './audio-activities';
+import type { ActivityDeps } from './deps';
+import { createSyncActivities } from './sync-activities';
+
+export type { ActivityDeps } from './deps';
+
+/** Every activity the worker registers, built from injected dependencies. */
+export function createActivities(deps: ActivityDeps) {
+  return { ...createSyncActivities(deps), ...createAudioActivities(deps) };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,182 @@
+// Activities of the warehouse sync: one page per call, written with its checkpoint in one commit.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { FilterCondition } from '../connectors/platform';
+import {
+  addQuarantined,
+  finishSyncRun,
+  getCheckpoint,
+  setCheckpoint,
+  startSyncRun,
+  upsertPage,
+  type CheckpointKey,
+  type PageRecord,
+  type StreamName,
+} from '../connectors/postgres';
+import { advanceCursor, decodeCursor, encodeCursor, maxCursorValue, nextRunCursor } from '../sync/cursor';
+import { streamDefinition } from '../sync/streams';
+import type { SyncCursor, SyncPageInput, SyncPageResult } from '../workflows/sync-types';
+import type { ActivityDeps } from './deps';
+import { withFailureMapping } from './failures';
+
+export interface OpenSyncInput {
+  account: string;
+  stream: string;
+  kind: 'incremental' | 'backfill';
+  workflowId: string;
+}
+
+export interface OpenWindowInput {
+  account: string;
+  stream: string;
+  from: string;
+  to: string;
+}
+
+export interface FinishSyncInput {
+  runId: number;
+  status: 'succeeded' | 'failed' | 'cancelled';
+  records: number;
+  errors: number;
+  error?: string;
+}
+
+/** Checkpoint scope of a backfill window. */
+export function windowScope(from: string, to: string): string {
+  return `window:${from}/${to}`;
+}
+
+export function createSyncActivities(deps: ActivityDeps) {
+  const { warehouse } = deps;
+
+  const readCursor = async (key: CheckpointKey): Promise<SyncCursor> => {
+    const checkpoint = await getCheckpoint(warehouse.db, key);
+    if (!checkpoint?.cursor) {
+      throw ApplicationFailure.create({
+        type: 'CheckpointMissing',
+        message: `no checkpoint for ${key.account}/${key.stream} scope "${key.scope ?? ''}"`,
+        nonRetryable: true,
+      });
+    }
+    return decodeCursor(checkpoint.cursor);
+  };
+
+  return {
+    /** Starts a run: places the stream's cursor where this run begins and opens a sync_runs row. */
+    async openSync(input: OpenSyncInput): Promise<{ runId: number; cursor: SyncCursor }> {
+      const def = streamDefinition(input.stream);
+      const key = { account: input.account, stream: input.stream, scope: '' };
+      const runId = await startSyncRun(warehouse.db, {
+        account: input.account,
+        stream: input.stream,
+        kind: input.kind,
+        workflowId: input.workflowId,
+      });
+      if (input.kind === 'backfill') return { runId, cursor: { since: null, until: null, page: 1, max: null } };
+      const stored = await getCheckpoint(warehouse.db, key);
+      const cursor = nextRunCursor(stored?.cursor ? decodeCursor(stored.cursor) : null, def, {
+        lookbackMs: deps.config.sync.lookback,
+        lateArrivalMs: deps.config.sync.lateArrival,
+      });
+      await setCheckpoint(warehouse.db, key, encodeCursor(cursor));
+      return { runId, cursor };
+    },
+
+    /** Opens a backfill window's own checkpoint (kept when it already exists, so windows resume). */
+    async openWindow(input: OpenWindowInput): Promise<{ cursor: SyncCursor }> {
+      const key = { account: input.account, stream: input.stream, scope: windowScope(input.from, input.to) };
+      const stored = await getCheckpoint(warehouse.db, key);
+      if (stored?.cursor) return { cursor: decodeCursor(stored.cursor) };
+      const cursor: SyncCursor = { since: input.from, until: input.to, page: 1, max: null };
+      await setCheckpoint(warehouse.db, key, encodeCursor(cursor));
+      return { cursor };
+    },
+
+    /**
+     * Reads the page the checkpoint points at and writes it with the moved checkpoint in one commit.
+     * A retry reads the checkpoint again, so it resumes exactly after the last committed page.
+     */
+    async syncPage(input: SyncPageInput): Promise<SyncPageResult> {
+      return withFailureMapping(async () => {
+        const ctx = Context.current();
+        const def = streamDefinition(input.stream);
+        const key = { account: input.account, stream: input.stream, scope: input.scope };
+        const cursor = await readCursor(key);
+        const empty = { records: 0, inserted: 0, updated: 0, quarantined: 0 };
+        if (cursor.done) return { ...empty, cursor, done: true };
+        ctx.heartbeat({ page: cursor.page, stage: 'fetch' });
+
+        const filter: FilterCondition[] = [];
+        if (cursor.since !== null) filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
+        if (cursor.until !== null) filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
+        const paginator = def.list(deps.platform(input.account), {
+          page: cursor.page,
+          limit: deps.config.sync.pageSize,
+          filter,
+          signal: ctx.cancellationSignal,
+        });
+        const page = await paginator.readPage(cursor.page);
+        ctx.heartbeat({ page: cursor.page, stage: 'write', records: page.data.length });
+
+        if (page.invalid.length > 0) {
+          await addQuarantined(
+            warehouse.db,
+            page.invalid.map((bad) => ({
+              account: input.account,
+              stream: input.stream,
+              recordId: recordIdOf(bad.raw, `page${bad.page}#${bad.index}`),
+              reason: `schema: ${bad.reason}`,
+              raw: bad.raw,
+            })),
+          );
+        }
+        const next = advanceCursor(
+          cursor,
+          maxCursorValue(page.data, def.cursorField),
+          page.nextPage,
+        );
+        const records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
+        const checkpoint = { key, cursor: encodeCursor(next) };
+        const written =
+          records.length > 0
+            ? await upsertPage(warehouse.pool, {
+                stream: input.stream as StreamName,
+                account: input.account,
+                records,
+                checkpoint,
+              })
+            : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
+        return {
+          records: records.length,
+          inserted: written.inserted,
+          updated: written.updated,
+          quarantined: written.quarantined + page.invalid.length,
+          cursor: next,
+          done: next.done === true,
+        };
+      });
+    },
+
+    /** Backfill settings from config (read by the workflow through an activity, since config is not history). */
+    async backfillSettings(_input: { account: string }): Promise<{ windowMs: number; parallelism: number }> {
+      return { windowMs: deps.config.sync.backfillWindow, parallelism: deps.config.sync.backfillParallelism };
+    },
+
+    /** Closes a sync_runs row. */
+    async finishSync(input: FinishSyncInput): Promise<void> {
+      await finishSyncRun(warehouse.db, input.runId, {
+        status: input.status,
+        records: input.records,
+        errors: input.errors,
+        error: input.error ?? null,
+      });
+    },
+  };
+}
+
+/** A quarantined record's id: its own `id` when it has one, else a position-based key. */
+function recordIdOf(raw: unknown, fallback: string): string {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : fallback;
+}
+
+export type SyncActivities = ReturnType<typeof createSyncActivities>;

@@ -1,0 +1,50 @@
+// Builds the activities' dependencies from the configuration: one platform client per account,
+// the warehouse (migrated), and the audio archive.
+import { resolve } from 'node:path';
+import type { ActivityDeps } from '../activities';
+import type { CallsyncConfig } from '../config/schema';
+import { createLocalObjectStore } from '../connectors/object-store';
+import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
+import { createDatabase, migrateToLatest } from '../connectors/postgres';
+import type { Logger } from '../lib/logger';
+
+export interface RuntimeDeps extends ActivityDeps {
+  close(): Promise<void>;
+}
+
+/** Connects everything activities need; `databaseUrl` is the resolved warehouse URL. */
+export async function createActivityDeps(
+  config: CallsyncConfig,
+  databaseUrl: string,
+  logger: Logger,
+  hooks: { onPlatformRequest?: (account: string, e: RequestEvent) => void } = {},
+): Promise<RuntimeDeps> {
+  const clients = new Map<string, PlatformClient>();
+  for (const account of config.accounts) {
+    clients.set(
+      account.name,
+      createPlatformClient({
+        ...account.platform,
+        logger,
+        ...(hooks.onPlatformRequest ? { onRequest: (e) => hooks.onPlatformRequest?.(account.name, e) } : {}),
+      }),
+    );
+  }
+  const warehouse = createDatabase(databaseUrl);
+  await migrateToLatest(warehouse.db);
+  return {
+    config,
+    logger,
+    warehouse,
+    archive: createLocalObjectStore(resolve(config.archive.dir)),
+    platform(account) {
+      const client = clients.get(account);
+      if (!client) throw new Error(`account "${account}" is not configured`);
+      return client;
+    },
+    async close() {
+      await Promise.allSettled([...clients.values()].map((c) => c.close()));
+      await warehouse.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// Everything a sync test needs, all real: the emulator, a Temporal dev server, a fresh PostgreSQL
+// database, and a callsync worker running the real workflows and activities in this process.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
+import { parseConfig } from '../../config/load';
+import type { CallsyncConfig } from '../../config/schema';
+import { startEmulator } from '../../emulator';
+import { silentLogger } from '../../lib/logger';
+import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
+import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
+import { createWorker } from '../../runtime/worker';
+import { quietTemporalRuntime } from '../support/temporal-runtime';
+import { createTestDatabase, type TestDatabase } from './warehouse-db';
+
+export interface SyncHarness {
+  emulator: Awaited<ReturnType<typeof startEmulator>>;
+  temporal: RunningTemporal;
+  client: Client;
+  config: CallsyncConfig;
+  deps: RuntimeDeps;
+  database: TestDatabase;
+  taskQueue: string;
+  /** Starts a worker (again, after a stop). */
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSyncHarness(opts: { label: string; cdrs: number; seed?: number }): Promise<SyncHarness> {
+  quietTemporalRuntime();
+  const emulator = await startEmulator({ port: 0, seed: opts.seed ?? 5, cdrs: opts.cdrs });
+  const temporal = await startTemporalDevServer();
+  const database = await createTestDatabase(opts.label);
+  const taskQueue = `sync-${opts.label}`;
+  const config = parseConfig({
+    accounts: [
+      {
+        name: 'acme',
+        platform: {
+          baseUrl: emulator.baseUrl,
+          credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
+          requestsPerSecond: 500,
+          maxRetries: 1,
+        },
+      },
+    ],
+    temporal: { address: temporal.address, taskQueue },
+    sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },
+    archive: { dir: join(mkdtempSync(join(tmpdir(), 'callsync-archive-')), 'audio') },
+    logLevel: 'silent',
+  });
+  const deps = await createActivityDeps(config, database.url, silentLogger);
+  const connection = await Connection.connect({ address: temporal.address });
+  const client = new Client({ connection });
+
+  let current: { worker: Worker; running: Promise<void>; close(): Promise<void> } | undefined;
+  const harness: SyncHarness = {
+    emulator,
+    temporal,
+    client,
+    config,
+    deps,
+    database,
+    taskQueue,
+    async startWorker() {
+      const { worker, connection: nc } = await createWorker({
+        address: temporal.address,
+        namespace: 'default',
+        taskQueue,
+        deps,
+      });
+      current = { worker, running: worker.run(), close: () => nc.close() };
+    },
+    async stopWorker() {
+      if (!current) return;
+      current.worker.shutdown();
+      await current.running;
+      await current.close();
+      current = undefined;
+    },
+    async close() {
+      await harness.stopWorker();
+      await connection.close();
+      await deps.close();
+      await database.drop();
+      await temporal.stop();
+      await emulator.close();
+    },
+  };
+  await harness.startWorker();
+  return harness;
+}

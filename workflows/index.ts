@@ -1,0 +1,3 @@
+// Every workflow the worker runs (the worker bundles this file).
+export { syncStream } from './sync-stream';
+export { backfill, backfillWindow } from './backfill';
