@@ -1,11 +1,28 @@
 import { Command } from 'commander';
+import { registerBackfillCommand } from './commands/backfill';
 import { registerEmulatorCommand } from './commands/emulator';
+import { registerSchedulesCommand } from './commands/schedules';
+import { registerStartCommand } from './commands/start';
+import { registerStatusCommand } from './commands/status';
+import { registerSyncCommand } from './commands/sync';
+import { registerWorkerCommand } from './commands/worker';
 
 /** The `callsync` command line. Each command lives in cli/commands/ and registers itself here. */
 export function buildProgram(): Command {
   const program = new Command('callsync')
     .description('Keeps a cloud telephony platform and your CRM, warehouse and reports in step.')
+    .option('--config <file>', 'JSON configuration file (else CALLSYNC_CONFIG; the environment overrides it)')
+    .option(
+      '--data-dir <dir>',
+      'local state: embedded PostgreSQL, Temporal database, archive (else CALLSYNC_DATA_DIR or .data)',
+    )
     .showHelpAfterError();
+  registerStartCommand(program);
+  registerWorkerCommand(program);
+  registerBackfillCommand(program);
+  registerSyncCommand(program);
+  registerStatusCommand(program);
+  registerSchedulesCommand(program);
   registerEmulatorCommand(program);
   return program;
 }

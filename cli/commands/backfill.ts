@@ -1,0 +1,135 @@
+// `callsync backfill --stream cdrs --from 2025-01-01 [--to …] [--account a]`: starts (or joins) the
+// backfill workflow of a range, shows its progress until it is done, and prints the summary as JSON.
+import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { streamDefinition } from '../../sync/streams';
+import { backfill, progressQuery } from '../../workflows/backfill';
+import type { BackfillInput, BackfillProgress } from '../../workflows/sync-types';
+import { connectTemporal, globalOptions, loadCliConfig, pickAccount } from '../context';
+
+const platformTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'must be YYYY-MM-DD or "YYYY-MM-DD HH:MM:SS" (UTC)');
+
+const optionsSchema = z.object({
+  account: z.string().optional(),
+  stream: z.string().min(1),
+  from: platformTime,
+  to: platformTime.optional(),
+});
+
+/** Parsed options of the backfill command. */
+export type BackfillCommandOptions = z.infer<typeof optionsSchema>;
+
+/** Validates the command's raw options; throws with one line per bad option. */
+export function parseBackfillOptions(raw: Record<string, unknown>): BackfillCommandOptions {
+  const parsed = optionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(parsed.error.issues.map((i) => `--${String(i.path[0])}: ${i.message}`).join('\n'));
+  }
+  streamDefinition(parsed.data.stream);
+  return parsed.data;
+}
+
+/** The backfill's workflow id: one per (account, stream, range), so a second start joins the first. */
+export function backfillWorkflowId(
+  account: string,
+  stream: string,
+  from: string,
+  to: string | undefined,
+): string {
+  const part = (s: string) => s.replace(/[ :]/g, '-');
+  return `backfill-${account}-${stream}-${part(from)}-${to === undefined ? 'now' : part(to)}`;
+}
+
+function describe(p: BackfillProgress): string {
+  return `${p.windowsDone}/${p.windowsTotal} windows, ${p.records} records, ${p.recordsPerSecond} records/s`;
+}
+
+/** Shows the progress of a running backfill until it ends; resolves with its result. */
+export async function followBackfill(
+  client: Client,
+  workflowId: string,
+  opts: { interactive: boolean; pollMs?: number; lineEveryMs?: number; out?: NodeJS.WritableStream },
+): Promise<BackfillProgress> {
+  const handle = client.workflow.getHandle<typeof backfill>(workflowId);
+  const out = opts.out ?? process.stderr;
+  const bar = opts.interactive
+    ? new SingleBar({
+        stream: out,
+        format: `${workflowId} |{bar}| {value}/{total} windows | {records} records | {rps} records/s | {duration_formatted}`,
+        hideCursor: true,
+      })
+    : undefined;
+  let finished = false;
+  const result = handle.result().finally(() => (finished = true));
+  let lastLine = 0;
+  let started = false;
+  try {
+    while (!finished) {
+      // The query handler is installed after the workflow's first activity; until then there is no progress.
+      const p = await handle.query(progressQuery).catch(() => undefined);
+      if (p) {
+        if (bar) {
+          const payload = { records: p.records, rps: p.recordsPerSecond };
+          if (!started) bar.start(p.windowsTotal, p.windowsDone, payload);
+          else bar.update(p.windowsDone, payload);
+          bar.setTotal(p.windowsTotal);
+          started = true;
+        } else if (Date.now() - lastLine >= (opts.lineEveryMs ?? 3000)) {
+          out.write(`${workflowId}: ${describe(p)}\n`);
+          lastLine = Date.now();
+        }
+      }
+      await Promise.race([
+        result.catch(() => undefined),
+        new Promise((r) => setTimeout(r, opts.pollMs ?? 500)),
+      ]);
+    }
+    const final = await result;
+    if (bar && started)
+      bar.update(final.windowsDone, { records: final.records, rps: final.recordsPerSecond });
+    return final;
+  } finally {
+    bar?.stop();
+  }
+}
+
+/** Registers `backfill` on the CLI program. */
+export function registerBackfillCommand(program: Command): void {
+  program
+    .command('backfill')
+    .description("Load a stream's history for a time range, showing progress until it is done")
+    .requiredOption('--stream <stream>', 'stream to backfill (e.g. cdrs)')
+    .requiredOption('--from <date>', 'start of the range, YYYY-MM-DD (UTC)')
+    .option('--to <date>', 'end of the range, exclusive (default: now)')
+    .option('--account <name>', 'account (default: the first configured)')
+    .action(async (raw: Record<string, unknown>, cmd: Command) => {
+      const opts = parseBackfillOptions(raw);
+      const config = loadCliConfig(globalOptions(cmd));
+      const account = pickAccount(config, opts.account);
+      const temporal = await connectTemporal(config);
+      try {
+        const workflowId = backfillWorkflowId(account, opts.stream, opts.from, opts.to);
+        const input: BackfillInput = {
+          account,
+          stream: opts.stream,
+          from: opts.from,
+          ...(opts.to !== undefined ? { to: opts.to } : {}),
+        };
+        await temporal.client.workflow.start(backfill, {
+          taskQueue: config.temporal.taskQueue,
+          workflowId,
+          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          args: [input],
+        });
+        const interactive = Boolean(process.stderr.isTTY) && !process.env.CI;
+        const result = await followBackfill(temporal.client, workflowId, { interactive });
+        process.stdout.write(`${JSON.stringify({ workflowId, account, stream: opts.stream, ...result })}\n`);
+      } finally {
+        await temporal.close();
+      }
+    });
+}

@@ -1,0 +1,65 @@
+// `callsync worker`: runs the Temporal worker (every workflow and activity) until SIGINT/SIGTERM,
+// then drains in-flight tasks and exits.
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { Command } from 'commander';
+import type { Logger } from '../../lib/logger';
+import { createActivityDeps } from '../../runtime/activity-deps';
+import { createWorker } from '../../runtime/worker';
+import {
+  cliLogger,
+  globalOptions,
+  loadCliConfig,
+  resolveDatabase,
+  temporalAddress,
+  type GlobalOptions,
+} from '../context';
+
+/** Routes the Temporal runtime's own logs (warnings and worse) into our logger. */
+export function installTemporalRuntime(logger: Logger): void {
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) => {
+      logger.warn({ temporal: entry.meta }, entry.message);
+    }),
+  });
+}
+
+/** Runs a worker until SIGINT/SIGTERM; resolves after it shut down. */
+export async function runWorker(opts: GlobalOptions): Promise<void> {
+  const config = loadCliConfig(opts);
+  const logger = cliLogger(config, 'worker');
+  const address = temporalAddress(config);
+  installTemporalRuntime(logger);
+  const database = await resolveDatabase(config, logger);
+  const deps = await createActivityDeps(config, database.url, logger);
+  const { worker, connection } = await createWorker({
+    address,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    deps,
+  });
+  const stop = (signal: string): void => {
+    logger.info({ signal }, 'worker shutting down');
+    worker.shutdown();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  logger.info({ address, taskQueue: config.temporal.taskQueue }, 'worker running');
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+    await deps.close();
+    await database.stop();
+    logger.info('worker stopped');
+  }
+}
+
+/** Registers `worker` on the CLI program. */
+export function registerWorkerCommand(program: Command): void {
+  program
+    .command('worker')
+    .description('Run the Temporal worker (all sync workflows and activities) until Ctrl-C')
+    .action(async (_raw: unknown, cmd: Command) => {
+      await runWorker(globalOptions(cmd));
+    });
+}

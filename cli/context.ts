@@ -1,0 +1,107 @@
+// What every `callsync` command needs: the configuration, the warehouse URL, a Temporal client and a
+// logger. A running `callsync start` leaves its effective settings in <data dir>/local-stack.json, so
+// commands run in another shell reach the same local stack without any configuration.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { Command } from 'commander';
+import { loadConfig } from '../config/load';
+import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
+import { createLogger, type Logger } from '../lib/logger';
+import { startEmbeddedPostgres } from '../local/embedded-postgres';
+
+type Env = Record<string, string | undefined>;
+
+/** Options every command inherits from the program. */
+export interface GlobalOptions {
+  config?: string;
+  dataDir?: string;
+}
+
+/** The program's global options, from any (sub)command. */
+export function globalOptions(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals<GlobalOptions>();
+}
+
+/** Where local state lives: --data-dir, else CALLSYNC_DATA_DIR, else ./.data. */
+export function dataDir(opts: GlobalOptions, env: Env = process.env): string {
+  return resolve(opts.dataDir ?? env.CALLSYNC_DATA_DIR ?? '.data');
+}
+
+/** The file a running local stack describes itself in. */
+export function localStackFile(dir: string): string {
+  return join(dir, 'local-stack.json');
+}
+
+/** The running local stack's settings (accounts, database URL, Temporal address), if one runs. */
+export function readLocalStack(dir: string): Partial<CallsyncConfigInput> | undefined {
+  const file = localStackFile(dir);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Partial<CallsyncConfigInput>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Loads the configuration for a command: --config / CALLSYNC_CONFIG over the environment, with a running local stack as defaults. */
+export function loadCliConfig(opts: GlobalOptions, env: Env = process.env): CallsyncConfig {
+  const dir = dataDir(opts, env);
+  const defaults: Partial<CallsyncConfigInput> = {
+    database: { embeddedDir: join(dir, 'postgres') },
+    archive: { dir: join(dir, 'archive') },
+    ...readLocalStack(dir),
+  };
+  return loadConfig({ file: opts.config, env, defaults });
+}
+
+/** A logger on stderr at the configured level. */
+export function cliLogger(config: CallsyncConfig, name = 'callsync'): Logger {
+  return createLogger({ level: config.logLevel, name });
+}
+
+/** The warehouse URL: config.database.url, else an embedded PostgreSQL in config.database.embeddedDir (kept across runs). */
+export async function resolveDatabase(
+  config: CallsyncConfig,
+  logger: Logger,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  if (config.database.url) return { url: config.database.url, stop: async () => undefined };
+  logger.info({ dir: config.database.embeddedDir }, 'starting embedded PostgreSQL');
+  const pg = await startEmbeddedPostgres({
+    dataDir: resolve(config.database.embeddedDir),
+    persistent: true,
+    onLog: (line) => logger.debug({ postgres: line.trim() }),
+  });
+  return { url: pg.url, stop: () => pg.stop() };
+}
+
+/** The Temporal frontend address, or an error that says how to get one. */
+export function temporalAddress(config: CallsyncConfig): string {
+  const address = config.temporal.address;
+  if (!address) {
+    throw new Error(
+      'no Temporal server: run `npm start` (it starts a local one) in another shell, or set TEMPORAL_ADDRESS (or temporal.address in the config file)',
+    );
+  }
+  return address;
+}
+
+/** A Temporal client for the configured namespace; close() closes its connection. */
+export async function connectTemporal(
+  config: CallsyncConfig,
+): Promise<{ client: Client; close(): Promise<void> }> {
+  const connection = await Connection.connect({ address: temporalAddress(config) });
+  const client = new Client({ connection, namespace: config.temporal.namespace });
+  return { client, close: () => connection.close() };
+}
+
+/** The account a command acts on: --account, else the first configured one. */
+export function pickAccount(config: CallsyncConfig, account: string | undefined): string {
+  if (account === undefined) return config.accounts[0]!.name;
+  if (!config.accounts.some((a) => a.name === account)) {
+    throw new Error(
+      `--account: "${account}" is not configured; accounts are: ${config.accounts.map((a) => a.name).join(', ')}`,
+    );
+  }
+  return account;
+}

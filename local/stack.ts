@@ -1,0 +1,229 @@
+// The local stack behind `npm start`: whatever the configuration does not name is started here —
+// the platform emulator (with new calls arriving over time), embedded PostgreSQL, the Temporal dev
+// server with its UI — then the worker and the sync schedules. stop() takes it all down in order.
+import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { accountFromEnv, loadConfig } from '../config/load';
+import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
+import { startEmulator, type RunningEmulator } from '../emulator';
+import { freePort } from '../lib/free-port';
+import type { Logger } from '../lib/logger';
+import { createActivityDeps } from '../runtime/activity-deps';
+import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
+import { createWorker } from '../runtime/worker';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { startTemporalDevServer } from './temporal-dev-server';
+
+type Env = Record<string, string | undefined>;
+
+/** Name of the account that stands for the emulator. */
+export const EMULATOR_ACCOUNT = 'local';
+
+export interface LocalStackOptions {
+  /** Local state: postgres/, temporal.db, archive/, local-stack.json. */
+  dataDir: string;
+  /** Config file (else CALLSYNC_CONFIG). */
+  configFile?: string | undefined;
+  env?: Env;
+  /** Creates the logger once the configured level is known. */
+  createLogger: (level: string) => Logger;
+  /** Preferred emulator port (a free one when taken). */
+  emulatorPort?: number;
+  /** Preferred Temporal gRPC port (a free one when taken). */
+  temporalPort?: number;
+  /** How often the emulator's clock moves and new calls arrive. */
+  tickMs?: number;
+  /** CDRs seeded in the emulator. */
+  emulatorCdrs?: number;
+}
+
+export interface LocalStack {
+  config: CallsyncConfig;
+  logger: Logger;
+  emulator: RunningEmulator | undefined;
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalUiUrl: string | undefined;
+  schedules: ApplySchedulesResult;
+  /** The lines printed on start. */
+  banner(): string;
+  /** Stops everything this stack started (Temporal's schedules stay: they live in Temporal). */
+  stop(): Promise<void>;
+}
+
+/** `preferred` when nothing listens on it, else a free port. */
+async function portOrFree(preferred: number): Promise<number> {
+  const free = await new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(preferred, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+  return free ? preferred : freePort();
+}
+
+function readJson(file: string | undefined): Partial<CallsyncConfigInput> {
+  if (!file || !existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Partial<CallsyncConfigInput>;
+  } catch {
+    return {}; // loadConfig reports the unreadable file with its reason
+  }
+}
+
+/** Starts the local stack; on failure, stops what was already started and rethrows. */
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const env = opts.env ?? process.env;
+  const configFile = opts.configFile ?? env.CALLSYNC_CONFIG;
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async (logger?: Logger): Promise<void> => {
+    while (stops.length) {
+      const stop = stops.pop()!;
+      await stop().catch((err: unknown) => logger?.error({ err }, 'stopping a local service failed'));
+    }
+  };
+  let logger: Logger | undefined;
+  try {
+    mkdirSync(opts.dataDir, { recursive: true });
+    const hasAccount = (readJson(configFile).accounts?.length ?? 0) > 0 || accountFromEnv(env) !== undefined;
+
+    let emulator: RunningEmulator | undefined;
+    const defaults: Partial<CallsyncConfigInput> = {
+      database: { embeddedDir: join(opts.dataDir, 'postgres') },
+      archive: { dir: join(opts.dataDir, 'archive') },
+    };
+    if (!hasAccount) {
+      emulator = await startEmulator({
+        port: await portOrFree(opts.emulatorPort ?? 8787),
+        seed: 1,
+        cdrs: opts.emulatorCdrs ?? 50_000,
+      });
+      const running = emulator;
+      stops.push(() => running.close());
+      defaults.accounts = [
+        {
+          name: EMULATOR_ACCOUNT,
+          platform: {
+            baseUrl: emulator.baseUrl,
+            credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
+          },
+        },
+      ];
+    }
+    let config = loadConfig({ file: configFile, env, defaults });
+    logger = opts.createLogger(config.logLevel);
+    const log = logger;
+    if (emulator) log.info({ baseUrl: emulator.baseUrl }, 'emulator started');
+
+    let databaseUrl = config.database.url;
+    if (!databaseUrl) {
+      const pg = await startEmbeddedPostgres({
+        dataDir: config.database.embeddedDir,
+        persistent: true,
+        onLog: (line) => log.debug({ postgres: line.trim() }),
+      });
+      stops.push(() => pg.stop());
+      databaseUrl = pg.url;
+      log.info({ dir: config.database.embeddedDir }, 'embedded PostgreSQL started');
+    }
+
+    let temporalAddress = config.temporal.address;
+    let temporalUiUrl: string | undefined;
+    if (!temporalAddress) {
+      const temporal = await startTemporalDevServer({
+        port: await portOrFree(opts.temporalPort ?? 7233),
+        uiPort: await portOrFree(config.temporal.uiPort),
+        dbFile: join(opts.dataDir, 'temporal.db'),
+        namespace: config.temporal.namespace,
+        onLog: (line) => log.debug({ temporal: line.trim() }),
+      });
+      stops.push(() => temporal.stop());
+      temporalAddress = temporal.address;
+      temporalUiUrl = temporal.uiUrl;
+      log.info({ address: temporalAddress }, 'Temporal dev server started');
+    }
+    config = Object.freeze({ ...config, temporal: { ...config.temporal, address: temporalAddress } });
+
+    const deps = await createActivityDeps(config, databaseUrl, log);
+    stops.push(() => deps.close());
+    const { worker, connection: workerConnection } = await createWorker({
+      address: temporalAddress,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      deps,
+    });
+    stops.push(() => workerConnection.close());
+    const running = worker.run();
+    stops.push(async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    });
+
+    const connection = await Connection.connect({ address: temporalAddress });
+    stops.push(() => connection.close());
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+    const schedules = await applySchedules(client, config, { triggerImmediately: true });
+    log.info(
+      {
+        created: schedules.created.length,
+        updated: schedules.updated.length,
+        deleted: schedules.deleted.length,
+      },
+      'schedules applied',
+    );
+
+    if (emulator) {
+      const em = emulator;
+      const tickMs = opts.tickMs ?? 10_000;
+      // New calls keep arriving, so the schedules always have something to sync.
+      const timer = setInterval(() => {
+        em.store.clock.advance(tickMs);
+        em.store.addCdrs(em.admin.customer_id, 1 + Math.floor(Math.random() * 3));
+      }, tickMs);
+      stops.push(async () => clearInterval(timer));
+    }
+
+    // Lets `callsync status` and friends in another shell find this stack.
+    const stackFile = join(opts.dataDir, 'local-stack.json');
+    const described: Partial<CallsyncConfigInput> = {
+      ...(emulator ? { accounts: defaults.accounts } : {}),
+      ...(config.database.url ? {} : { database: { url: databaseUrl } }),
+      temporal: {
+        address: temporalAddress,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+      },
+    };
+    writeFileSync(stackFile, `${JSON.stringify(described, null, 2)}\n`, { mode: 0o600 });
+    stops.push(async () => rmSync(stackFile, { force: true }));
+
+    const stack: LocalStack = {
+      config,
+      logger: log,
+      emulator,
+      databaseUrl,
+      temporalAddress,
+      temporalUiUrl,
+      schedules,
+      banner: () =>
+        [
+          'callsync is running (Ctrl-C stops everything)',
+          ...(emulator ? [`  platform emulator   ${emulator.baseUrl}`] : []),
+          `  Temporal            ${temporalAddress}`,
+          ...(temporalUiUrl ? [`  Temporal UI         ${temporalUiUrl}`] : []),
+          `  warehouse           ${config.database.url ? '(DATABASE_URL)' : databaseUrl}`,
+          `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
+          'Try:',
+          '  npx callsync status',
+          '  npx callsync backfill --stream cdrs --from 2026-05-01',
+          '  npx callsync sync --stream cdrs --now',
+        ].join('\n'),
+      stop: () => stopAll(log),
+    };
+    return stack;
+  } catch (err) {
+    await stopAll(logger);
+    throw err;
+  }
+}

@@ -1,0 +1,87 @@
+// `callsync start` (npm start) end to end, as a user runs it: a child process that starts the
+// emulator, the Temporal dev server, the worker and the schedules on a given PostgreSQL, fills the
+// warehouse without being asked, answers `callsync status`, and stops cleanly on Ctrl-C.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createTestDatabase, type TestDatabase } from './warehouse-db';
+
+jest.setTimeout(150_000);
+
+const root = resolve(__dirname, '../..');
+const cli = (args: string[]) =>
+  [process.execPath, ['--import', 'tsx', join(root, 'cli/main.ts'), ...args]] as const;
+
+describe('callsync start', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let child: ChildProcess | undefined;
+  let stdout = '';
+  let stderr = '';
+
+  beforeAll(async () => {
+    database = await createTestDatabase('cli_start');
+    dataDir = mkdtempSync(join(tmpdir(), 'callsync-start-'));
+    env = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      CALLSYNC_DATA_DIR: dataDir,
+      CALLSYNC_LOG_LEVEL: 'warn',
+    };
+    for (const k of Object.keys(env))
+      if (k.startsWith('PLATFORM_') || k.startsWith('TEMPORAL_')) delete env[k];
+    delete env.CALLSYNC_CONFIG;
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    await database?.drop();
+  });
+
+  it('starts everything, fills the warehouse, reports status, and stops on SIGINT with exit code 0', async () => {
+    const [cmd, args] = cli(['start']);
+    child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
+
+    const deadline = Date.now() + 90_000;
+    while (!stdout.includes('callsync is running')) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(
+          `no banner; exit ${child.exitCode}\nstdout:\n${stdout}\nstderr:\n${stderr.slice(-4000)}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(stdout).toMatch(/platform emulator\s+http:\/\/127\.0\.0\.1:\d+\/v1\.1\/voipstudio/);
+    expect(stdout).toMatch(/Temporal UI\s+http:\/\/127\.0\.0\.1:\d+/);
+    expect(existsSync(join(dataDir, 'local-stack.json'))).toBe(true);
+
+    // The schedules ran once at creation: CDRs reach the warehouse without anyone asking.
+    type Row = { account: string; stream: string; records: number; lastSuccess: string | null };
+    let cdrs: Row | undefined;
+    while (!cdrs || cdrs.records === 0) {
+      if (Date.now() > deadline + 30_000)
+        throw new Error(`no CDRs in the warehouse; stderr:\n${stderr.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 2000));
+      const [c, a] = cli(['status', '--json']);
+      const status = spawnSync(c, a, { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
+      expect(status.stderr).not.toMatch(/callsync:/);
+      const rows = JSON.parse(status.stdout) as Row[];
+      expect(rows).toHaveLength(14);
+      cdrs = rows.find((r) => r.stream === 'cdrs' && r.account === 'local');
+    }
+    expect(cdrs.records).toBeGreaterThan(0);
+
+    child.kill('SIGINT');
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), 30_000)));
+    const code = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(existsSync(join(dataDir, 'local-stack.json'))).toBe(false);
+  });
+});
