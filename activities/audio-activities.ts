@@ -2,7 +2,12 @@
 import { Context } from '@temporalio/activity';
 import { audioObjectKey } from '../connectors/object-store';
 import { NotFoundError } from '../connectors/platform';
-import { addQuarantined, listAudioBacklog, markAudioArchived, type AudioStream } from '../connectors/postgres';
+import {
+  addQuarantined,
+  listAudioBacklog,
+  markAudioArchived,
+  type AudioStream,
+} from '../connectors/postgres';
 import type { ActivityDeps } from './deps';
 import { withFailureMapping } from './failures';
 

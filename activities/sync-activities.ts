@@ -71,7 +71,8 @@ export function createSyncActivities(deps: ActivityDeps) {
         kind: input.kind,
         workflowId: input.workflowId,
       });
-      if (input.kind === 'backfill') return { runId, cursor: { since: null, until: null, page: 1, max: null } };
+      if (input.kind === 'backfill')
+        return { runId, cursor: { since: null, until: null, page: 1, max: null } };
       const stored = await getCheckpoint(warehouse.db, key);
       const cursor = nextRunCursor(stored?.cursor ? decodeCursor(stored.cursor) : null, def, {
         lookbackMs: deps.config.sync.lookback,
@@ -106,8 +107,10 @@ export function createSyncActivities(deps: ActivityDeps) {
         ctx.heartbeat({ page: cursor.page, stage: 'fetch' });
 
         const filter: FilterCondition[] = [];
-        if (cursor.since !== null) filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
-        if (cursor.until !== null) filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
+        if (cursor.since !== null)
+          filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
+        if (cursor.until !== null)
+          filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
         const paginator = def.list(deps.platform(input.account), {
           page: cursor.page,
           limit: deps.config.sync.pageSize,
@@ -129,11 +132,7 @@ export function createSyncActivities(deps: ActivityDeps) {
             })),
           );
         }
-        const next = advanceCursor(
-          cursor,
-          maxCursorValue(page.data, def.cursorField),
-          page.nextPage,
-        );
+        const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
         const records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
         const checkpoint = { key, cursor: encodeCursor(next) };
         const written =

@@ -11,7 +11,8 @@ export function encodeCursor(cursor: SyncCursor): string {
 /** The cursor stored in a checkpoint; throws naming the problem when the text is not one. */
 export function decodeCursor(text: string): SyncCursor {
   const value = JSON.parse(text) as Partial<SyncCursor>;
-  if (typeof value.page !== 'number' || value.page < 1) throw new Error('checkpoint cursor: page must be >= 1');
+  if (typeof value.page !== 'number' || value.page < 1)
+    throw new Error('checkpoint cursor: page must be >= 1');
   return {
     since: value.since ?? null,
     until: value.until ?? null,
@@ -39,13 +40,18 @@ export function nextRunCursor(
   overlap: OverlapSettings,
 ): SyncCursor {
   if (previous && !previous.done && previous.page > 1) return previous;
-  if (def.mode === 'full' || !previous?.max) return { since: null, until: null, page: 1, max: previous?.max ?? null };
+  if (def.mode === 'full' || !previous?.max)
+    return { since: null, until: null, page: 1, max: previous?.max ?? null };
   const back = def.changes ? overlap.lookbackMs : overlap.lateArrivalMs;
   return { since: minusMs(previous.max, back), until: null, page: 1, max: previous.max };
 }
 
 /** The cursor after a committed page. */
-export function advanceCursor(cursor: SyncCursor, pageMax: string | null, nextPage: number | undefined): SyncCursor {
+export function advanceCursor(
+  cursor: SyncCursor,
+  pageMax: string | null,
+  nextPage: number | undefined,
+): SyncCursor {
   const max = laterOf(cursor.max, pageMax);
   if (nextPage === undefined) return { since: cursor.since, until: cursor.until, page: 1, max, done: true };
   return { since: cursor.since, until: cursor.until, page: nextPage, max };

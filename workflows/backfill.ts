@@ -25,9 +25,8 @@ const { openSync, openWindow, syncPage, finishSync, backfillSettings } = proxyAc
 export const progressQuery = defineQuery<BackfillProgress>('progress');
 
 /** A window's running totals, sent by the window to its parent after each page. */
-export const windowProgressSignal = defineSignal<[{ window: string; records: number; quarantined: number }]>(
-  'windowProgress',
-);
+export const windowProgressSignal =
+  defineSignal<[{ window: string; records: number; quarantined: number }]>('windowProgress');
 
 /**
  * Loads a stream's history for a time range: the range is split into windows run as child

@@ -12,7 +12,9 @@ describe('PostgreSQL for tests', () => {
       expect(Number(rows[0]?.server_version_num)).toBeGreaterThanOrEqual(140000);
       await client.query('CREATE TEMP TABLE smoke (id int PRIMARY KEY, note text)');
       await client.query('INSERT INTO smoke VALUES (1, $1), (2, $2)', ['first', 'second']);
-      await expect(client.query('INSERT INTO smoke VALUES (1, $1)', ['dup'])).rejects.toThrow(/duplicate key/);
+      await expect(client.query('INSERT INTO smoke VALUES (1, $1)', ['dup'])).rejects.toThrow(
+        /duplicate key/,
+      );
       const read = await client.query<{ note: string }>('SELECT note FROM smoke ORDER BY id');
       expect(read.rows.map((r) => r.note)).toEqual(['first', 'second']);
     } finally {

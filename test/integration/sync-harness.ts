@@ -29,7 +29,11 @@ export interface SyncHarness {
   close(): Promise<void>;
 }
 
-export async function startSyncHarness(opts: { label: string; cdrs: number; seed?: number }): Promise<SyncHarness> {
+export async function startSyncHarness(opts: {
+  label: string;
+  cdrs: number;
+  seed?: number;
+}): Promise<SyncHarness> {
   quietTemporalRuntime();
   const emulator = await startEmulator({ port: 0, seed: opts.seed ?? 5, cdrs: opts.cdrs });
   const temporal = await startTemporalDevServer();

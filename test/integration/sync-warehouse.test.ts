@@ -24,7 +24,11 @@ describe('warehouse sync on Temporal', () => {
       .data.map((r) => Number(r.id));
   };
   const warehouseIds = async (table: 'cdrs' | 'recordings'): Promise<number[]> => {
-    const rows = await h.deps.warehouse.db.selectFrom(table).select('id').where('account', '=', 'acme').execute();
+    const rows = await h.deps.warehouse.db
+      .selectFrom(table)
+      .select('id')
+      .where('account', '=', 'acme')
+      .execute();
     return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   };
 
@@ -68,9 +72,9 @@ describe('warehouse sync on Temporal', () => {
     const ids = await warehouseIds('cdrs');
     expect(ids).toEqual(emulatorIds('cdrs'));
     expect(ids).toEqual(expect.arrayContaining(added));
-    const dupes = await sql<{ n: number }>`select count(*)::int - count(distinct (account, id))::int as n from cdrs`.execute(
-      h.deps.warehouse.db,
-    );
+    const dupes = await sql<{
+      n: number;
+    }>`select count(*)::int - count(distinct (account, id))::int as n from cdrs`.execute(h.deps.warehouse.db);
     expect(dupes.rows[0]!.n).toBe(0);
   });
 
