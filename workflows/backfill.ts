@@ -17,7 +17,7 @@ import type { BackfillInput, BackfillProgress, BackfillWindowInput } from './syn
 
 const { openSync, openWindow, syncPage, finishSync, backfillSettings } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: SYNC_RETRY,
 });
 

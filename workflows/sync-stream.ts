@@ -5,7 +5,7 @@ import type { SyncStreamInput } from './sync-types';
 
 const { openSync, syncPage, finishSync, archiveAudio } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30 seconds',
+  heartbeatTimeout: '15 seconds',
   retry: SYNC_RETRY,
 });
 
