@@ -1,6 +1,6 @@
 // Everything a sync test needs, all real: the emulator, a Temporal dev server, a fresh PostgreSQL
 // database, and a callsync worker running the real workflows and activities in this process.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -23,39 +23,50 @@ export interface SyncHarness {
   deps: RuntimeDeps;
   database: TestDatabase;
   taskQueue: string;
+  /** A JSON config file with the same settings (and the database URL), for worker processes. */
+  configFile: string;
   /** Starts a worker (again, after a stop). */
   startWorker(): Promise<void>;
   stopWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startSyncHarness(opts: {
+export interface SyncHarnessOptions {
   label: string;
   cdrs: number;
   seed?: number;
-}): Promise<SyncHarness> {
+  /** Log in with e-mail and password (tokens can expire) instead of the API key. */
+  passwordLogin?: boolean;
+  /** Run a worker in this process (default true). */
+  inProcessWorker?: boolean;
+}
+
+export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHarness> {
   quietTemporalRuntime();
   const emulator = await startEmulator({ port: 0, seed: opts.seed ?? 5, cdrs: opts.cdrs });
   const temporal = await startTemporalDevServer();
   const database = await createTestDatabase(opts.label);
   const taskQueue = `sync-${opts.label}`;
-  const config = parseConfig({
+  const credentials = opts.passwordLogin
+    ? { type: 'password' as const, email: emulator.admin.email, password: emulator.admin.password }
+    : { type: 'apiKey' as const, userId: emulator.admin.user_id, apiKey: emulator.admin.api_key };
+  const scratch = mkdtempSync(join(tmpdir(), 'callsync-sync-'));
+  const input = {
     accounts: [
       {
         name: 'acme',
-        platform: {
-          baseUrl: emulator.baseUrl,
-          credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
-          requestsPerSecond: 500,
-          maxRetries: 1,
-        },
+        platform: { baseUrl: emulator.baseUrl, credentials, requestsPerSecond: 500, maxRetries: 1 },
       },
     ],
+    database: { url: database.url },
     temporal: { address: temporal.address, taskQueue },
     sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },
-    archive: { dir: join(mkdtempSync(join(tmpdir(), 'callsync-archive-')), 'audio') },
-    logLevel: 'silent',
-  });
+    archive: { dir: join(scratch, 'audio') },
+    logLevel: 'silent' as const,
+  };
+  const config = parseConfig(input);
+  const configFile = join(scratch, 'callsync.json');
+  writeFileSync(configFile, JSON.stringify(input), { mode: 0o600 });
   const deps = await createActivityDeps(config, database.url, silentLogger);
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection });
@@ -69,6 +80,7 @@ export async function startSyncHarness(opts: {
     deps,
     database,
     taskQueue,
+    configFile,
     async startWorker() {
       const { worker, connection: nc } = await createWorker({
         address: temporal.address,
@@ -94,6 +106,6 @@ export async function startSyncHarness(opts: {
       await emulator.close();
     },
   };
-  await harness.startWorker();
+  if (opts.inProcessWorker !== false) await harness.startWorker();
   return harness;
 }
