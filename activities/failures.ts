@@ -27,7 +27,11 @@ export function toActivityFailure(err: unknown): never {
     err instanceof ForbiddenError ||
     err instanceof NotFoundError ||
     err instanceof SchemaError ||
-    err instanceof UnauthorizedError;
+    (err instanceof UnauthorizedError && !err.retryable);
+  if (err instanceof UnauthorizedError && err.retryable) {
+    // Refused right after a successful login: the credentials work, the token was lost again.
+    throw ApplicationFailure.create({ type: 'TokenRefused', message: err.message, nonRetryable: false });
+  }
   if (err instanceof PlatformError) {
     throw ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: permanent });
   }

@@ -128,14 +128,20 @@ describe('platform session: re-login after 401', () => {
     const refuseMe = (req: SeenRequest) =>
       req.path === '/me' ? json(401, { message: 'no', errors: [] }) : handler(req);
     const { client, seen } = testClient(refuseMe, { credentials: passwordCredentials });
-    await expect(client.customer.me()).rejects.toBeInstanceOf(UnauthorizedError);
+    const refused = client.customer.me();
+    await expect(refused).rejects.toBeInstanceOf(UnauthorizedError);
+    // The credentials worked a moment ago, so a later retry (Temporal's) may succeed.
+    await expect(refused).rejects.toMatchObject({ retryable: true, status: 401 });
     expect(seen.map((s) => s.path)).toEqual(['/login', '/me', '/login', '/me']);
     expect(state.logins).toBe(2);
   });
 
   it('does not re-login with an API key', async () => {
     const { client, seen } = testClient(() => json(401, { message: 'unknown key', errors: [] }));
-    await expect(client.customer.me()).rejects.toBeInstanceOf(UnauthorizedError);
+    const refused = client.customer.me();
+    await expect(refused).rejects.toBeInstanceOf(UnauthorizedError);
+    // An unknown API key stays unknown: not worth retrying.
+    await expect(refused).rejects.toMatchObject({ retryable: false });
     expect(seen).toHaveLength(1);
   });
 

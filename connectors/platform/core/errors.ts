@@ -40,7 +40,19 @@ export class BadRequestError extends PlatformError {
 }
 
 /** 401: token or key missing or unknown (after the one automatic re-login, when there is one). */
-export class UnauthorizedError extends PlatformError {}
+export class UnauthorizedError extends PlatformError {
+  /**
+   * True when a fresh login succeeded during this request and its token was refused anyway: the
+   * credentials work, the token was lost again (expired or logged out elsewhere), so a later retry
+   * can succeed. False for an API key or token the platform does not know: retrying cannot help.
+   */
+  override readonly retryable: boolean;
+
+  constructor(init: PlatformErrorInit & { afterFreshLogin?: boolean }) {
+    super(init);
+    this.retryable = init.afterFreshLogin === true;
+  }
+}
 
 /** 403: a valid identity without permission for the resource. */
 export class ForbiddenError extends PlatformError {}

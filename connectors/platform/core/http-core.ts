@@ -129,6 +129,7 @@ export class PlatformCore {
     const url = this.baseUrl + path + queryString(req.query);
     let retries = 0;
     let reloggedIn = false;
+    let freshLogin = false;
     for (let attempt = 1; ; attempt++) {
       if (auth === 'required') await this.session.prepare();
       const authorization = auth === 'none' ? undefined : this.session.authorization();
@@ -147,11 +148,18 @@ export class PlatformCore {
         // Cancellation by the caller and programming errors pass through untouched.
         if (req.signal?.aborted || caught instanceof TypeError || caught instanceof RangeError) throw caught;
         const err = this.toPlatformError(caught, req.method, path);
-        if (err instanceof UnauthorizedError && auth === 'required' && !reloggedIn) {
-          reloggedIn = true;
-          if (await this.session.recover(authorization)) {
-            this.opts.logger.info({ method: req.method, path }, 'platform: logged in again after 401');
-            continue;
+        if (err instanceof UnauthorizedError && auth === 'required') {
+          if (freshLogin) {
+            // Logged in a moment ago and refused again: transient, for the caller's (Temporal's) retry.
+            throw new UnauthorizedError({ ...err, message: err.message, afterFreshLogin: true });
+          }
+          if (!reloggedIn) {
+            reloggedIn = true;
+            if (await this.session.recover(authorization)) {
+              freshLogin = true;
+              this.opts.logger.info({ method: req.method, path }, 'platform: logged in again after 401');
+              continue;
+            }
           }
         }
         if (retries >= this.opts.maxRetries || !shouldRetry(err)) throw err;
