@@ -100,14 +100,14 @@ function statementsFor(spec: StreamTableSpec): Statements {
   return built;
 }
 
-interface PreparedPage {
+export interface PreparedPage {
   ids: number[];
   rows: Cell[][];
   failures: QuarantineEntry[];
 }
 
 /** Maps a page's records; the last record of each id wins; rows come out sorted by id. */
-function preparePage<S extends StreamName>(
+export function preparePage<S extends StreamName>(
   spec: StreamTableSpec<S>,
   account: string,
   records: readonly PageRecord<S>[],
@@ -135,9 +135,10 @@ function preparePage<S extends StreamName>(
   return page;
 }
 
-function* copyChunks(encode: CopyEncoder, account: string, rows: readonly Cell[][]): Generator<Buffer> {
+/** The COPY text of prepared rows, in chunks of CHUNK_ROWS rows (exported for bench/page-cpu.ts). */
+export function* encodePageChunks(encode: CopyEncoder, account: string, rows: readonly Cell[][]): Generator<Buffer> {
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
-    yield Buffer.from(encode(account, rows, i, Math.min(i + CHUNK_ROWS, rows.length)), 'utf8');
+    yield encode.bytes(account, rows, i, Math.min(i + CHUNK_ROWS, rows.length));
   }
 }
 
@@ -148,7 +149,7 @@ async function copyInto(
   account: string,
   rows: readonly Cell[][],
 ): Promise<void> {
-  await pipeline(Readable.from(copyChunks(encode, account, rows)), client.query(copyFrom(sqlText)));
+  await pipeline(Readable.from(encodePageChunks(encode, account, rows)), client.query(copyFrom(sqlText)));
 }
 
 function isUniqueViolation(err: unknown): boolean {

@@ -9,7 +9,7 @@ jest.setTimeout(240_000);
 
 describe('backfill across a killed worker', () => {
   let h: SyncHarness;
-  let workers: WorkerProcess[] = [];
+  const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
     h = await startSyncHarness({ label: 'kill', cdrs: 30_000, inProcessWorker: false });
