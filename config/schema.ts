@@ -21,6 +21,8 @@ export const accountConfigSchema = z.object({
   name: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,40}$/, 'lowercase letters, digits, - and _ (max 41)'),
   /** How to reach and authenticate against the platform. */
   platform: platformClientConfigSchema,
+  /** Secret carried in this account's webhook URL (path token or Basic password); no default. */
+  webhookSecret: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export const syncConfigSchema = z.object({

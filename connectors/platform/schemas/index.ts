@@ -14,3 +14,4 @@ export * from './callmeback';
 export * from './settings';
 export * from './reports';
 export * from './requests';
+export * from './events';

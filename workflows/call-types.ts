@@ -1,0 +1,57 @@
+// What travels from the webhook relay into a call's workflow: ids, times, numbers; never secrets.
+import type { CallEvent } from '../connectors/platform/schemas/events';
+
+/** Signal name of call events. */
+export const CALL_EVENT_SIGNAL = 'callEvent';
+
+/** Workflow id of a call's lifecycle workflow. */
+export function callWorkflowId(account: string, callId: number): string {
+  return `call-${account}-${callId}`;
+}
+
+export interface CallLifecycleInput {
+  account: string;
+  callId: number;
+  /** Started by the CDR sync for a call no webhook announced. */
+  fromCdr?: boolean;
+}
+
+/** One call event as the workflow sees it. */
+export interface CallEventSignal {
+  eventId: string;
+  name: string;
+  time: string | null;
+  state: string | null;
+  context: string | null;
+  destination: string | null;
+  src: string | null;
+  dst: string | null;
+  srcId: number | null;
+  dstId: number | null;
+  srcName: string | null;
+  dstName: string | null;
+  duration: number | null;
+  tCause: string | null;
+  connectedAt: string | null;
+}
+
+/** The signal payload of a validated call event. */
+export function toCallEventSignal(e: CallEvent): CallEventSignal {
+  return {
+    eventId: e.id,
+    name: e.event_name,
+    time: e.event_time ?? null,
+    state: e.state ?? null,
+    context: e.context ?? null,
+    destination: e.destination ?? null,
+    src: e.src ?? null,
+    dst: e.dst ?? null,
+    srcId: e.src_id ?? null,
+    dstId: e.dst_id ?? null,
+    srcName: e.src_name ?? null,
+    dstName: e.dst_name ?? null,
+    duration: e.duration ?? null,
+    tCause: e.t_cause ?? null,
+    connectedAt: e.connected_at ?? null,
+  };
+}
