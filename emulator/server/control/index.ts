@@ -8,6 +8,8 @@ import { registerClockControl } from './clock';
 import { controlRoute } from './control-route';
 import { registerDataControl } from './data';
 import { registerFaultControl } from './faults';
+import { registerSimulatorControl } from './simulator';
+import { registerWebhookControl } from './webhooks';
 
 /** Registers the control endpoints on the server. */
 export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -32,4 +34,5 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
   registerDataControl(app, ctx);
   registerFaultControl(app, ctx);
   registerAuthControl(app, ctx);
+  registerSimulatorControl(app, ctx, registerWebhookControl(app, ctx));
 }

@@ -1,0 +1,31 @@
+// The call simulator: realistic call traffic with the spec's call events, live calls, CDRs, recordings
+// with later transcripts and inbound SMS; plus pure event generators for benchmarks.
+export {
+  callEventBody,
+  generateCallEvents,
+  realisticEvents,
+  seededWorld,
+  smsEventBody,
+  type GenerateParams,
+  type SimEvent,
+} from './events';
+export {
+  CALL_SCENARIOS,
+  DEFAULT_MIX,
+  planCall,
+  TRAFFIC_KINDS,
+  type CallPlan,
+  type CallScenario,
+  type PlannedStep,
+  type TrafficKind,
+} from './plan';
+export {
+  CallSimulator,
+  DEFAULT_SIMULATOR_CONFIG,
+  placeCallBody,
+  sendSmsBody,
+  simulatorConfigBody,
+  type EventSink,
+  type SimulatorConfig,
+} from './simulator';
+export { worldFromStore, type SimWorld } from './world';

@@ -1,0 +1,373 @@
+// Webhook delivery: every event goes as a JSON POST to each enabled webhook whose categories select it,
+// concurrently per webhook but bounded, with a timeout, retries with backoff on a non-2xx answer or a
+// network error, optional faults, and a log of every attempt (tests compare it with what arrived).
+// The spec does not show retry behaviour or time-outs (Events, Rule 6): the defaults here are ours.
+import { z } from 'zod';
+import { categoriesSelect } from './categories';
+import { FaultPlan, type FaultDecision } from './faults';
+import { postJson, type PostResult } from './http-post';
+import type { Webhook, WebhookRegistry } from './registry';
+
+/** A webhook event body as sent (call event, SMS event, test event or anything else). */
+export type EventBody = Record<string, unknown> & { id: string; event_name: string };
+
+/** Delivery settings (POST /_emulator/webhooks/settings). */
+export const deliverySettingsBody = z.strictObject({
+  timeout_ms: z.number().int().min(1).max(120_000).optional(),
+  /** Retries after the first attempt (0 = none). */
+  retries: z.number().int().min(0).max(10).optional(),
+  /** Wait before retry n (the last value repeats). */
+  backoff_ms: z.array(z.number().int().min(0)).min(1).optional(),
+  /** In-flight POSTs per webhook. */
+  concurrency: z.number().int().min(1).max(1024).optional(),
+  /** How long a held-back (reordered) event waits for its call's next event before it goes anyway. */
+  reorder_hold_ms: z.number().int().min(0).max(600_000).optional(),
+});
+export interface DeliverySettings {
+  timeout_ms: number;
+  retries: number;
+  backoff_ms: number[];
+  concurrency: number;
+  reorder_hold_ms: number;
+}
+
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  timeout_ms: 5000,
+  retries: 3,
+  backoff_ms: [500, 2000, 8000],
+  concurrency: 16,
+  reorder_hold_ms: 2000,
+};
+
+/** One attempt (or one dropped event) in the delivery log. */
+export interface DeliveryLogEntry {
+  seq: number;
+  /** null for the test event of a webhook not saved yet. */
+  webhook_id: number | null;
+  event_id: string;
+  event_name: string;
+  call_id: number | null;
+  /** 1 for the first try, 2… for retries. */
+  attempt: number;
+  /** 1, or 2 for the injected duplicate copy. */
+  copy: number;
+  status: number | null;
+  error: string | null;
+  ok: boolean;
+  fault: 'dropped' | 'duplicate' | 'reordered' | null;
+  delay_ms: number;
+  ms: number;
+  /** Wall-clock time of the attempt (ISO 8601). */
+  at: string;
+}
+
+/** Filter of GET /_emulator/webhooks/deliveries. */
+export interface DeliveryLogFilter {
+  event_id?: string;
+  call_id?: number;
+  webhook_id?: number;
+  event_name?: string;
+}
+
+interface Job {
+  hook: Webhook;
+  event: EventBody;
+  callId: number | null;
+  attempt: number;
+  copy: number;
+  fault: DeliveryLogEntry['fault'];
+  delayMs: number;
+  /** `webhook:call` when the job is one of a call's events in order; null otherwise (duplicates, SMS). */
+  chain: string | null;
+}
+
+interface Lane {
+  active: number;
+  queue: Job[];
+}
+
+const LOG_LIMIT = 200_000;
+
+function callIdOf(event: EventBody): number | null {
+  const v = event.call_id;
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  return null;
+}
+
+/** Delivers events to the registered webhooks. */
+export class WebhookDelivery {
+  readonly faults = new FaultPlan();
+  private settings: DeliverySettings = { ...DEFAULT_DELIVERY_SETTINGS };
+  private readonly lanes = new Map<number, Lane>();
+  private readonly held = new Map<string, { job: Job; timer: NodeJS.Timeout }>();
+  /** Per webhook and call: events waiting for the previous one of the same call. */
+  private readonly chains = new Map<string, Job[]>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private entries: DeliveryLogEntry[] = [];
+  private seq = 0;
+  private pending = 0;
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly registry: WebhookRegistry) {}
+
+  getSettings(): DeliverySettings {
+    return { ...this.settings, backoff_ms: [...this.settings.backoff_ms] };
+  }
+
+  setSettings(patch: z.infer<typeof deliverySettingsBody>): DeliverySettings {
+    const next = { ...this.settings };
+    for (const [k, v] of Object.entries(patch)) if (v !== undefined) Object.assign(next, { [k]: v });
+    this.settings = next;
+    return this.getSettings();
+  }
+
+  /** Sends an event to every enabled webhook of the customer that selects it; returns how many. */
+  dispatch(customerId: number, event: EventBody): number {
+    if (this.closed) return 0;
+    const hooks = this.registry.active(customerId).filter((h) => categoriesSelect(h.categories, event));
+    const callId = callIdOf(event);
+    for (const hook of hooks) this.route(hook, event, callId, this.faults.decide());
+    return hooks.length;
+  }
+
+  /** Sends the test event of a webhook being saved (no faults, no retries) and logs the attempt. */
+  async sendTest(url: string, event: EventBody, webhookId: number | null): Promise<PostResult> {
+    const result = await postJson(url, event, this.settings.timeout_ms);
+    this.record({ webhookId, event, callId: null, attempt: 1, copy: 1, fault: null, delayMs: 0 }, result);
+    return result;
+  }
+
+  /** Log entries, oldest first. */
+  log(filter: DeliveryLogFilter = {}): DeliveryLogEntry[] {
+    return this.entries.filter(
+      (e) =>
+        (filter.event_id === undefined || e.event_id === filter.event_id) &&
+        (filter.call_id === undefined || e.call_id === filter.call_id) &&
+        (filter.webhook_id === undefined || e.webhook_id === filter.webhook_id) &&
+        (filter.event_name === undefined || e.event_name === filter.event_name),
+    );
+  }
+
+  clearLog(): number {
+    const n = this.entries.length;
+    this.entries = [];
+    return n;
+  }
+
+  /** Events queued, in flight, delayed, held back or waiting for a retry. */
+  get inFlight(): number {
+    return this.pending;
+  }
+
+  /** Resolves once nothing is pending (or after `timeoutMs`). */
+  idle(timeoutMs = 30_000): Promise<boolean> {
+    if (this.pending === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  /** Stops every timer; pending deliveries are abandoned. */
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    for (const h of this.held.values()) clearTimeout(h.timer);
+    this.timers.clear();
+    this.held.clear();
+  }
+
+  private route(hook: Webhook, event: EventBody, callId: number | null, d: FaultDecision): void {
+    const key = callId === null ? null : `${hook.id}:${callId}`;
+    const heldBefore = key === null ? undefined : this.held.get(key);
+    if (heldBefore) {
+      clearTimeout(heldBefore.timer);
+      this.held.delete(key as string);
+      this.pending--; // counted again when submitted
+    }
+    const job: Job = {
+      hook,
+      event,
+      callId,
+      attempt: 1,
+      copy: 1,
+      fault: null,
+      delayMs: d.delayMs,
+      chain: key,
+    };
+    if (d.drop) {
+      this.record(
+        { webhookId: hook.id, event, callId, attempt: 1, copy: 1, fault: 'dropped', delayMs: 0 },
+        null,
+      );
+    } else if (d.reorder && key !== null && heldBefore === undefined) {
+      // Held back until the call's next event for this webhook has gone first (or the hold times out).
+      job.fault = 'reordered';
+      this.pending++;
+      const timer = setTimeout(() => {
+        if (this.held.get(key)?.job === job) {
+          this.held.delete(key);
+          this.pending--;
+          this.submit(job);
+        }
+      }, this.settings.reorder_hold_ms);
+      this.held.set(key, { job, timer });
+      return;
+    } else {
+      this.submit(job);
+      if (d.duplicate) {
+        const copy: Job = { ...job, copy: 2, fault: 'duplicate', chain: null };
+        this.submit(copy);
+      }
+    }
+    if (heldBefore) this.submit(heldBefore.job);
+  }
+
+  /**
+   * A first attempt enters delivery. A call's events go to one webhook one after the other (the next
+   * leaves once the previous one's first attempt is answered), so without faults a receiver sees them
+   * in order; other events go concurrently, bounded per webhook.
+   */
+  private submit(job: Job): void {
+    this.pending++;
+    if (job.chain === null) {
+      this.startJob(job);
+      return;
+    }
+    const chain = this.chains.get(job.chain);
+    if (chain) chain.push(job);
+    else {
+      this.chains.set(job.chain, []);
+      this.startJob(job);
+    }
+  }
+
+  /** After a chained job's first attempt: the call's next event may go. */
+  private releaseChain(key: string): void {
+    const chain = this.chains.get(key);
+    const next = chain?.shift();
+    if (next) this.startJob(next);
+    else this.chains.delete(key);
+  }
+
+  /** Queues a job on its webhook's lane, after its injected delay. */
+  private startJob(job: Job): void {
+    if (job.delayMs > 0) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.enqueue(job);
+      }, job.delayMs);
+      this.timers.add(timer);
+      return;
+    }
+    this.enqueue(job);
+  }
+
+  private enqueue(job: Job): void {
+    const lane = this.lane(job.hook.id);
+    lane.queue.push(job);
+    this.pump(job.hook.id, lane);
+  }
+
+  private lane(id: number): Lane {
+    let lane = this.lanes.get(id);
+    if (!lane) {
+      lane = { active: 0, queue: [] };
+      this.lanes.set(id, lane);
+    }
+    return lane;
+  }
+
+  private pump(id: number, lane: Lane): void {
+    while (lane.active < this.settings.concurrency && lane.queue.length > 0 && !this.closed) {
+      const job = lane.queue.shift() as Job;
+      lane.active++;
+      void this.send(job).finally(() => {
+        lane.active--;
+        this.pump(id, lane);
+      });
+    }
+  }
+
+  private async send(job: Job): Promise<void> {
+    const current = this.registry.get(job.hook.id);
+    let result: PostResult;
+    if (!current?.enabled) {
+      result = { status: null, error: current ? 'webhook disabled' : 'webhook deleted', ms: 0 };
+    } else {
+      result = await postJson(current.url, job.event, this.settings.timeout_ms);
+    }
+    if (this.closed) return;
+    this.record(
+      {
+        webhookId: job.hook.id,
+        event: job.event,
+        callId: job.callId,
+        attempt: job.attempt,
+        copy: job.copy,
+        fault: job.fault,
+        delayMs: job.attempt === 1 ? job.delayMs : 0,
+      },
+      result,
+    );
+    if (job.attempt === 1 && job.chain !== null) this.releaseChain(job.chain);
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    if (!ok && current?.enabled && job.attempt <= this.settings.retries) {
+      const backoff = this.settings.backoff_ms;
+      const wait = backoff[Math.min(job.attempt - 1, backoff.length - 1)] ?? 0;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.enqueue({ ...job, attempt: job.attempt + 1, chain: null });
+      }, wait);
+      this.timers.add(timer);
+      return;
+    }
+    this.done();
+  }
+
+  private done(): void {
+    this.pending--;
+    if (this.pending === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  private record(
+    a: {
+      webhookId: number | null;
+      event: EventBody;
+      callId: number | null;
+      attempt: number;
+      copy: number;
+      fault: DeliveryLogEntry['fault'];
+      delayMs: number;
+    },
+    result: PostResult | null,
+  ): void {
+    const status = result?.status ?? null;
+    this.entries.push({
+      seq: ++this.seq,
+      webhook_id: a.webhookId,
+      event_id: a.event.id,
+      event_name: a.event.event_name,
+      call_id: a.callId,
+      attempt: a.attempt,
+      copy: a.copy,
+      status,
+      error: result === null ? 'dropped by fault injection' : result.error,
+      ok: status !== null && status >= 200 && status < 300,
+      fault: a.fault,
+      delay_ms: a.delayMs,
+      ms: Math.round((result?.ms ?? 0) * 10) / 10,
+      at: new Date().toISOString(),
+    });
+    if (this.entries.length > LOG_LIMIT) this.entries.splice(0, this.entries.length - LOG_LIMIT);
+  }
+}
