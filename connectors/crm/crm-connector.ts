@@ -49,6 +49,12 @@ export interface CallbackTask {
   contact: CrmContact | null;
 }
 
+/** One pending call-log update, for connectors that have a batch endpoint. */
+export interface CallLogUpdate {
+  crmId: string;
+  log: CallLog;
+}
+
 /** What a CRM destination can do for callsync. Every method is safe to call again after a failure. */
 export interface CrmConnector {
   readonly name: string;
@@ -60,6 +66,11 @@ export interface CrmConnector {
   findCallLog(key: string): Promise<string | null>;
   createCallLog(log: CallLog): Promise<string>;
   updateCallLog(crmId: string, log: CallLog): Promise<void>;
+  /**
+   * Several call-log updates in as few requests as the vendor allows (HubSpot batch/update, Salesforce
+   * sObject collections). Optional: without it, callers update one by one.
+   */
+  updateCallLogs?(updates: readonly CallLogUpdate[]): Promise<void>;
   /** The task carrying `key`, if one exists. */
   findTask(key: string): Promise<string | null>;
   createTask(task: CallbackTask): Promise<string>;

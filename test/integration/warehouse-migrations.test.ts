@@ -14,6 +14,9 @@ const MIGRATIONS = [
   '2026_11_22_0900_create_history_tables',
   '2026_11_22_0901_create_directory_tables',
   '2026_11_22_0902_create_service_state',
+  '2026_11_22_1000_create_call_events',
+  '2026_12_01_0900_create_webhook_inbox',
+  '2026_12_01_0930_create_crm_tables',
 ];
 
 // format_type() spelling of each column type.

@@ -3,9 +3,15 @@ import type { Migration } from 'kysely';
 import * as createHistoryTables from './2026_11_22_0900_create_history_tables';
 import * as createDirectoryTables from './2026_11_22_0901_create_directory_tables';
 import * as createServiceState from './2026_11_22_0902_create_service_state';
+import * as createCallEvents from './2026_11_22_1000_create_call_events';
+import * as createWebhookInbox from './2026_12_01_0900_create_webhook_inbox';
+import * as createCrmTables from './2026_12_01_0930_create_crm_tables';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
   '2026_11_22_0901_create_directory_tables': createDirectoryTables,
   '2026_11_22_0902_create_service_state': createServiceState,
+  '2026_11_22_1000_create_call_events': createCallEvents,
+  '2026_12_01_0900_create_webhook_inbox': createWebhookInbox,
+  '2026_12_01_0930_create_crm_tables': createCrmTables,
 };

@@ -3,3 +3,4 @@ export * from './audio';
 export * from './checkpoints';
 export * from './quarantine';
 export * from './sync-runs';
+export * from './call-events';

@@ -1,11 +1,14 @@
 // The warehouse's kysely database type: one table per stream plus the service-state tables.
+import type { CallEventsTable } from './calls';
 import type { CdrsTable, MsdrsTable } from './cdrs';
+import type { BuiltinCallLogsTable, BuiltinContactsTable, BuiltinTasksTable, CrmObjectsTable } from './crm';
 import type { CallMeBackTable } from './callmeback';
 import type { ContactsTable, UsersTable } from './directory';
 import type { RecordingsTable, VoicemessagesTable } from './media';
 import type { ChatsTable, FaxesTable, SmsTable } from './messages';
 import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './settings';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
+import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
 
 export interface Database {
   cdrs: CdrsTable;
@@ -25,13 +28,23 @@ export interface Database {
   sync_checkpoints: SyncCheckpointsTable;
   quarantined_records: QuarantinedRecordsTable;
   sync_runs: SyncRunsTable;
+  call_events: CallEventsTable;
+  crm_objects: CrmObjectsTable;
+  builtin_contacts: BuiltinContactsTable;
+  builtin_call_logs: BuiltinCallLogsTable;
+  builtin_tasks: BuiltinTasksTable;
+  webhook_inbox: WebhookInboxTable;
+  webhook_rejected: WebhookRejectedTable;
 }
 
 export * from './columns';
+export * from './calls';
 export * from './cdrs';
+export * from './crm';
 export * from './callmeback';
 export * from './directory';
 export * from './media';
 export * from './messages';
 export * from './settings';
 export * from './service-state';
+export * from './webhooks';

@@ -1,0 +1,67 @@
+// Pure mappings from callsync's call logs and callback tasks to the built-in destination's rows.
+import { callLogBody } from '../crm/call-log-body';
+import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
+import type { ContactRow, NewBuiltinCallLogRow, NewBuiltinTaskRow } from '../postgres/tables';
+
+/** CRM ids of warehouse contacts (synced from the platform) and of contacts this destination made. */
+export const SYNCED_PREFIX = 'contact:';
+export const CREATED_PREFIX = 'builtin:';
+
+function contactColumns(contact: CrmContact | null) {
+  return {
+    contact_id: contact?.crmId ?? null,
+    contact_kind: contact?.kind ?? null,
+    contact_name: contact?.name ?? null,
+  };
+}
+
+/** The builtin_call_logs row of a call log. */
+export function callLogRow(account: string, log: CallLog): NewBuiltinCallLogRow {
+  return {
+    account,
+    key: log.key,
+    title: log.title,
+    direction: log.direction,
+    status: log.status,
+    started_at: log.startedAt,
+    duration_seconds: Math.max(0, Math.round(log.durationSeconds)),
+    from_number: log.fromNumber,
+    to_number: log.toNumber,
+    user_email: log.userEmail,
+    ...contactColumns(log.contact),
+    recording_url: log.recordingUrl,
+    summary: log.summary,
+    transcript_excerpt: log.transcriptExcerpt,
+    sentiment: log.sentiment,
+    body: callLogBody(log),
+  };
+}
+
+/** The builtin_tasks row of a callback task (closed_at is set by the connector when it closes). */
+export function taskRow(account: string, task: CallbackTask): NewBuiltinTaskRow {
+  return {
+    account,
+    key: task.key,
+    subject: task.subject,
+    body: task.body,
+    status: task.status,
+    due_at: task.dueAt,
+    caller_number: task.callerNumber,
+    assignee_email: task.assigneeEmail,
+    ...contactColumns(task.contact),
+  };
+}
+
+/** A synced warehouse contact as a CrmContact; its owner is the platform user id. */
+export function syncedContact(
+  row: Pick<ContactRow, 'id' | 'first_name' | 'last_name' | 'user_id' | 'synced_at'>,
+): CrmContact {
+  const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
+  return {
+    crmId: `${SYNCED_PREFIX}${row.id}`,
+    kind: 'contact',
+    name: name === '' ? null : name,
+    ownerId: row.user_id === null ? null : String(row.user_id),
+    updatedAt: row.synced_at.toISOString(),
+  };
+}

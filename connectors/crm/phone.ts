@@ -1,0 +1,16 @@
+// Phone numbers in E.164, the form every CRM lookup and callback key uses.
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+
+/**
+ * The E.164 form of a number as the platform or a CRM writes it (`+44 20 7946 0000`,
+ * `020 7946 0000` with default country GB, `0044…`), or null for extensions, `anonymous` and garbage.
+ */
+export function toE164(raw: string | null | undefined, defaultCountry: CountryCode): string | null {
+  if (!raw) return null;
+  const text = raw.trim().replace(/^00(?=[1-9])/, '+');
+  // Internal extensions (3-5 digits) are not phone numbers of a contact.
+  if (/^\d{2,5}$/.test(text)) return null;
+  const parsed = parsePhoneNumberFromString(text, defaultCountry);
+  if (!parsed?.isValid()) return null;
+  return parsed.number;
+}

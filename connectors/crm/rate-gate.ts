@@ -1,0 +1,76 @@
+// Client-side rate limiting for one CRM connector: a token bucket in front of every request, and a
+// vendor's "slow down" answer (429 and its Retry-After) waited out here when short, or thrown as a
+// CrmRateLimitedError (so a Temporal activity retries it later) when long.
+import { RateLimiter, type TimeSource } from '../platform/core/rate-limiter';
+import { CrmRateLimitedError } from './errors';
+
+export interface RateGateOptions {
+  /** Connector name, for errors. */
+  destination: string;
+  /** Sustained requests per second. */
+  requestsPerSecond: number;
+  /** Requests that may go at once after a quiet spell. */
+  burst: number;
+  /** Times a rate-limited request is sent again here before giving up (default 2). */
+  maxRetries?: number;
+  /** Longest Retry-After waited here (default 15 s); longer waits are left to Temporal. */
+  maxRetryAfterMs?: number;
+  /** Wait when the vendor says "slow down" without saying how long (default 1 s). */
+  defaultRetryAfterMs?: number;
+  time?: TimeSource;
+}
+
+/** What the vendor said when it refused a request for its rate limit. */
+export interface RateLimitSignal {
+  retryAfterMs: number | undefined;
+  message: string;
+  status?: number;
+}
+
+export const realTime: TimeSource = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Token bucket + rate-limit retries around a connector's requests. */
+export class RateGate {
+  private readonly limiter: RateLimiter;
+  private readonly time: TimeSource;
+  /** Rate-limited answers seen, for tests and metrics. */
+  throttled = 0;
+
+  constructor(private readonly opts: RateGateOptions) {
+    this.time = opts.time ?? realTime;
+    this.limiter = new RateLimiter(opts.requestsPerSecond, opts.burst, this.time);
+  }
+
+  /**
+   * Runs `send` once a token is free. When `rateLimited` recognises the error as the vendor's rate
+   * limit, waits its Retry-After (when short enough) and sends again; other errors pass through.
+   */
+  async run<T>(send: () => Promise<T>, rateLimited: (err: unknown) => RateLimitSignal | null): Promise<T> {
+    const maxRetries = this.opts.maxRetries ?? 2;
+    const maxWait = this.opts.maxRetryAfterMs ?? 15_000;
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter.acquire();
+      try {
+        return await send();
+      } catch (err) {
+        const signal = rateLimited(err);
+        if (!signal) throw err;
+        this.throttled++;
+        const wait = signal.retryAfterMs ?? this.opts.defaultRetryAfterMs ?? 1_000;
+        if (attempt >= maxRetries || wait > maxWait) {
+          throw new CrmRateLimitedError({
+            destination: this.opts.destination,
+            message: signal.message,
+            status: signal.status,
+            code: 'RATE_LIMITED',
+            retryAfterMs: signal.retryAfterMs,
+          });
+        }
+        await this.time.sleep(wait);
+      }
+    }
+  }
+}

@@ -1,0 +1,114 @@
+// Exactly-once CRM writes on top of at-least-once execution. For one idempotency key:
+//   mapping hit              → update the mapped object;
+//   miss, vendor has the key → record the mapping (a create whose mapping write was lost), update;
+//   miss everywhere          → create, record the mapping at once.
+// The miss path runs under a per-key lock, so concurrent upserts of one key create one object.
+import type { Kysely } from 'kysely';
+import type { CrmObjectKind, Database } from '../postgres/tables';
+import { accountOfKey } from './call-log-body';
+import type { CallbackTask, CallLog, CrmConnector } from './crm-connector';
+import { getMapping, recordMapping, touchMapping, withKeyLock, type MappingKey } from './mapping';
+
+/** How an upsert ended, for logs and tests. */
+export type UpsertOutcome = 'updated' | 'recovered' | 'created';
+
+export interface UpsertResult {
+  crmId: string;
+  outcome: UpsertOutcome;
+}
+
+interface Ops<T> {
+  kind: CrmObjectKind;
+  find(key: string): Promise<string | null>;
+  create(item: T): Promise<string>;
+  update(crmId: string, item: T): Promise<void>;
+}
+
+async function upsert<T extends { key: string }>(
+  db: Kysely<Database>,
+  destination: string,
+  item: T,
+  ops: Ops<T>,
+): Promise<UpsertResult> {
+  const key: MappingKey = { destination, kind: ops.kind, sourceKey: item.key };
+  const mapped = await getMapping(db, key);
+  if (mapped !== null) {
+    await ops.update(mapped, item);
+    await touchMapping(db, key);
+    return { crmId: mapped, outcome: 'updated' };
+  }
+  const account = accountOfKey(item.key);
+  const claimed = await withKeyLock(db, key, async (trx) => {
+    const again = await getMapping(trx, key);
+    if (again !== null) return { crmId: again, outcome: 'updated' as const };
+    const found = await ops.find(item.key);
+    if (found !== null) {
+      return {
+        crmId: await recordMapping(trx, { ...key, account, crmId: found }),
+        outcome: 'recovered' as const,
+      };
+    }
+    const created = await ops.create(item);
+    return {
+      crmId: await recordMapping(trx, { ...key, account, crmId: created }),
+      outcome: 'created' as const,
+    };
+  });
+  // A created object already carries `item`; a found or concurrently created one may be older.
+  if (claimed.outcome !== 'created') await ops.update(claimed.crmId, item);
+  return claimed;
+}
+
+/** Creates or updates the call log for `log.key` in `connector`, exactly once; returns its CRM id. */
+export function upsertCallLog(
+  db: Kysely<Database>,
+  connector: CrmConnector,
+  log: CallLog,
+): Promise<UpsertResult> {
+  return upsert(db, connector.name, log, {
+    kind: 'call_log',
+    find: (key) => connector.findCallLog(key),
+    create: (item) => connector.createCallLog(item),
+    update: (crmId, item) => connector.updateCallLog(crmId, item),
+  });
+}
+
+/** Creates or updates the callback task for `task.key` in `connector`, exactly once; returns its CRM id. */
+export function upsertTask(
+  db: Kysely<Database>,
+  connector: CrmConnector,
+  task: CallbackTask,
+): Promise<UpsertResult> {
+  return upsert(db, connector.name, task, {
+    kind: 'task',
+    find: (key) => connector.findTask(key),
+    create: (item) => connector.createTask(item),
+    update: (crmId, item) => connector.updateTask(crmId, item),
+  });
+}
+
+/**
+ * Updates several already-mapped call logs, through the connector's batch endpoint when it has one.
+ * Logs without a mapping go through upsertCallLog one by one.
+ */
+export async function updateCallLogs(
+  db: Kysely<Database>,
+  connector: CrmConnector,
+  logs: readonly CallLog[],
+): Promise<UpsertResult[]> {
+  if (logs.length <= 1 || !connector.updateCallLogs) {
+    const results: UpsertResult[] = [];
+    for (const log of logs) results.push(await upsertCallLog(db, connector, log));
+    return results;
+  }
+  const mapped: { crmId: string; log: CallLog }[] = [];
+  const results: UpsertResult[] = [];
+  for (const log of logs) {
+    const crmId = await getMapping(db, { destination: connector.name, kind: 'call_log', sourceKey: log.key });
+    if (crmId === null) results.push(await upsertCallLog(db, connector, log));
+    else mapped.push({ crmId, log });
+  }
+  if (mapped.length > 0) await connector.updateCallLogs(mapped);
+  for (const m of mapped) results.push({ crmId: m.crmId, outcome: 'updated' });
+  return results;
+}

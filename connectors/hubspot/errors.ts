@@ -1,0 +1,63 @@
+// HubSpot client errors (the generated ApiException: code, body, headers) as CrmErrors, and the
+// rate-limit signal the RateGate waits on.
+import { parseRetryAfter } from '../platform/core/retry';
+import { CrmError, isRetryableStatus } from '../crm/errors';
+import type { RateLimitSignal } from '../crm/rate-gate';
+
+export const DESTINATION = 'hubspot';
+
+/** The shape of @hubspot/api-client's ApiException (one class per generated module, so no instanceof). */
+interface ApiExceptionLike {
+  code: number;
+  body: unknown;
+  headers: Record<string, string>;
+  message: string;
+}
+
+function isApiException(err: unknown): err is ApiExceptionLike {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { code?: unknown }).code === 'number' &&
+    typeof (err as { headers?: unknown }).headers === 'object'
+  );
+}
+
+function bodyField(body: unknown, field: string): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const value = (body as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The wait HubSpot asked for when `err` is its 429, else null. */
+export function hubspotRateLimit(err: unknown, nowMs = Date.now()): RateLimitSignal | null {
+  if (!isApiException(err) || err.code !== 429) return null;
+  const message = bodyField(err.body, 'message') ?? 'rate limited';
+  const header = parseRetryAfter(err.headers['retry-after'], nowMs);
+  const policy = `${bodyField(err.body, 'policyName') ?? ''} ${message}`.toLowerCase();
+  // Without Retry-After: the 10-second rolling window needs up to 10 s, the daily limit waits for
+  // Temporal (an hour), the per-second search limit a second.
+  const fallback = policy.includes('daily') ? 3_600_000 : policy.includes('ten_secondly') ? 10_000 : 1_000;
+  return { retryAfterMs: header ?? fallback, message, status: 429 };
+}
+
+/** Any error from the HubSpot client as a CrmError (network errors are retryable). */
+export function toCrmError(err: unknown): CrmError {
+  if (err instanceof CrmError) return err;
+  if (isApiException(err)) {
+    return new CrmError({
+      destination: DESTINATION,
+      status: err.code,
+      code: bodyField(err.body, 'category'),
+      message: bodyField(err.body, 'message') ?? err.message,
+      retryable: isRetryableStatus(err.code),
+    });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new CrmError({ destination: DESTINATION, message, retryable: true });
+}
+
+/** True when `err` is HubSpot's 409 (e.g. a property or group that already exists). */
+export function isConflict(err: unknown): boolean {
+  return isApiException(err) && err.code === 409;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** A Salesforce destination: an org's instance URL and a session (OAuth) access token. */
+export const salesforceConfigSchema = z.object({
+  type: z.literal('salesforce'),
+  /** e.g. https://mycompany.my.salesforce.com */
+  instanceUrl: z.url(),
+  /** OAuth access token; no default. */
+  accessToken: z.string().min(1),
+  /** With these, jsforce refreshes an expired access token by itself. */
+  refreshToken: z.string().min(1).optional(),
+  oauth2: z
+    .object({
+      clientId: z.string().min(1),
+      clientSecret: z.string().min(1).optional(),
+      loginUrl: z.url().default('https://login.salesforce.com'),
+    })
+    .optional(),
+  /** REST API version. */
+  apiVersion: z
+    .string()
+    .regex(/^\d+\.\d$/)
+    .default('62.0'),
+  /**
+   * Requests per second this connector sends. Salesforce counts API calls per 24 hours per org (and
+   * caps long-running concurrent ones), so a modest steady rate keeps the daily budget for others.
+   */
+  requestsPerSecond: z.number().positive().max(100).default(5),
+  /** Priority of callback tasks. */
+  taskPriority: z.enum(['High', 'Normal', 'Low']).default('High'),
+});
+
+export type SalesforceConfig = z.infer<typeof salesforceConfigSchema>;
+export type SalesforceConfigInput = z.input<typeof salesforceConfigSchema>;

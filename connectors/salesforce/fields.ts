@@ -1,0 +1,158 @@
+// Pure mappings from callsync's call logs, callback tasks and contacts to Salesforce records, and
+// the SOQL/SOSL callsync sends. Call logs are Task records of subtype Call; callsync's idempotency key
+// goes into CallObject (Salesforce's field for a call-center call id), for callback tasks too.
+import { callLogBody, splitName, truncate } from '../crm/call-log-body';
+import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
+
+/** Field lengths of the Task object. */
+const SUBJECT_MAX = 255;
+const DESCRIPTION_MAX = 32_000;
+const CALL_OBJECT_MAX = 255;
+
+const DISPOSITION: Record<CallLog['status'], string> = {
+  completed: 'Connected',
+  missed: 'Missed',
+  voicemail: 'Voicemail',
+  busy: 'Busy',
+  failed: 'Failed',
+};
+
+/** A Salesforce date (YYYY-MM-DD, UTC) from an ISO timestamp. */
+export function toSalesforceDate(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 10);
+}
+
+/** The record fields callsync writes; `create` adds the create-only TaskSubtype. */
+export type TaskFields = Record<string, string | number | null>;
+
+/** Whom the Task is about and whom it belongs to, when known. */
+export interface TaskLinks {
+  /** Contact or Lead id (WhoId). */
+  whoId?: string | null;
+  /** Salesforce user id (OwnerId). */
+  ownerId?: string | null;
+}
+
+function keyField(key: string): string {
+  if (key.length > CALL_OBJECT_MAX)
+    throw new RangeError(`idempotency key longer than ${CALL_OBJECT_MAX}: ${key}`);
+  return key;
+}
+
+function withLinks(fields: TaskFields, links: TaskLinks): TaskFields {
+  if (links.whoId) fields.WhoId = links.whoId;
+  if (links.ownerId) fields.OwnerId = links.ownerId;
+  return fields;
+}
+
+/**
+ * Task fields of a call log. TaskSubtype can only be set on create (Salesforce refuses it in an
+ * update), so `mode` says which request the fields are for.
+ */
+export function callLogTaskFields(
+  log: CallLog,
+  mode: 'create' | 'update',
+  links: TaskLinks = {},
+): TaskFields {
+  const fields: TaskFields = {
+    Subject: truncate(log.title, SUBJECT_MAX),
+    CallType: log.direction === 'inbound' ? 'Inbound' : 'Outbound',
+    CallDurationInSeconds: Math.max(0, Math.round(log.durationSeconds)),
+    CallDisposition: DISPOSITION[log.status],
+    CallObject: keyField(log.key),
+    Description: truncate(callLogBody(log), DESCRIPTION_MAX),
+    ActivityDate: toSalesforceDate(log.startedAt),
+    Status: 'Completed',
+    Priority: 'Normal',
+  };
+  if (mode === 'create') fields.TaskSubtype = 'Call';
+  return withLinks(fields, {
+    whoId: links.whoId ?? log.contact?.crmId ?? null,
+    ownerId: links.ownerId ?? null,
+  });
+}
+
+/** Task fields of a callback task (subtype Task; the key in CallObject too). */
+export function callbackTaskFields(
+  task: CallbackTask,
+  mode: 'create' | 'update',
+  links: TaskLinks = {},
+  priority: 'High' | 'Normal' | 'Low' = 'High',
+): TaskFields {
+  const fields: TaskFields = {
+    Subject: truncate(task.subject, SUBJECT_MAX),
+    Description: truncate(task.body, DESCRIPTION_MAX),
+    Status: task.status === 'open' ? 'Not Started' : 'Completed',
+    ActivityDate: toSalesforceDate(task.dueAt),
+    Priority: priority,
+    CallObject: keyField(task.key),
+  };
+  if (mode === 'create') fields.TaskSubtype = 'Task';
+  return withLinks(fields, {
+    whoId: links.whoId ?? task.contact?.crmId ?? null,
+    ownerId: links.ownerId ?? null,
+  });
+}
+
+/** A string literal in SOQL: backslash and quote escaped. */
+export function soqlString(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** The query finding the Task that carries `key` (the oldest, should a duplicate exist). */
+export function taskByKeyQuery(key: string, subtype: 'Call' | 'Task'): string {
+  return (
+    `SELECT Id FROM Task WHERE CallObject = ${soqlString(key)} AND TaskSubtype = ${soqlString(subtype)} ` +
+    'ORDER BY CreatedDate ASC LIMIT 1'
+  );
+}
+
+/** The query finding an active user by e-mail, for OwnerId. */
+export function userByEmailQuery(email: string): string {
+  return `SELECT Id FROM User WHERE Email = ${soqlString(email)} AND IsActive = true LIMIT 1`;
+}
+
+/**
+ * SOSL finding Contacts and unconverted Leads with the number in a phone field. Salesforce matches
+ * phone fields on their digits, so both the international and the national digits are searched
+ * (numbers are often typed in national form). Digits need no SOSL escaping.
+ */
+export function phoneSearchSosl(e164: string, nationalNumber: string | null): string {
+  const terms = [e164.replace(/\D/g, '')];
+  if (nationalNumber && nationalNumber !== terms[0]) terms.push(nationalNumber.replace(/\D/g, ''));
+  const fields = 'Id, Name, OwnerId, LastModifiedDate';
+  return (
+    `FIND {${terms.join(' OR ')}} IN PHONE FIELDS RETURNING ` +
+    `Contact(${fields}), Lead(${fields} WHERE IsConverted = false)`
+  );
+}
+
+/** A record from a query or search result. */
+export interface SalesforceRecord {
+  attributes?: { type?: string };
+  Id?: string;
+  Name?: string | null;
+  OwnerId?: string | null;
+  LastModifiedDate?: string | null;
+}
+
+/** A Contact or Lead search hit as callsync's CrmContact; null for other objects. */
+export function toCrmContact(record: SalesforceRecord): CrmContact | null {
+  const type = record.attributes?.type;
+  if (!record.Id || (type !== 'Contact' && type !== 'Lead')) return null;
+  return {
+    crmId: record.Id,
+    kind: type === 'Contact' ? 'contact' : 'lead',
+    name: record.Name ?? null,
+    ownerId: record.OwnerId ?? null,
+    updatedAt: record.LastModifiedDate ? new Date(record.LastModifiedDate).toISOString() : null,
+  };
+}
+
+/** Fields of a Contact created for an unknown caller (LastName is required: the number stands in). */
+export function newContactFields(input: { phone: string; name: string | null }): TaskFields {
+  const { first, last } = splitName(input.name);
+  const fields: TaskFields = { LastName: last ?? input.phone, Phone: input.phone };
+  if (first) fields.FirstName = first;
+  return fields;
+}

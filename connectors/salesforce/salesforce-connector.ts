@@ -1,0 +1,185 @@
+// Salesforce destination through jsforce: call logs as Task records of subtype Call (CallType,
+// CallDurationInSeconds, CallDisposition, WhoId), callback tasks as Tasks, Contact and Lead lookup by
+// phone with SOSL. callsync's idempotency key is in each Task's CallObject field; findCallLog and
+// findTask query on it (SOQL reads are consistent right after a write, unlike HubSpot's search).
+import { Connection } from 'jsforce';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { TimeSource } from '../platform/core/rate-limiter';
+import type { CallbackTask, CallLog, CallLogUpdate, CrmConnector, CrmContact } from '../crm/crm-connector';
+import { CrmError } from '../crm/errors';
+import { RateGate } from '../crm/rate-gate';
+import type { SalesforceConfig } from './config';
+import { DESTINATION, salesforceRateLimit, toCrmError } from './errors';
+import {
+  callbackTaskFields,
+  callLogTaskFields,
+  newContactFields,
+  phoneSearchSosl,
+  taskByKeyQuery,
+  toCrmContact,
+  userByEmailQuery,
+  type SalesforceRecord,
+  type TaskFields,
+} from './fields';
+
+/** Most records in one sObject Collections request. */
+export const COLLECTION_LIMIT = 200;
+
+export interface SalesforceConnectorOptions {
+  time?: TimeSource;
+}
+
+interface SaveResultLike {
+  id?: string | undefined;
+  success: boolean;
+  errors: { message?: string; errorCode?: string; statusCode?: string }[];
+}
+
+export class SalesforceConnector implements CrmConnector {
+  readonly name = DESTINATION;
+  /** The jsforce connection (exposed for diagnostics and tests). */
+  readonly connection: Connection;
+  private readonly gate: RateGate;
+  private readonly owners = new Map<string, string | null>();
+
+  constructor(
+    private readonly config: SalesforceConfig,
+    opts: SalesforceConnectorOptions = {},
+  ) {
+    this.connection = new Connection({
+      instanceUrl: config.instanceUrl.replace(/\/$/, ''),
+      accessToken: config.accessToken,
+      version: config.apiVersion,
+      ...(config.refreshToken ? { refreshToken: config.refreshToken } : {}),
+      ...(config.oauth2
+        ? {
+            oauth2: {
+              clientId: config.oauth2.clientId,
+              loginUrl: config.oauth2.loginUrl,
+              ...(config.oauth2.clientSecret ? { clientSecret: config.oauth2.clientSecret } : {}),
+            },
+          }
+        : {}),
+    });
+    this.gate = new RateGate({
+      destination: DESTINATION,
+      requestsPerSecond: config.requestsPerSecond,
+      burst: Math.max(1, Math.ceil(config.requestsPerSecond)),
+      ...(opts.time ? { time: opts.time } : {}),
+    });
+  }
+
+  private async call<T>(send: () => Promise<T>): Promise<T> {
+    try {
+      return await this.gate.run(send, salesforceRateLimit);
+    } catch (err) {
+      throw toCrmError(err);
+    }
+  }
+
+  /** The Salesforce user id of an e-mail (cached; null when there is no active user). */
+  async ownerId(email: string | null): Promise<string | null> {
+    if (!email) return null;
+    const key = email.toLowerCase();
+    if (this.owners.has(key)) return this.owners.get(key) ?? null;
+    const res = await this.call(
+      async () => await this.connection.query<{ Id: string }>(userByEmailQuery(key)),
+    );
+    const id = res.records[0]?.Id ?? null;
+    this.owners.set(key, id);
+    return id;
+  }
+
+  async findContactsByPhone(e164: string): Promise<CrmContact[]> {
+    const national = parsePhoneNumberFromString(e164)?.nationalNumber ?? null;
+    const res = await this.call(() => this.connection.search(phoneSearchSosl(e164, national)));
+    return res.searchRecords
+      .map((r) => toCrmContact(r as SalesforceRecord))
+      .filter((c): c is CrmContact => c !== null);
+  }
+
+  async createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
+    const id = await this.create('Contact', newContactFields(input));
+    const name = input.name?.trim() || null;
+    return { crmId: id, kind: 'contact', name, ownerId: null, updatedAt: new Date().toISOString() };
+  }
+
+  private async create(type: string, fields: TaskFields): Promise<string> {
+    const res = (await this.call(() => this.connection.sobject(type).create(fields))) as SaveResultLike;
+    if (!res.success || !res.id) throw saveError(res);
+    return res.id;
+  }
+
+  private async update(type: string, id: string, fields: TaskFields): Promise<void> {
+    const res = (await this.call(() =>
+      this.connection.sobject(type).update({ Id: id, ...fields }),
+    )) as SaveResultLike;
+    if (!res.success) throw saveError(res);
+  }
+
+  private async findByKey(key: string, subtype: 'Call' | 'Task'): Promise<string | null> {
+    const res = await this.call(
+      async () => await this.connection.query<{ Id: string }>(taskByKeyQuery(key, subtype)),
+    );
+    return res.records[0]?.Id ?? null;
+  }
+
+  findCallLog(key: string): Promise<string | null> {
+    return this.findByKey(key, 'Call');
+  }
+
+  async createCallLog(log: CallLog): Promise<string> {
+    const ownerId = await this.ownerId(log.userEmail);
+    return this.create('Task', callLogTaskFields(log, 'create', { ownerId }));
+  }
+
+  async updateCallLog(crmId: string, log: CallLog): Promise<void> {
+    const ownerId = await this.ownerId(log.userEmail);
+    await this.update('Task', crmId, callLogTaskFields(log, 'update', { ownerId }));
+  }
+
+  /** Updates several call logs with sObject Collections (PATCH /composite/sobjects, 200 per request). */
+  async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
+    for (let i = 0; i < updates.length; i += COLLECTION_LIMIT) {
+      const records: ({ Id: string } & TaskFields)[] = [];
+      for (const u of updates.slice(i, i + COLLECTION_LIMIT)) {
+        const ownerId = await this.ownerId(u.log.userEmail);
+        records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }) });
+      }
+      const results = (await this.call(() =>
+        this.connection.sobject('Task').update(records, { allOrNone: false }),
+      )) as SaveResultLike[];
+      const failed = results.filter((r) => !r.success);
+      if (failed.length > 0) throw saveError(failed[0]!, failed.length);
+    }
+  }
+
+  findTask(key: string): Promise<string | null> {
+    return this.findByKey(key, 'Task');
+  }
+
+  async createTask(task: CallbackTask): Promise<string> {
+    const ownerId = await this.ownerId(task.assigneeEmail);
+    return this.create('Task', callbackTaskFields(task, 'create', { ownerId }, this.config.taskPriority));
+  }
+
+  async updateTask(crmId: string, task: CallbackTask): Promise<void> {
+    const ownerId = await this.ownerId(task.assigneeEmail);
+    await this.update(
+      'Task',
+      crmId,
+      callbackTaskFields(task, 'update', { ownerId }, this.config.taskPriority),
+    );
+  }
+}
+
+function saveError(res: SaveResultLike, count = 1): CrmError {
+  const first = res.errors[0];
+  return new CrmError({
+    destination: DESTINATION,
+    status: 400,
+    code: first?.statusCode ?? first?.errorCode,
+    message: `${count} record(s) not saved: ${first?.message ?? 'unknown error'}`,
+    retryable: false,
+  });
+}
