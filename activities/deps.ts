@@ -1,3 +1,5 @@
+import type { Client } from '@temporalio/client';
+import type { CrmConnector } from '../connectors/crm/crm-connector';
 import type { PlatformClient } from '../connectors/platform';
 import type { ObjectStore } from '../connectors/object-store';
 import type { WarehouseDatabase } from '../connectors/postgres';
@@ -11,5 +13,9 @@ export interface ActivityDeps {
   platform: (account: string) => PlatformClient;
   warehouse: WarehouseDatabase;
   archive: ObjectStore;
+  /** Where call logs and callback tasks go (the built-in warehouse destination by default). */
+  crm: (account: string) => CrmConnector;
+  /** For activities that start or signal other workflows (callbacks). */
+  temporal?: Client;
   logger: Logger;
 }

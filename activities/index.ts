@@ -1,4 +1,5 @@
 import { createAudioActivities } from './audio-activities';
+import { createCallActivities } from './call-activities';
 import type { ActivityDeps } from './deps';
 import { createSyncActivities } from './sync-activities';
 
@@ -6,7 +7,7 @@ export type { ActivityDeps } from './deps';
 
 /** Every activity the worker registers, built from injected dependencies. */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createSyncActivities(deps), ...createAudioActivities(deps) };
+  return { ...createSyncActivities(deps), ...createAudioActivities(deps), ...createCallActivities(deps) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

@@ -1,6 +1,6 @@
 // Activities of the warehouse sync: one page per call, written with its checkpoint in one commit.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { FilterCondition } from '../connectors/platform';
+import type { Cdr, FilterCondition } from '../connectors/platform';
 import {
   addQuarantined,
   finishSyncRun,
@@ -17,6 +17,7 @@ import { streamDefinition } from '../sync/streams';
 import type { SyncCursor, SyncPageInput, SyncPageResult } from '../workflows/sync-types';
 import type { ActivityDeps } from './deps';
 import { withFailureMapping } from './failures';
+import { reconcileCalls } from './reconcile';
 
 export interface OpenSyncInput {
   account: string;
@@ -144,6 +145,19 @@ export function createSyncActivities(deps: ActivityDeps) {
                 checkpoint,
               })
             : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
+        // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
+        if (input.stream === 'cdrs' && input.scope === '' && cursor.since !== null && deps.temporal) {
+          await reconcileCalls(
+            deps.temporal,
+            {
+              account: input.account,
+              taskQueue: deps.config.temporal.taskQueue,
+              windowMs: deps.config.calls.reconcileWindow,
+              newest: next.max,
+            },
+            page.data as Cdr[],
+          );
+        }
         return {
           records: records.length,
           inserted: written.inserted,

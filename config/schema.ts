@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
+import { salesforceConfigSchema } from '../connectors/salesforce/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -45,6 +47,60 @@ export const syncConfigSchema = z.object({
   streams: z.array(z.string()).optional(),
 });
 
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)');
+
+/** Where call logs and callback tasks go, and how callers are matched to contacts. */
+export const crmConfigSchema = z.object({
+  /** `builtin` keeps call logs and tasks in the warehouse (the default when no CRM is set up). */
+  destination: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('builtin') }),
+      hubspotConfigSchema,
+      salesforceConfigSchema,
+    ])
+    .default({ type: 'builtin' }),
+  /** Country assumed for numbers written without a country code. */
+  defaultCountry: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'an ISO country code such as GB')
+    .default('GB'),
+  /** A number matching several contacts: the most recently updated, or the one owned by the call's user. */
+  matchRule: z.enum(['most_recent', 'call_owner']).default('most_recent'),
+  /** Create a contact for a caller the CRM does not know. */
+  createUnknownContacts: z.boolean().default(false),
+});
+
+/** How each call is followed after it ends. */
+export const callsConfigSchema = z.object({
+  /** How long to wait for a call's CDR after hangup (polled with backoff). */
+  cdrWait: durationMs.default(30 * 60_000),
+  /** How long to keep updating a call log as its recording and transcript arrive. */
+  recordingHorizon: durationMs.default(6 * 3_600_000),
+  /** The CDR sync starts a lifecycle for calls this recent that no webhook announced. */
+  reconcileWindow: durationMs.default(24 * 3_600_000),
+});
+
+/** Missed calls become callback tasks; optionally callsync dials back itself. */
+export const callbacksConfigSchema = z.object({
+  /** Who the task is for: the user who was called, or the agents of the queue that missed it. */
+  assignTo: z.enum(['called_user', 'queue_agents']).default('called_user'),
+  /** Task due time after the missed call. */
+  dueIn: durationMs.default(60 * 60_000),
+  autoDial: z
+    .object({
+      enabled: z.boolean().default(false),
+      /** Business hours, in this IANA time zone. */
+      timezone: z.string().default('Europe/London'),
+      /** ISO weekdays (1 = Monday). */
+      days: z.array(z.number().int().min(1).max(7)).default([1, 2, 3, 4, 5]),
+      start: clockTime.default('09:00'),
+      end: clockTime.default('17:30'),
+      maxAttempts: z.number().int().min(1).max(10).default(3),
+      retryAfter: durationMs.default(30 * 60_000),
+    })
+    .prefault({}),
+});
+
 /** The whole configuration, parsed once at start and injected. Secrets have no defaults. */
 export const configSchema = z.object({
   accounts: z.array(accountConfigSchema).min(1, 'at least one platform account is needed'),
@@ -70,12 +126,23 @@ export const configSchema = z.object({
     })
     .prefault({}),
   sync: syncConfigSchema.prefault({}),
+  server: z
+    .object({
+      /** Port of callsync's HTTP server (webhook receiver). */
+      port: z.number().int().min(0).max(65535).default(8788),
+      /** Interface it listens on; 0.0.0.0 to accept webhooks from other machines. */
+      host: z.string().default('127.0.0.1'),
+    })
+    .prefault({}),
   archive: z
     .object({
       /** Directory where recording and voicemail audio is archived. */
       dir: z.string().default('.data/archive'),
     })
     .prefault({}),
+  crm: crmConfigSchema.prefault({}),
+  calls: callsConfigSchema.prefault({}),
+  callbacks: callbacksConfigSchema.prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

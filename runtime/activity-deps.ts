@@ -1,11 +1,13 @@
 // Builds the activities' dependencies from the configuration: one platform client per account,
 // the warehouse (migrated), and the audio archive.
 import { resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createLocalObjectStore } from '../connectors/object-store';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
+import { createCrmConnectors } from './crm';
 import type { Logger } from '../lib/logger';
 
 export interface RuntimeDeps extends ActivityDeps {
@@ -17,7 +19,11 @@ export async function createActivityDeps(
   config: CallsyncConfig,
   databaseUrl: string,
   logger: Logger,
-  hooks: { onPlatformRequest?: (account: string, e: RequestEvent) => void } = {},
+  hooks: {
+    onPlatformRequest?: (account: string, e: RequestEvent) => void;
+    /** Temporal frontend for activities that start or signal workflows (default: config.temporal.address). */
+    temporalAddress?: string;
+  } = {},
 ): Promise<RuntimeDeps> {
   const clients = new Map<string, PlatformClient>();
   for (const account of config.accounts) {
@@ -31,12 +37,19 @@ export async function createActivityDeps(
     );
   }
   const warehouse = createDatabase(databaseUrl);
+  const address = hooks.temporalAddress ?? config.temporal.address;
+  // Lazy: nothing connects until an activity first starts or signals a workflow.
+  const temporalConnection = address ? Connection.lazy({ address }) : undefined;
   await migrateToLatest(warehouse.db);
   return {
     config,
     logger,
     warehouse,
     archive: createLocalObjectStore(resolve(config.archive.dir)),
+    crm: createCrmConnectors(config, warehouse.db),
+    ...(temporalConnection
+      ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
+      : {}),
     platform(account) {
       const client = clients.get(account);
       if (!client) throw new Error(`account "${account}" is not configured`);
@@ -44,6 +57,7 @@ export async function createActivityDeps(
     },
     async close() {
       await Promise.allSettled([...clients.values()].map((c) => c.close()));
+      await temporalConnection?.close();
       await warehouse.close();
     },
   };

@@ -4,6 +4,9 @@ import type { CallEvent } from '../connectors/platform/schemas/events';
 /** Signal name of call events. */
 export const CALL_EVENT_SIGNAL = 'callEvent';
 
+/** Event name the CDR sync sends a call's workflow when it finds the call's CDR (the call has ended). */
+export const CDR_SEEN_EVENT = 'callsync.cdr_seen';
+
 /** Workflow id of a call's lifecycle workflow. */
 export function callWorkflowId(account: string, callId: number): string {
   return `call-${account}-${callId}`;

@@ -1,3 +1,5 @@
 // Every workflow the worker runs (the worker bundles this file).
 export { syncStream } from './sync-stream';
 export { backfill, backfillWindow } from './backfill';
+export { callLifecycle } from './call-lifecycle';
+export { callback } from './callback';

@@ -4,7 +4,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import type { Logger } from '../../lib/logger';
 import { createActivityDeps } from '../../runtime/activity-deps';
-import { createWorker } from '../../runtime/worker';
+import { createWorker, tuneWorkerHeap } from '../../runtime/worker';
 import {
   cliLogger,
   globalOptions,
@@ -25,12 +25,13 @@ export function installTemporalRuntime(logger: Logger): void {
 
 /** Runs a worker until SIGINT/SIGTERM; resolves after it shut down. */
 export async function runWorker(opts: GlobalOptions): Promise<void> {
+  tuneWorkerHeap();
   const config = loadCliConfig(opts);
   const logger = cliLogger(config, 'worker');
   const address = temporalAddress(config);
   installTemporalRuntime(logger);
   const database = await resolveDatabase(config, logger);
-  const deps = await createActivityDeps(config, database.url, logger);
+  const deps = await createActivityDeps(config, database.url, logger, { temporalAddress: address });
   const { worker, connection } = await createWorker({
     address,
     namespace: config.temporal.namespace,

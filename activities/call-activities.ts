@@ -1,0 +1,288 @@
+// Activities of a call's follow-up: its timeline, its CDR, its CRM call log, and callbacks.
+import { ApplicationFailure } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { CountryCode } from 'libphonenumber-js';
+import { buildCallLog, summarizeCdr, type CallSummary } from '../connectors/crm/call-log';
+import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
+import { chooseContact } from '../connectors/crm/match';
+import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
+import { filter, type Cdr, type Monitor } from '../connectors/platform';
+import { addCallEvents } from '../connectors/postgres';
+import type { CallEventSignal } from '../workflows/call-types';
+import type { ActivityDeps } from './deps';
+import { withFailureMapping } from './failures';
+
+/** What the workflow needs to know about an ended call (no record bodies). */
+export interface CallFacts extends CallSummary {
+  cdrId: number;
+  userId: number | null;
+  /** Queue id when the call went through a queue. */
+  queueId: number | null;
+}
+
+export interface LogCallResult {
+  crmId: string;
+  recording: boolean;
+  transcript: boolean;
+  /** False when nothing new was there to write. */
+  written: boolean;
+}
+
+export interface MissedCallNote {
+  callId: number;
+  at: string;
+  calledUserId: number | null;
+  queueId: number | null;
+}
+
+export interface CallbackTaskInput {
+  account: string;
+  number: string;
+  /** The first missed call of this callback: part of the task's idempotency key. */
+  firstCallId: number;
+  status: 'open' | 'closed';
+  missed: MissedCallNote[];
+  dialAttempts: { at: string; outcome: string }[];
+  dueAt: string;
+}
+
+export function createCallActivities(deps: ActivityDeps) {
+  const country = deps.config.crm.defaultCountry as CountryCode;
+  const userEmails = new Map<string, string | null>();
+
+  const findCdr = async (account: string, callId: number): Promise<Cdr | null> => {
+    const page = await deps
+      .platform(account)
+      .history.cdrs.list({ filter: filter<Cdr>().eq('live_id', callId), limit: 10 })
+      .readPage(1);
+    // Several legs can share a live id; the one with talk time (or the latest) describes the call.
+    return [...page.data].sort((a, b) => (b.billsec ?? 0) - (a.billsec ?? 0) || b.id - a.id)[0] ?? null;
+  };
+
+  const findRecording = async (account: string, callId: number): Promise<Monitor | null> => {
+    const page = await deps
+      .platform(account)
+      .history.monitors.list({ filter: [{ property: 'live_id', operator: 'eq', value: callId }], limit: 10 })
+      .readPage(1);
+    return page.data[0] ?? null;
+  };
+
+  const userEmail = async (account: string, userId: number | null | undefined): Promise<string | null> => {
+    if (!userId) return null;
+    const cacheKey = `${account}:${userId}`;
+    if (!userEmails.has(cacheKey)) {
+      const user = await deps
+        .platform(account)
+        .customer.users.get(userId)
+        .catch(() => null);
+      userEmails.set(cacheKey, user?.email ?? null);
+    }
+    return userEmails.get(cacheKey) ?? null;
+  };
+
+  const matchContact = async (
+    account: string,
+    number: string | null,
+    ownerId: string | null,
+  ): Promise<CrmContact | null> => {
+    if (!number) return null;
+    const crm = deps.crm(account);
+    const found = chooseContact(await crm.findContactsByPhone(number), deps.config.crm.matchRule, ownerId);
+    if (found || !deps.config.crm.createUnknownContacts) return found;
+    return crm.createContact({ phone: number, name: null });
+  };
+
+  const temporal = () => {
+    if (!deps.temporal) throw new Error('activities need a Temporal client for callbacks');
+    return deps.temporal;
+  };
+
+  return {
+    /** Call follow-up settings from config (read through an activity: config is not history). */
+    async callSettings(_input: {
+      account: string;
+    }): Promise<{ cdrWaitMs: number; recordingHorizonMs: number }> {
+      return { cdrWaitMs: deps.config.calls.cdrWait, recordingHorizonMs: deps.config.calls.recordingHorizon };
+    },
+
+    /** Callback settings from config. */
+    async callbackSettings(_input: { account: string }) {
+      const c = deps.config.callbacks;
+      return {
+        dueInMs: c.dueIn,
+        autoDial: {
+          enabled: c.autoDial.enabled,
+          timezone: c.autoDial.timezone,
+          days: c.autoDial.days,
+          start: c.autoDial.start,
+          end: c.autoDial.end,
+          maxAttempts: c.autoDial.maxAttempts,
+          retryAfterMs: c.autoDial.retryAfter,
+        },
+      };
+    },
+
+    /** Adds events to the call's timeline in the warehouse (each event once). */
+    async recordCallEvents(input: {
+      account: string;
+      callId: number;
+      events: CallEventSignal[];
+    }): Promise<number> {
+      return addCallEvents(
+        deps.warehouse.db,
+        input.account,
+        input.callId,
+        input.events.map((e) => ({
+          eventId: e.eventId,
+          name: e.name,
+          time: e.time,
+          state: e.state,
+          context: e.context,
+          detail: e,
+        })),
+      );
+    },
+
+    /** The ended call's facts from its CDR, or null while the CDR is not there yet. */
+    async lookupCall(input: { account: string; callId: number }): Promise<CallFacts | null> {
+      return withFailureMapping(async () => {
+        const cdr = await findCdr(input.account, input.callId);
+        if (!cdr) return null;
+        const queue = (cdr.context ?? '').toUpperCase() === 'QUEUE' ? Number(cdr.dst_id) : NaN;
+        return {
+          ...summarizeCdr(cdr, country),
+          cdrId: cdr.id,
+          userId: cdr.user_id ?? null,
+          queueId: Number.isFinite(queue) ? queue : null,
+        };
+      });
+    },
+
+    /**
+     * Writes the call's CRM log, exactly once per call: created the first time, updated in place
+     * when the recording or the transcript has arrived since `known`.
+     */
+    async logCall(input: {
+      account: string;
+      callId: number;
+      known: { recording: boolean; transcript: boolean } | null;
+      crmId: string | null;
+    }): Promise<LogCallResult> {
+      return withFailureMapping(async () => {
+        const cdr = await findCdr(input.account, input.callId);
+        if (!cdr) {
+          throw ApplicationFailure.create({ type: 'CdrMissing', message: `no CDR for call ${input.callId}` });
+        }
+        const recording = await findRecording(input.account, input.callId);
+        const state = { recording: recording !== null, transcript: Boolean(recording?.transcript?.trim()) };
+        if (
+          input.known &&
+          input.crmId &&
+          input.known.recording === state.recording &&
+          input.known.transcript === state.transcript
+        ) {
+          return { crmId: input.crmId, ...state, written: false };
+        }
+        const summary = summarizeCdr(cdr, country);
+        const account = deps.config.accounts.find((a) => a.name === input.account);
+        const log = buildCallLog({
+          account: input.account,
+          callId: input.callId,
+          cdr,
+          recording,
+          recordingUrl:
+            recording && account ? `${account.platform.baseUrl}/monitors/${recording.id}.mp3` : null,
+          userEmail: await userEmail(input.account, cdr.user_id),
+          contact: await matchContact(
+            input.account,
+            summary.externalNumber,
+            cdr.user_id ? String(cdr.user_id) : null,
+          ),
+          defaultCountry: country,
+        });
+        const { crmId } = await upsertCallLog(deps.warehouse.db, deps.crm(input.account), log);
+        return { crmId, ...state, written: true };
+      });
+    },
+
+    /** Opens (or adds to) the callback for a caller nobody reached. */
+    async startCallback(input: { account: string; number: string; missed: MissedCallNote }): Promise<void> {
+      await temporal().workflow.signalWithStart('callback', {
+        workflowId: callbackWorkflowId(input.account, input.number),
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [{ account: input.account, number: input.number }],
+        signal: 'missedCall',
+        signalArgs: [input.missed],
+      });
+    },
+
+    /** Tells the caller's open callback (if any) that a call with them connected. */
+    async notifyCallbackConnected(input: {
+      account: string;
+      number: string;
+      callId: number;
+    }): Promise<boolean> {
+      try {
+        await temporal()
+          .workflow.getHandle(callbackWorkflowId(input.account, input.number))
+          .signal('callConnected', { callId: input.callId });
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
+        throw err;
+      }
+    },
+
+    /** Writes the callback task (one per callback, exactly once), open or closed. */
+    async upsertCallbackTask(input: CallbackTaskInput): Promise<string> {
+      return withFailureMapping(async () => {
+        const first = input.missed[0];
+        const assignee =
+          deps.config.callbacks.assignTo === 'called_user'
+            ? await userEmail(input.account, first?.calledUserId)
+            : null;
+        const lines = [
+          `${input.missed.length} missed call${input.missed.length === 1 ? '' : 's'} from ${input.number}:`,
+          ...input.missed.map(
+            (m) => `- ${m.at} UTC (call ${m.callId}${m.queueId ? `, queue ${m.queueId}` : ''})`,
+          ),
+          ...(input.dialAttempts.length > 0
+            ? ['Callback attempts:', ...input.dialAttempts.map((a) => `- ${a.at} UTC: ${a.outcome}`)]
+            : []),
+        ];
+        const task: CallbackTask = {
+          key: `${input.account}:callback:${input.number}:${input.firstCallId}`,
+          subject: `Call back ${input.number}`,
+          body: lines.join('\n'),
+          status: input.status,
+          dueAt: input.dueAt,
+          callerNumber: input.number,
+          assigneeEmail: assignee,
+          contact: await matchContact(
+            input.account,
+            input.number,
+            first?.calledUserId ? String(first.calledUserId) : null,
+          ),
+        };
+        return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task)).crmId;
+      });
+    },
+
+    /** Places the callback through the platform (POST /calls) from the assigned user; returns the call id. */
+    async placeCallback(input: { account: string; number: string; userId: number | null }): Promise<number> {
+      return withFailureMapping(async () => {
+        const call = await deps
+          .platform(input.account)
+          .calls.create({ to: input.number, ...(input.userId ? { from: String(input.userId) } : {}) });
+        return call.id;
+      });
+    },
+  };
+}
+
+/** Workflow id of a caller's callback: one open callback per number per account. */
+export function callbackWorkflowId(account: string, number: string): string {
+  return `callback-${account}-${number}`;
+}
+
+export type CallActivities = ReturnType<typeof createCallActivities>;

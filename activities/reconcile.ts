@@ -1,0 +1,76 @@
+// Webhooks and polling reconcile each other: every recent call the CDR sync sees gets a lifecycle,
+// unless one already ran for it (announced by its webhooks, or reconciled before).
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
+import type { Cdr } from '../connectors/platform';
+import { minusMs } from '../sync/time';
+import {
+  CALL_EVENT_SIGNAL,
+  CDR_SEEN_EVENT,
+  callWorkflowId,
+  type CallEventSignal,
+  type CallLifecycleInput,
+} from '../workflows/call-types';
+
+/** The synthetic event telling a call's workflow that the call's CDR exists (so the call has ended). */
+function cdrSeenEvent(callId: number): CallEventSignal {
+  return {
+    eventId: `cdr-seen-${callId}`,
+    name: CDR_SEEN_EVENT,
+    time: null,
+    state: 'HANGUP',
+    context: null,
+    destination: null,
+    src: null,
+    dst: null,
+    srcId: null,
+    dstId: null,
+    srcName: null,
+    dstName: null,
+    duration: null,
+    tCause: null,
+    connectedAt: null,
+  };
+}
+
+/** Starts `callLifecycle` for calls of `cdrs` within `windowMs` of `newest`; returns how many it started. */
+export async function reconcileCalls(
+  temporal: Client,
+  opts: { account: string; taskQueue: string; windowMs: number; newest: string | null },
+  cdrs: readonly Cdr[],
+): Promise<number> {
+  if (!opts.newest) return 0;
+  const since = minusMs(opts.newest, opts.windowMs);
+  const callIds = new Set<number>();
+  for (const cdr of cdrs) {
+    if (cdr.live_id && cdr.calldate && cdr.calldate >= since) callIds.add(cdr.live_id);
+  }
+  let started = 0;
+  for (const callId of callIds) {
+    const input: CallLifecycleInput = { account: opts.account, callId, fromCdr: true };
+    try {
+      await temporal.workflow.start('callLifecycle', {
+        workflowId: callWorkflowId(opts.account, callId),
+        taskQueue: opts.taskQueue,
+        args: [input],
+        // A lifecycle that ever ran for this call (webhook-driven or reconciled) is not repeated.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      });
+      started += 1;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      // Its webhooks started it; if the hangup was lost it is still waiting: the CDR ends the wait.
+      await temporal.workflow
+        .getHandle(callWorkflowId(opts.account, callId))
+        .signal(CALL_EVENT_SIGNAL, cdrSeenEvent(callId))
+        .catch((e: unknown) => {
+          if (!(e instanceof WorkflowNotFoundError)) throw e;
+        });
+    }
+  }
+  return started;
+}

@@ -1,0 +1,30 @@
+// The CRM destination from config: HubSpot, Salesforce, or the built-in warehouse destination.
+import type { Kysely } from 'kysely';
+import type { CallsyncConfig } from '../config/schema';
+import { BuiltinCrmConnector } from '../connectors/builtin-crm';
+import type { CrmConnector } from '../connectors/crm/crm-connector';
+import { HubSpotConnector } from '../connectors/hubspot';
+import type { Database } from '../connectors/postgres';
+import { SalesforceConnector } from '../connectors/salesforce';
+
+/** One connector per account for the built-in destination; one shared connector for a CRM. */
+export function createCrmConnectors(
+  config: CallsyncConfig,
+  db: Kysely<Database>,
+): (account: string) => CrmConnector {
+  const d = config.crm.destination;
+  if (d.type === 'hubspot') {
+    const hubspot = new HubSpotConnector(d);
+    return () => hubspot;
+  }
+  if (d.type === 'salesforce') {
+    const salesforce = new SalesforceConnector(d);
+    return () => salesforce;
+  }
+  const builtin = new Map<string, BuiltinCrmConnector>();
+  return (account) => {
+    let c = builtin.get(account);
+    if (!c) builtin.set(account, (c = new BuiltinCrmConnector(db, account)));
+    return c;
+  };
+}

@@ -1,0 +1,234 @@
+// A call's follow-up end to end on the real stack (emulator, Temporal, PostgreSQL, built-in CRM):
+// events arrive duplicated and out of order, the call is logged once on the right contact and
+// updated when its transcript arrives; missed calls open one callback task, a connected call closes it.
+import { sql } from 'kysely';
+import type { CallEventSignal } from '../../workflows/call-types';
+import { callWorkflowId } from '../../workflows/call-types';
+import { callLifecycle, callEventSignal } from '../../workflows/call-lifecycle';
+import { syncStream } from '../../workflows';
+import { startSyncHarness, type SyncHarness } from './sync-harness';
+
+jest.setTimeout(240_000);
+
+async function eventually<T>(
+  read: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('call lifecycle', () => {
+  let h: SyncHarness;
+  let contact: { id: number; tel: string };
+
+  beforeAll(async () => {
+    h = await startSyncHarness({ label: 'calls', cdrs: 2_000 });
+    await h.client.workflow.execute(syncStream, {
+      taskQueue: h.taskQueue,
+      workflowId: 'sync-calls-contacts',
+      args: [{ account: 'acme', stream: 'contacts' }],
+    });
+    const customer = h.emulator.admin.customer_id;
+    const rows = h.emulator.store.tables.contacts.query(customer, { page: 1, limit: 50, filter: [] }).data;
+    const row = rows.find((r) => typeof r.tel === 'string' && /^\+\d{9,}$/.test(r.tel))!;
+    contact = { id: Number(row.id), tel: String(row.tel) };
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** A finished call in the emulator: its CDR (and recording when connected), from `number`. */
+  function makeCall(
+    number: string,
+    kind: 'connected' | 'missed',
+  ): { callId: number; monitorId: number | null } {
+    const customer = h.emulator.admin.customer_id;
+    const [cdr] = h.emulator.store.addCdrs(customer, 1);
+    const patch =
+      kind === 'connected'
+        ? {
+            type: 'I',
+            src: number,
+            dst: '101',
+            billsec: 120,
+            duration: 130,
+            disposition: 'CONNECTED',
+            t_cause: 'Normal Clearing',
+          }
+        : {
+            type: 'M',
+            src: number,
+            dst: '101',
+            billsec: 0,
+            duration: 25,
+            disposition: 'RINGING',
+            t_cause: 'No user responding',
+          };
+    h.emulator.store.tables.cdrs.update(cdr!.id, patch);
+    const callId = Number(cdr!.live_id);
+    const monitors = h.emulator.store.tables.monitors.query(customer, {
+      page: 1,
+      limit: 5,
+      filter: [{ property: 'live_id', operator: 'eq', value: callId }],
+    }).data;
+    let monitorId: number | null = monitors[0] ? Number(monitors[0].id) : null;
+    if (kind === 'connected' && monitorId === null) {
+      monitorId = Number(
+        h.emulator.store.tables.monitors.insert(customer, {
+          live_id: callId,
+          created_at: cdr!.calldate,
+          token: 'tok',
+        }).id,
+      );
+    }
+    if (monitorId !== null)
+      h.emulator.store.tables.monitors.update(monitorId, {
+        transcript: null,
+        summary: null,
+        sentiment: null,
+      });
+    return { callId, monitorId };
+  }
+
+  const event = (
+    callId: number,
+    n: number,
+    name: string,
+    src: string,
+    context = 'LOCAL_USER',
+  ): CallEventSignal => ({
+    eventId: `${callId}-${n}`,
+    name,
+    time: `2026-11-01 12:00:0${n}`,
+    state: name.split('.')[1]!.toUpperCase(),
+    context,
+    destination: 'in',
+    src,
+    dst: '101',
+    srcId: null,
+    dstId: 1001,
+    srcName: null,
+    dstName: 'Amelia',
+    duration: n,
+    tCause: null,
+    connectedAt: null,
+  });
+
+  async function deliver(callId: number, events: CallEventSignal[]): Promise<void> {
+    for (const e of events) {
+      await h.client.workflow.signalWithStart(callLifecycle, {
+        workflowId: callWorkflowId('acme', callId),
+        taskQueue: h.taskQueue,
+        args: [{ account: 'acme', callId }],
+        signal: callEventSignal,
+        signalArgs: [e],
+      });
+    }
+  }
+
+  const callLog = (callId: number) =>
+    h.deps.warehouse.db
+      .selectFrom('builtin_call_logs')
+      .selectAll()
+      .where('key', '=', `acme:${callId}`)
+      .execute();
+
+  it('logs a connected call once, on its contact, and adds the transcript when it arrives', async () => {
+    const { callId, monitorId } = makeCall(contact.tel, 'connected');
+    const ringing = event(callId, 1, 'call.ringing', contact.tel);
+    const connected = event(callId, 2, 'call.connected', contact.tel);
+    const hangup = event(callId, 3, 'call.hangup', contact.tel);
+    // Out of order and duplicated, as at-least-once delivery does.
+    await deliver(callId, [hangup, ringing, connected, hangup, ringing]);
+
+    const [log] = await eventually(async () => {
+      const rows = await callLog(callId);
+      return rows.length > 0 ? rows : undefined;
+    }, 'the call log');
+    expect(log).toMatchObject({
+      direction: 'inbound',
+      status: 'completed',
+      from_number: contact.tel,
+      duration_seconds: 120,
+    });
+    expect(log!.contact_id).toBe(`contact:${contact.id}`);
+    expect(log!.transcript_excerpt).toBeNull();
+
+    const { rows: timeline } = await sql<{ n: number }>`
+      select count(*)::int as n from call_events where account = 'acme' and call_id = ${callId}`.execute(
+      h.deps.warehouse.db,
+    );
+    expect(timeline[0]!.n).toBe(3);
+
+    h.emulator.store.tables.monitors.update(monitorId!, {
+      transcript: 'Agent: Acme, good morning.\nCaller: I would like to upgrade my plan.',
+      summary: 'Caller wants to upgrade',
+      sentiment: 'positive',
+    });
+    const updated = await eventually(async () => {
+      const rows = await callLog(callId);
+      return rows[0]?.transcript_excerpt ? rows[0] : undefined;
+    }, 'the transcript on the call log');
+    expect(updated.summary).toBe('Caller wants to upgrade');
+    expect(updated.id).toBe(log!.id);
+    expect(await callLog(callId)).toHaveLength(1);
+    const mapped = await h.deps.warehouse.db
+      .selectFrom('crm_objects')
+      .selectAll()
+      .where('source_key', '=', `acme:${callId}`)
+      .execute();
+    expect(mapped).toHaveLength(1);
+  });
+
+  it('opens one callback task for a missed caller, updates it on the next miss, closes it when a call connects', async () => {
+    const caller = '+442079460777';
+    const openTasks = () =>
+      h.deps.warehouse.db
+        .selectFrom('builtin_tasks')
+        .selectAll()
+        .where('caller_number', '=', caller)
+        .execute();
+
+    const first = makeCall(caller, 'missed');
+    await deliver(first.callId, [
+      event(first.callId, 1, 'call.ringing', caller, 'QUEUE'),
+      event(first.callId, 2, 'call.missed', caller, 'QUEUE'),
+      event(first.callId, 3, 'call.hangup', caller, 'QUEUE'),
+    ]);
+    const [task] = await eventually(async () => {
+      const rows = await openTasks();
+      return rows.length > 0 ? rows : undefined;
+    }, 'the callback task');
+    expect(task).toMatchObject({ status: 'open', caller_number: caller });
+
+    const second = makeCall(caller, 'missed');
+    await deliver(second.callId, [
+      event(second.callId, 1, 'call.missed', caller),
+      event(second.callId, 2, 'call.hangup', caller),
+    ]);
+    await eventually(async () => {
+      const rows = await openTasks();
+      return rows[0]?.body.includes(String(second.callId)) ? rows : undefined;
+    }, 'the second missed call on the task');
+    expect(await openTasks()).toHaveLength(1);
+
+    const reached = makeCall(caller, 'connected');
+    await deliver(reached.callId, [
+      event(reached.callId, 1, 'call.connected', caller),
+      event(reached.callId, 2, 'call.hangup', caller),
+    ]);
+    const closed = await eventually(async () => {
+      const rows = await openTasks();
+      return rows[0]?.status === 'closed' ? rows : undefined;
+    }, 'the task to close');
+    expect(closed).toHaveLength(1);
+  });
+});

@@ -1,0 +1,124 @@
+import {
+  condition,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { CallFacts, LogCallResult } from '../activities/call-activities';
+import {
+  CALL_EVENT_SIGNAL,
+  CDR_SEEN_EVENT,
+  type CallEventSignal,
+  type CallLifecycleInput,
+} from './call-types';
+import { SYNC_RETRY } from './retry-policy';
+
+const acts = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: SYNC_RETRY,
+});
+
+export const callEventSignal = defineSignal<[CallEventSignal]>(CALL_EVENT_SIGNAL);
+
+export interface CallState {
+  events: number;
+  ended: boolean;
+  cdr: CallFacts | null;
+  log: LogCallResult | null;
+}
+export const callStateQuery = defineQuery<CallState>('callState');
+
+// A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
+const MAX_CALL_MS = 4 * 3_600_000;
+
+/**
+ * One call, from its first event to its complete CRM log: gathers events (each once, in any order)
+ * into the warehouse timeline; after the call ends waits for the CDR, logs the call once, starts or
+ * closes the caller's callback, then updates that same log as the recording and transcript arrive.
+ */
+export async function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
+  const seen = new Set<string>();
+  let unsaved: CallEventSignal[] = [];
+  let missedEvent = false;
+  let ended = input.fromCdr === true;
+  const state: CallState = { events: 0, ended, cdr: null, log: null };
+  setHandler(callEventSignal, (e) => {
+    if (seen.has(e.eventId)) return;
+    seen.add(e.eventId);
+    state.events = seen.size;
+    // The timeline holds the platform's events; callsync's own notes only move the workflow along.
+    if (e.name !== CDR_SEEN_EVENT) unsaved.push(e);
+    if (e.name === 'call.missed') missedEvent = true;
+    if (e.name === 'call.hangup' || e.name === 'call.failed' || e.name === CDR_SEEN_EVENT) ended = true;
+  });
+  setHandler(callStateQuery, () => ({ ...state, ended }));
+  const settings = await acts.callSettings({ account: input.account });
+
+  const saveTimeline = async (): Promise<void> => {
+    if (unsaved.length === 0) return;
+    const batch = unsaved;
+    unsaved = [];
+    await acts.recordCallEvents({ account: input.account, callId: input.callId, events: batch });
+  };
+
+  // 1. Until the call ends: keep the timeline.
+  const callDeadline = Date.now() + MAX_CALL_MS;
+  while (!ended && Date.now() < callDeadline) {
+    await condition(() => unsaved.length > 0 || ended, '10 minutes');
+    await saveTimeline();
+  }
+  await saveTimeline();
+
+  // 2. The CDR appears shortly after hangup: poll with backoff.
+  const cdrDeadline = Date.now() + settings.cdrWaitMs;
+  let delay = 1000;
+  for (;;) {
+    state.cdr = await acts.lookupCall({ account: input.account, callId: input.callId });
+    if (state.cdr || Date.now() >= cdrDeadline) break;
+    await sleep(delay);
+    delay = Math.min(delay * 2, 60_000);
+  }
+  await saveTimeline();
+  const facts = state.cdr;
+  if (!facts) return { ...state, ended };
+
+  // 3. The call log, once; then the callback: opened for a missed caller, closed by a connected call.
+  state.log = await acts.logCall({ account: input.account, callId: input.callId, known: null, crmId: null });
+  const number = facts.externalNumber;
+  if (number && (facts.missed || (missedEvent && !facts.connected))) {
+    await acts.startCallback({
+      account: input.account,
+      number,
+      missed: {
+        callId: input.callId,
+        at: new Date(Date.now()).toISOString(),
+        calledUserId: facts.userId,
+        queueId: facts.queueId,
+      },
+    });
+  } else if (number && facts.connected) {
+    await acts.notifyCallbackConnected({ account: input.account, number, callId: input.callId });
+  }
+
+  // 4. Recording, then transcript and summary: update the same log as they arrive.
+  if (facts.connected) {
+    const horizon = Date.now() + settings.recordingHorizonMs;
+    delay = 2000;
+    while (!state.log.transcript && Date.now() < horizon) {
+      await sleep(delay);
+      delay = Math.min(delay * 2, 10 * 60_000);
+      state.log = await acts.logCall({
+        account: input.account,
+        callId: input.callId,
+        known: { recording: state.log.recording, transcript: state.log.transcript },
+        crmId: state.log.crmId,
+      });
+      await saveTimeline();
+    }
+  }
+  await saveTimeline();
+  return { ...state, ended };
+}
