@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerBackfillCommand } from './commands/backfill';
 import { registerEmulatorCommand } from './commands/emulator';
 import { registerSchedulesCommand } from './commands/schedules';
+import { registerServerCommand } from './commands/server';
 import { registerStartCommand } from './commands/start';
 import { registerStatusCommand } from './commands/status';
 import { registerSyncCommand } from './commands/sync';
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerStartCommand(program);
   registerWorkerCommand(program);
+  registerServerCommand(program);
   registerBackfillCommand(program);
   registerSyncCommand(program);
   registerStatusCommand(program);

@@ -1,6 +1,7 @@
 // The local stack behind `npm start`: whatever the configuration does not name is started here —
 // the platform emulator (with new calls arriving over time), embedded PostgreSQL, the Temporal dev
 // server with its UI — then the worker and the sync schedules. stop() takes it all down in order.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { createWorker } from '../runtime/worker';
+import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { startTemporalDevServer } from './temporal-dev-server';
 
@@ -37,6 +39,8 @@ export interface LocalStackOptions {
   tickMs?: number;
   /** CDRs seeded in the emulator. */
   emulatorCdrs?: number;
+  /** Preferred port of callsync's HTTP server (else server.port from the config; a free one when taken). */
+  serverPort?: number;
 }
 
 export interface LocalStack {
@@ -47,6 +51,8 @@ export interface LocalStack {
   temporalAddress: string;
   temporalUiUrl: string | undefined;
   schedules: ApplySchedulesResult;
+  /** callsync's HTTP server (webhook receiver + relay into Temporal). */
+  server: RunningServer;
   /** The lines printed on start. */
   banner(): string;
   /** Stops everything this stack started (Temporal's schedules stay: they live in Temporal). */
@@ -72,6 +78,30 @@ function readJson(file: string | undefined): Partial<CallsyncConfigInput> {
   }
 }
 
+/**
+ * Registers callsync's receiver as the emulator's webhook (every call state change and received
+ * SMS). The emulator sends a test event first. A failure is logged, not fatal: the sync runs on.
+ */
+async function registerEmulatorWebhook(emulator: RunningEmulator, url: string, log: Logger): Promise<void> {
+  try {
+    const res = await fetch(`${emulator.origin}/_emulator/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'callsync', categories: ['call_state_change', 'sms_received'], url }),
+    });
+    if (!res.ok) {
+      const why = (await res.text()).slice(0, 300).replaceAll(new URL(url).pathname, '/webhooks/…');
+      throw new Error(`HTTP ${res.status}: ${why}`);
+    }
+    log.info('emulator webhook registered to the local receiver');
+  } catch (err) {
+    log.warn(
+      { err },
+      'could not register the emulator webhook; webhooks will not arrive (polling still syncs)',
+    );
+  }
+}
+
 /** Starts the local stack; on failure, stops what was already started and rethrows. */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const env = opts.env ?? process.env;
@@ -89,6 +119,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const hasAccount = (readJson(configFile).accounts?.length ?? 0) > 0 || accountFromEnv(env) !== undefined;
 
     let emulator: RunningEmulator | undefined;
+    // The local account's webhook secret: new on every start, as the emulator's webhook is registered anew.
+    const webhookSecret = randomBytes(24).toString('base64url');
     const defaults: Partial<CallsyncConfigInput> = {
       database: { embeddedDir: join(opts.dataDir, 'postgres') },
       archive: { dir: join(opts.dataDir, 'archive') },
@@ -108,6 +140,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             baseUrl: emulator.baseUrl,
             credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
           },
+          webhookSecret,
         },
       ];
     }
@@ -173,6 +206,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       'schedules applied',
     );
 
+    const server = await startServer({
+      accounts: config.accounts,
+      databaseUrl,
+      port: await portOrFree(opts.serverPort ?? config.server.port),
+      host: config.server.host,
+      logger: log,
+      temporal: { client, taskQueue: config.temporal.taskQueue },
+    });
+    stops.push(() => server.close());
+    log.info({ url: server.url }, 'webhook receiver and relay started');
+    if (emulator)
+      await registerEmulatorWebhook(emulator, server.webhookUrl(EMULATOR_ACCOUNT, webhookSecret), log);
+
     if (emulator) {
       const em = emulator;
       const tickMs = opts.tickMs ?? 10_000;
@@ -206,6 +252,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       temporalAddress,
       temporalUiUrl,
       schedules,
+      server,
       banner: () =>
         [
           'callsync is running (Ctrl-C stops everything)',
@@ -213,6 +260,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           `  Temporal            ${temporalAddress}`,
           ...(temporalUiUrl ? [`  Temporal UI         ${temporalUiUrl}`] : []),
           `  warehouse           ${config.database.url ? '(DATABASE_URL)' : databaseUrl}`,
+          `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
           `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
           'Try:',
           '  npx callsync status',

@@ -1,0 +1,61 @@
+// `callsync server`: the HTTP server (webhook receiver) and the relay into Temporal, for the
+// configured accounts, until SIGINT/SIGTERM. Prints one JSON ready line on stdout.
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { startServer } from '../../server';
+import { cliLogger, connectTemporal, globalOptions, loadCliConfig, resolveDatabase } from '../context';
+import { installTemporalRuntime } from './worker';
+
+const optionsSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  relay: z.boolean(),
+});
+
+/** Registers `server` on the CLI program. */
+export function registerServerCommand(program: Command): void {
+  program
+    .command('server')
+    .description('Run the webhook receiver (HTTP) and the relay that hands events to Temporal, until Ctrl-C')
+    .option('--port <port>', 'listen port (else server.port, default 8788; 0 picks a free one)')
+    .option('--host <host>', 'listen address (else server.host, default 127.0.0.1)')
+    .option('--no-relay', 'only receive; another process relays the inbox into Temporal')
+    .action(async (raw: unknown, cmd: Command) => {
+      const opts = optionsSchema.parse(raw);
+      const config = loadCliConfig(globalOptions(cmd));
+      const logger = cliLogger(config, 'server');
+      installTemporalRuntime(logger);
+      const without = config.accounts.filter((a) => !a.webhookSecret).map((a) => a.name);
+      if (without.length === config.accounts.length) {
+        throw new Error(
+          'no account has a webhookSecret: set accounts[].webhookSecret (16+ characters) in the config file',
+        );
+      }
+      if (without.length > 0)
+        logger.warn({ accounts: without }, 'accounts without webhookSecret accept no webhooks');
+      const database = await resolveDatabase(config, logger);
+      const temporal = opts.relay ? await connectTemporal(config) : undefined;
+      const server = await startServer({
+        accounts: config.accounts,
+        databaseUrl: database.url,
+        port: opts.port ?? config.server.port,
+        host: opts.host ?? config.server.host,
+        logger,
+        temporal: temporal ? { client: temporal.client, taskQueue: config.temporal.taskQueue } : undefined,
+      });
+      logger.info({ url: server.url, relay: opts.relay }, 'server listening');
+      process.stdout.write(`${JSON.stringify({ server: 'ready', url: server.url, port: server.port })}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string): void => {
+          logger.info({ signal }, 'server stopping');
+          resolve();
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+      await temporal?.close();
+      await database.stop();
+      logger.info('server stopped');
+    });
+}

@@ -1,0 +1,109 @@
+// Starts callsync's HTTP server (webhook receiver) and the relay that feeds the inbox into Temporal.
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import type { AccountConfig } from '../config/schema';
+import { createDatabase, migrateToLatest, type WarehouseDatabase } from '../connectors/postgres';
+import type { Logger } from '../lib/logger';
+import { buildServerApp } from './app';
+import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
+import { recordRejected } from './rejected-store';
+import { Relay, temporalSignaller, type RelayOptions } from './relay';
+import { createWebhookAuthenticator } from './webhook-auth';
+
+export { buildServerApp } from './app';
+export { InboxWriter } from './inbox-writer';
+export { Relay, temporalSignaller, CALL_LIFECYCLE_WORKFLOW } from './relay';
+export { BASIC_USER } from './webhook-auth';
+
+export interface StartServerOptions {
+  accounts: readonly Pick<AccountConfig, 'name' | 'webhookSecret'>[];
+  databaseUrl: string;
+  port: number;
+  host: string;
+  logger: Logger;
+  /** With Temporal, the relay runs in this process; without, rows wait for a relay elsewhere. */
+  temporal?: { client: Client; taskQueue: string } | undefined;
+  inbox?: InboxWriterOptions;
+  relay?: Omit<RelayOptions, 'pool' | 'signal' | 'logger'>;
+  /** Webhook body limit in bytes. */
+  bodyLimit?: number;
+}
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:8788 */
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  inbox: InboxWriter;
+  relay: Relay | undefined;
+  warehouse: WarehouseDatabase;
+  /** The URL to give the platform for an account (path-token form). */
+  webhookUrl(account: string, secret: string): string;
+  /** Stops accepting, lets commits finish, stops the relay, closes the pool. */
+  close(): Promise<void>;
+}
+
+/** Migrates the warehouse, starts listening and (with Temporal) starts the relay. */
+export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
+  const log = opts.logger;
+  const warehouse = createDatabase(opts.databaseUrl, {
+    max: 10,
+    applicationName: 'callsync-server',
+    onIdleError: (err) => log.warn({ err }, 'idle PostgreSQL connection failed'),
+  });
+  let relay: Relay | undefined;
+  try {
+    await migrateToLatest(warehouse.db);
+    if (opts.temporal) {
+      relay = new Relay({
+        ...opts.relay,
+        pool: warehouse.pool,
+        signal: temporalSignaller(opts.temporal.client, opts.temporal.taskQueue),
+        logger: log.child({ module: 'relay' }),
+      });
+    }
+    const relayRef = relay;
+    const inbox = new InboxWriter(warehouse.pool, {
+      ...opts.inbox,
+      onCommitted: (n) => {
+        opts.inbox?.onCommitted?.(n);
+        relayRef?.wake();
+      },
+    });
+    const app = await buildServerApp({
+      logger: log,
+      webhooks: {
+        authenticate: createWebhookAuthenticator(opts.accounts),
+        inbox,
+        recordRejected: (d) => recordRejected(warehouse.db, d),
+        ...(opts.bodyLimit !== undefined ? { bodyLimit: opts.bodyLimit } : {}),
+      },
+    });
+    await app.listen({ port: opts.port, host: opts.host });
+    const port = (app.server.address() as AddressInfo).port;
+    const urlHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
+    const url = `http://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
+    relay?.start();
+    return {
+      url,
+      port,
+      app,
+      inbox,
+      relay,
+      warehouse,
+      webhookUrl: (account, secret) =>
+        `${url}/webhooks/${encodeURIComponent(account)}/${encodeURIComponent(secret)}`,
+      async close() {
+        await app.close();
+        await inbox.drain();
+        await relayRef?.stop();
+        await warehouse.close();
+      },
+    };
+  } catch (err) {
+    await relay?.stop();
+    await warehouse.close();
+    throw err;
+  }
+}

@@ -1,0 +1,230 @@
+// The webhook receiver over real HTTP and a real PostgreSQL: authentication, bad bodies, unknown and
+// test events, redelivery, the body limit, and group commit under concurrency.
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { silentLogger } from '../../lib/logger';
+import { buildServerApp } from '../../server/app';
+import { InboxWriter } from '../../server/inbox-writer';
+import { recordRejected } from '../../server/rejected-store';
+import { createWebhookAuthenticator } from '../../server/webhook-auth';
+import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
+
+const SECRET = 'receiver-test-secret-0123456789';
+const basic = (password: string): string => `Basic ${Buffer.from(`callsync:${password}`).toString('base64')}`;
+
+let seq = 0;
+function callEvent(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  seq++;
+  return {
+    id: `ev-${process.pid}-${seq}`,
+    event_time: '2026-11-30 10:00:00',
+    event_name: 'call.ringing',
+    call_id: 5000 + seq,
+    state: 'RINGING',
+    connected_at: null,
+    start_time: '2026-11-30 10:00:00',
+    context: 'LOCAL_USER',
+    destination: 'in',
+    src: '+442071234567',
+    dst: '101',
+    ...overrides,
+  };
+}
+
+describe('webhook receiver (HTTP + PostgreSQL)', () => {
+  let w: MigratedWarehouse;
+  let app: FastifyInstance;
+  let inbox: InboxWriter;
+  let base: string;
+
+  beforeAll(async () => {
+    w = await createMigratedWarehouse('receiver_http', 12);
+    inbox = new InboxWriter(w.pool, { maxBatch: 500 });
+    app = await buildServerApp({
+      logger: silentLogger,
+      webhooks: {
+        authenticate: createWebhookAuthenticator([{ name: 'acme', webhookSecret: SECRET }, { name: 'bare' }]),
+        inbox,
+        recordRejected: (d) => recordRejected(w.db, d),
+        bodyLimit: 64 * 1024,
+      },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await w?.dispose();
+  });
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const count = async (table: 'webhook_inbox' | 'webhook_rejected'): Promise<number> =>
+    Number((await w.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]!.n);
+  const inboxRow = (eventId: string) =>
+    w.db.selectFrom('webhook_inbox').selectAll().where('event_id', '=', eventId).executeTakeFirst();
+
+  describe('authentication', () => {
+    it('accepts the secret as a path token', async () => {
+      const ev = callEvent();
+      const res = await post(`/webhooks/acme/${SECRET}`, ev);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'stored' });
+      expect(await inboxRow(ev.id as string)).toMatchObject({
+        account: 'acme',
+        event_name: 'call.ringing',
+        call_id: ev.call_id,
+        status: 'pending',
+        attempts: 0,
+        body: ev,
+      });
+    });
+
+    it('accepts the secret as Basic credentials (credentials in the URL)', async () => {
+      const ev = callEvent();
+      const res = await post('/webhooks/acme', ev, { authorization: basic(SECRET) });
+      expect(res.status).toBe(200);
+      expect(await inboxRow(ev.id as string)).toBeDefined();
+    });
+
+    it.each([
+      ['a wrong path token', '/webhooks/acme/wrong-secret-0000000000', {}],
+      ['a wrong Basic password', '/webhooks/acme', { authorization: basic('wrong') }],
+      ['no secret', '/webhooks/acme', {}],
+      ['an unknown account', `/webhooks/nobody/${SECRET}`, {}],
+      ['an account without a secret', '/webhooks/bare/anything-at-all-123', {}],
+    ])('answers 401 to %s and stores nothing, bad body or not', async (_what, path, headers) => {
+      const inboxBefore = await count('webhook_inbox');
+      const rejectedBefore = await count('webhook_rejected');
+      for (const body of [callEvent(), '{not json']) {
+        const res = await post(path, body, headers);
+        expect(res.status).toBe(401);
+        expect(await res.json()).toMatchObject({ message: expect.stringContaining('Unauthorized') });
+      }
+      expect(await count('webhook_inbox')).toBe(inboxBefore);
+      expect(await count('webhook_rejected')).toBe(rejectedBefore);
+    });
+  });
+
+  describe('bodies', () => {
+    it.each([
+      ['not JSON', '{"id": "x", ', 'body: is not valid JSON', 'body'],
+      ['without id', JSON.stringify({ event_name: 'call.ringing', call_id: 1 }), 'id: required', 'id'],
+      ['without event_name', JSON.stringify({ id: 'no-name-1' }), 'event_name: required', 'event_name'],
+      [
+        'a call.hangup without call_id',
+        JSON.stringify({ id: 'hangup-no-call', event_name: 'call.hangup', state: 'HANGUP' }),
+        'call_id: required',
+        'call_id',
+      ],
+    ])('answers 400 to a body %s, naming the field, and keeps it', async (_what, text, reason, field) => {
+      const res = await post('/webhooks/acme', text, { authorization: basic(SECRET), 'x-request-tag': 'r1' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string; errors: Array<{ field: string }> };
+      expect(body.message).toContain(reason);
+      expect(body.errors.map((e) => e.field)).toContain(field);
+      const kept = await w.db
+        .selectFrom('webhook_rejected')
+        .selectAll()
+        .where('body', '=', text)
+        .executeTakeFirstOrThrow();
+      expect(kept).toMatchObject({ account: 'acme', reason: expect.stringContaining(reason) });
+      const headers = kept.headers as Record<string, string>;
+      expect(headers['x-request-tag']).toBe('r1');
+      expect(Object.keys(headers).map((k) => k.toLowerCase())).not.toContain('authorization');
+      expect(JSON.stringify(kept)).not.toContain(SECRET);
+    });
+
+    it('stores and acknowledges an event name it does not know', async () => {
+      const ev = { id: 'unknown-1', event_name: 'call.sentiment', event_time: '2026-11-30 10:00:00', x: 1 };
+      const res = await post(`/webhooks/acme/${SECRET}`, ev);
+      expect(res.status).toBe(200);
+      expect(await inboxRow('unknown-1')).toMatchObject({
+        event_name: 'call.sentiment',
+        call_id: null,
+        body: ev,
+      });
+    });
+
+    it('acknowledges the test event without storing it', async () => {
+      const before = await count('webhook_inbox');
+      const res = await post(`/webhooks/acme/${SECRET}`, {
+        id: 'f1b0c9de-0000-4000-8000-000000000001',
+        event_name: 'webhook.test',
+        event_time: '2026-11-30 10:00:00',
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ok', test: true });
+      expect(await count('webhook_inbox')).toBe(before);
+    });
+
+    it('answers a redelivery 2xx and keeps one row', async () => {
+      const ev = callEvent();
+      const first = await post(`/webhooks/acme/${SECRET}`, ev);
+      const again = await post(`/webhooks/acme/${SECRET}`, { ...ev, state: 'CHANGED' });
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(await again.json()).toEqual({ status: 'duplicate' });
+      const rows = await w.db
+        .selectFrom('webhook_inbox')
+        .selectAll()
+        .where('event_id', '=', ev.id as string)
+        .execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.body).toMatchObject({ state: 'RINGING' });
+    });
+
+    it('answers 413 to a body over the limit and stores nothing', async () => {
+      const before = await count('webhook_inbox');
+      const res = await post(`/webhooks/acme/${SECRET}`, callEvent({ info: 'x'.repeat(70 * 1024) }));
+      expect(res.status).toBe(413);
+      expect(await count('webhook_inbox')).toBe(before);
+    });
+  });
+
+  describe('group commit', () => {
+    it('lets concurrent deliveries share commits and acknowledges only committed events', async () => {
+      const events = Array.from({ length: 200 }, () => callEvent());
+      const flushesBefore = inbox.stats.flushes;
+      const { rows: before } = await w.pool.query<{ xact_commit: string }>(
+        'SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()',
+      );
+      const responses = await Promise.all(events.map((ev) => post(`/webhooks/acme/${SECRET}`, ev)));
+      expect(responses.map((r) => r.status)).toEqual(events.map(() => 200));
+      const flushes = inbox.stats.flushes - flushesBefore;
+      expect(flushes).toBeGreaterThan(0);
+      expect(flushes).toBeLessThan(200);
+      // The server's own view agrees: far fewer transactions than deliveries.
+      await w.pool.query('SELECT pg_stat_clear_snapshot()');
+      const { rows: after } = await w.pool.query<{ xact_commit: string }>(
+        'SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()',
+      );
+      const commits = Number(after[0]!.xact_commit) - Number(before[0]!.xact_commit);
+      if (commits > 0) expect(commits).toBeLessThan(200);
+      const { rows } = await w.pool.query<{ event_id: string }>(
+        'SELECT event_id FROM webhook_inbox WHERE event_id = ANY($1)',
+        [events.map((e) => e.id)],
+      );
+      expect(rows).toHaveLength(200);
+    });
+
+    it('answers 503 to every request of a commit that failed, so the platform delivers again', async () => {
+      const events = Array.from({ length: 5 }, () => callEvent());
+      // PostgreSQL itself refuses the commit: the table is briefly renamed away.
+      await w.pool.query('ALTER TABLE webhook_inbox RENAME TO webhook_inbox_away');
+      let responses: Response[];
+      try {
+        responses = await Promise.all(events.map((ev) => post(`/webhooks/acme/${SECRET}`, ev)));
+      } finally {
+        await w.pool.query('ALTER TABLE webhook_inbox_away RENAME TO webhook_inbox');
+      }
+      expect(responses.map((r) => r.status)).toEqual(events.map(() => 503));
+      expect(responses[0]!.headers.get('retry-after')).toBe('1');
+      const again = await Promise.all(events.map((ev) => post(`/webhooks/acme/${SECRET}`, ev)));
+      expect(again.map((r) => r.status)).toEqual(events.map(() => 200));
+    });
+  });
+});

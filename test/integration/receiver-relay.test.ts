@@ -1,0 +1,195 @@
+// The relay against a real Temporal dev server and a real PostgreSQL: inbox rows become signals of
+// each call's `callLifecycle` workflow (a recording stand-in here), rows are marked done, and rows
+// stay pending while Temporal is away, then drain once it is back.
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { silentLogger } from '../../lib/logger';
+import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
+import { freePort } from '../../lib/free-port';
+import { InboxWriter } from '../../server/inbox-writer';
+import { Relay, temporalSignaller } from '../../server/relay';
+import { inboxEntry } from '../../server/webhook-routes';
+import { parseWebhookBody } from '../../server/webhook-body';
+import { callWorkflowId } from '../../workflows/call-types';
+import { quietTemporalRuntime } from '../support/temporal-runtime';
+import { signalsQuery } from './receiver-workflow';
+import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
+
+const ACCOUNT = 'acme';
+
+function event(callId: number, name: string, n: number): string {
+  return JSON.stringify({
+    id: `call-${callId}-${n}`,
+    event_time: `2026-11-30 10:00:0${n}`,
+    event_name: name,
+    call_id: callId,
+    state: name.split('.')[1]!.toUpperCase(),
+    context: 'LOCAL_USER',
+    destination: 'in',
+    src: '+442071234567',
+    dst: '101',
+    src_id: 1,
+    dst_id: 2,
+    duration: n,
+  });
+}
+
+async function store(inbox: InboxWriter, bodies: string[]): Promise<void> {
+  for (const body of bodies) {
+    const parsed = parseWebhookBody(body);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    await inbox.write(inboxEntry(ACCOUNT, parsed.event, body));
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('relay: inbox → Temporal', () => {
+  let w: MigratedWarehouse;
+  let temporal: RunningTemporal;
+  let port: number;
+  let connection: Connection;
+  let client: Client;
+  const taskQueue = `receiver-relay-${process.pid}`;
+
+  const statuses = async () =>
+    (
+      await w.pool.query<{ status: string; n: string }>(
+        'SELECT status, count(*) AS n FROM webhook_inbox GROUP BY status ORDER BY status',
+      )
+    ).rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: Number(r.n) }), {});
+
+  async function withWorker<T>(run: () => Promise<T>): Promise<T> {
+    const nc = await NativeConnection.connect({ address: temporal.address });
+    try {
+      const worker = await Worker.create({
+        connection: nc,
+        taskQueue,
+        workflowsPath: require.resolve('./receiver-workflow'),
+      });
+      return await worker.runUntil(run());
+    } finally {
+      await nc.close();
+    }
+  }
+
+  beforeAll(async () => {
+    quietTemporalRuntime();
+    w = await createMigratedWarehouse('receiver_relay');
+    port = await freePort();
+    temporal = await startTemporalDevServer({ port });
+    connection = await Connection.connect({ address: temporal.address });
+    client = new Client({ connection });
+  }, 120_000);
+  afterAll(async () => {
+    await connection?.close();
+    await temporal?.stop();
+    await w?.dispose();
+  });
+
+  it('signals each call workflow with its events, in order, and marks the rows done', async () => {
+    const inbox = new InboxWriter(w.pool);
+    const relay = new Relay({
+      pool: w.pool,
+      signal: temporalSignaller(client, taskQueue),
+      logger: silentLogger,
+    });
+    await store(inbox, [
+      event(101, 'call.ringing', 1),
+      event(102, 'call.ringing', 1),
+      event(101, 'call.connected', 2),
+      JSON.stringify({
+        id: 'sms-1',
+        event_name: 'sms.received',
+        from_no: '+4477',
+        to_no: '+4420',
+        text: 'hi',
+      }),
+      JSON.stringify({ id: 'odd-1', event_name: 'call.sentiment' }),
+      event(101, 'call.hangup', 3),
+    ]);
+    relay.start();
+    try {
+      await withWorker(async () => {
+        await until('every row done', async () => ((await statuses()).done === 6 ? true : undefined));
+        const first = await client.workflow.getHandle(callWorkflowId(ACCOUNT, 101)).query(signalsQuery);
+        expect(first.input).toEqual({ account: ACCOUNT, callId: 101 });
+        expect(first.events.map((e) => [e.eventId, e.name, e.state])).toEqual([
+          ['call-101-1', 'call.ringing', 'RINGING'],
+          ['call-101-2', 'call.connected', 'CONNECTED'],
+          ['call-101-3', 'call.hangup', 'HANGUP'],
+        ]);
+        expect(first.events[0]).toMatchObject({ src: '+442071234567', dst: '101', srcId: 1, dstId: 2 });
+        const second = await client.workflow.getHandle(callWorkflowId(ACCOUNT, 102)).query(signalsQuery);
+        expect(second.events.map((e) => e.eventId)).toEqual(['call-102-1']);
+      });
+    } finally {
+      await relay.stop();
+    }
+    const done = await w.db.selectFrom('webhook_inbox').select(['status', 'done_at', 'attempts']).execute();
+    expect(done.every((r) => r.status === 'done' && r.done_at !== null && r.attempts === 0)).toBe(true);
+  }, 120_000);
+
+  it('keeps rows pending while Temporal is down and drains them once it is back', async () => {
+    const inbox = new InboxWriter(w.pool);
+    const relay = new Relay({
+      pool: w.pool,
+      signal: temporalSignaller(client, taskQueue),
+      logger: silentLogger,
+      backoffBaseMs: 100,
+      backoffMaxMs: 1000,
+    });
+    await temporal.stop();
+    try {
+      await store(inbox, [
+        event(201, 'call.ringing', 1),
+        event(202, 'call.ringing', 1),
+        event(201, 'call.hangup', 2),
+      ]);
+      relay.start();
+      const failed = await until(
+        'a failed attempt',
+        async () => {
+          const { rows } = await w.pool.query<{ attempts: number; last_error: string | null }>(
+            "SELECT attempts, last_error FROM webhook_inbox WHERE status = 'pending' AND attempts > 0",
+          );
+          return rows[0];
+        },
+        90_000,
+      );
+      expect(failed.last_error).toBeTruthy();
+      expect((await statuses()).pending).toBe(3);
+    } finally {
+      // Back on the same address; the relay's client reconnects by itself.
+      temporal = await startTemporalDevServer({ port });
+    }
+    try {
+      await withWorker(async () => {
+        await until(
+          'the backlog drained',
+          async () => ((await statuses()).pending ? undefined : true),
+          90_000,
+        );
+        const call = await client.workflow.getHandle(callWorkflowId(ACCOUNT, 201)).query(signalsQuery);
+        expect(call.events.map((e) => e.eventId)).toEqual(['call-201-1', 'call-201-2']);
+      });
+    } finally {
+      await relay.stop();
+    }
+    expect(relay.stats.failures).toBeGreaterThan(0);
+    const rows = await w.db
+      .selectFrom('webhook_inbox')
+      .select(['status'])
+      .where('call_id', 'in', [201, 202])
+      .execute();
+    expect(rows.map((r) => r.status)).toEqual(['done', 'done', 'done']);
+  }, 240_000);
+});
