@@ -1,5 +1,5 @@
 // Activities of a call's follow-up: its timeline, its CDR, its CRM call log, and callbacks.
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr, type CallSummary } from '../connectors/crm/call-log';
@@ -80,6 +80,10 @@ export function createCallActivities(deps: ActivityDeps) {
     return userEmails.get(cacheKey) ?? null;
   };
 
+  // Contact lookups by number, kept a minute: CRMs rate-limit search hard, and callers call again.
+  const contactCache = new Map<string, { at: number; found: CrmContact[] }>();
+  const CONTACT_CACHE_MS = 60_000;
+
   const matchContact = async (
     account: string,
     number: string | null,
@@ -87,9 +91,18 @@ export function createCallActivities(deps: ActivityDeps) {
   ): Promise<CrmContact | null> => {
     if (!number) return null;
     const crm = deps.crm(account);
-    const found = chooseContact(await crm.findContactsByPhone(number), deps.config.crm.matchRule, ownerId);
+    const cacheKey = `${account}:${number}`;
+    let cached = contactCache.get(cacheKey);
+    if (!cached || Date.now() - cached.at > CONTACT_CACHE_MS) {
+      cached = { at: Date.now(), found: await crm.findContactsByPhone(number) };
+      contactCache.set(cacheKey, cached);
+      if (contactCache.size > 10_000) contactCache.delete(contactCache.keys().next().value!);
+    }
+    const found = chooseContact(cached.found, deps.config.crm.matchRule, ownerId);
     if (found || !deps.config.crm.createUnknownContacts) return found;
-    return crm.createContact({ phone: number, name: null });
+    const created = await crm.createContact({ phone: number, name: null });
+    contactCache.set(cacheKey, { at: Date.now(), found: [created] });
+    return created;
   };
 
   const temporal = () => {
@@ -200,7 +213,12 @@ export function createCallActivities(deps: ActivityDeps) {
           ),
           defaultCountry: country,
         });
-        const { crmId } = await upsertCallLog(deps.warehouse.db, deps.crm(input.account), log);
+        const { crmId } = await upsertCallLog(
+          deps.warehouse.db,
+          deps.crm(input.account),
+          log,
+          firstAttempt(),
+        );
         return { crmId, ...state, written: true };
       });
     },
@@ -264,7 +282,7 @@ export function createCallActivities(deps: ActivityDeps) {
             first?.calledUserId ? String(first.calledUserId) : null,
           ),
         };
-        return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task)).crmId;
+        return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;
       });
     },
 
@@ -278,6 +296,14 @@ export function createCallActivities(deps: ActivityDeps) {
       });
     },
   };
+}
+
+/**
+ * A first attempt cannot have left a CRM object without its mapping (an attempt records the mapping
+ * right after creating), so it skips the vendor's rate-limited search for the key.
+ */
+function firstAttempt(): { mayExist: boolean } {
+  return { mayExist: Context.current().info.attempt > 1 };
 }
 
 /** Workflow id of a caller's callback: one open callback per number per account. */

@@ -24,11 +24,23 @@ interface Ops<T> {
   update(crmId: string, item: T): Promise<void>;
 }
 
+/** Options of an upsert. */
+export interface UpsertOptions {
+  /**
+   * Whether an earlier attempt may have created the object without recording its mapping (it
+   * crashed in between). Only then is the vendor searched for the key before creating: vendors
+   * rate-limit search hard (HubSpot: 4-5 per second), so a first attempt, which cannot have left
+   * such an object, goes straight to create. Default true (always safe).
+   */
+  mayExist?: boolean;
+}
+
 async function upsert<T extends { key: string }>(
   db: Kysely<Database>,
   destination: string,
   item: T,
   ops: Ops<T>,
+  opts: UpsertOptions = {},
 ): Promise<UpsertResult> {
   const key: MappingKey = { destination, kind: ops.kind, sourceKey: item.key };
   const mapped = await getMapping(db, key);
@@ -41,7 +53,7 @@ async function upsert<T extends { key: string }>(
   const claimed = await withKeyLock(db, key, async (trx) => {
     const again = await getMapping(trx, key);
     if (again !== null) return { crmId: again, outcome: 'updated' as const };
-    const found = await ops.find(item.key);
+    const found = opts.mayExist === false ? null : await ops.find(item.key);
     if (found !== null) {
       return {
         crmId: await recordMapping(trx, { ...key, account, crmId: found }),
@@ -64,13 +76,20 @@ export function upsertCallLog(
   db: Kysely<Database>,
   connector: CrmConnector,
   log: CallLog,
+  opts: UpsertOptions = {},
 ): Promise<UpsertResult> {
-  return upsert(db, connector.name, log, {
-    kind: 'call_log',
-    find: (key) => connector.findCallLog(key),
-    create: (item) => connector.createCallLog(item),
-    update: (crmId, item) => connector.updateCallLog(crmId, item),
-  });
+  return upsert(
+    db,
+    connector.name,
+    log,
+    {
+      kind: 'call_log',
+      find: (key) => connector.findCallLog(key),
+      create: (item) => connector.createCallLog(item),
+      update: (crmId, item) => connector.updateCallLog(crmId, item),
+    },
+    opts,
+  );
 }
 
 /** Creates or updates the callback task for `task.key` in `connector`, exactly once; returns its CRM id. */
@@ -78,13 +97,20 @@ export function upsertTask(
   db: Kysely<Database>,
   connector: CrmConnector,
   task: CallbackTask,
+  opts: UpsertOptions = {},
 ): Promise<UpsertResult> {
-  return upsert(db, connector.name, task, {
-    kind: 'task',
-    find: (key) => connector.findTask(key),
-    create: (item) => connector.createTask(item),
-    update: (crmId, item) => connector.updateTask(crmId, item),
-  });
+  return upsert(
+    db,
+    connector.name,
+    task,
+    {
+      kind: 'task',
+      find: (key) => connector.findTask(key),
+      create: (item) => connector.createTask(item),
+      update: (crmId, item) => connector.updateTask(crmId, item),
+    },
+    opts,
+  );
 }
 
 /**
