@@ -5,4 +5,6 @@ COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund
 COPY . .
 ENV NODE_ENV=production
-CMD ["npx", "tsx", "worker.ts"]
+# Worker memory (README, "Worker memory"): two malloc arenas, tsx's CommonJS hook only.
+ENV MALLOC_ARENA_MAX=2
+CMD ["node", "--require", "tsx/cjs", "worker.ts"]
