@@ -47,6 +47,15 @@ const BULK_LOAD_SETTINGS = [
   'wal_buffers=64MB',
 ];
 
+/**
+ * The worker process runs as `callsync worker` does (bin/callsync): tsx's CommonJS hook only (the
+ * project is CommonJS; `--import tsx` adds an ESM loader thread, ~30 MB) and at most two malloc
+ * arenas (glibc's default, 8 per core, holds on to freed memory of the worker's many threads).
+ * The worker also fixes its heap growing factor itself (runtime/worker.ts, tuneWorkerHeap).
+ */
+const WORKER_NODE_ARGS = ['--require', 'tsx/cjs'];
+const WORKER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+
 const optionsSchema = z.object({
   cdrs: z.coerce.number().int().min(1).max(5_000_000),
   seed: z.coerce.number().int().min(0),
@@ -58,14 +67,18 @@ const optionsSchema = z.object({
 
 const log = (message: string): void => void process.stderr.write(`[bench:backfill] ${message}\n`);
 
-/** Spawns a node process running a TypeScript entry (node --import tsx, so the pid is the program's). */
+/**
+ * Spawns a node process running a TypeScript entry (node --import tsx, so the pid is the program's).
+ * `nodeArgs` replace the loader flags when they name one (`--require tsx/cjs`).
+ */
 function spawnTs(
   entry: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
   nodeArgs: string[] = [],
 ): ChildProcess {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry, ...args], {
+  const loader = nodeArgs.some((a) => a === '--require' || a === '--import') ? [] : ['--import', 'tsx'];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -277,9 +290,9 @@ async function main(): Promise<void> {
     const worker = spawnTs(
       'bench/worker-process.ts',
       [],
-      { CALLSYNC_BENCH_WORKER: JSON.stringify(workerInput) },
+      { ...WORKER_ENV, CALLSYNC_BENCH_WORKER: JSON.stringify(workerInput) },
       // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker.
-      (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      [...WORKER_NODE_ARGS, ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     );
     cleanups.push(() => stopChild(worker));
     await readyLine(worker, 'worker');

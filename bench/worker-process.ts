@@ -1,12 +1,13 @@
 // A callsync worker in its own process, for benchmarks: the real deps and worker, built from a
 // config passed as JSON in CALLSYNC_BENCH_WORKER (so the bench can measure this process alone).
 // Prints `{"worker":"ready"}` on stdout once polling; drains and exits on SIGTERM.
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { z } from 'zod';
 import { parseConfig } from '../config/load';
 import { createLogger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
-import { createWorker } from '../runtime/worker';
+import { createWorker, tuneWorkerHeap } from '../runtime/worker';
 
 const inputSchema = z.object({
   config: z.unknown(),
@@ -16,6 +17,8 @@ const inputSchema = z.object({
 });
 
 async function main(): Promise<void> {
+  // As `callsync worker` does (runtime/worker.ts).
+  tuneWorkerHeap();
   const input = inputSchema.parse(JSON.parse(process.env.CALLSYNC_BENCH_WORKER ?? 'null'));
   const config = parseConfig(input.config, 'CALLSYNC_BENCH_WORKER');
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -30,6 +33,28 @@ async function main(): Promise<void> {
     ...(input.workflowBundlePath ? { workflowBundlePath: input.workflowBundlePath } : {}),
   });
   process.once('SIGTERM', () => worker.shutdown());
+  // BENCH_WORKER_MEMLOG=<ms>: memory of this process on stderr every <ms> (to see where RSS goes).
+  const memlogMs = Number(process.env.BENCH_WORKER_MEMLOG ?? 0);
+  if (memlogMs > 0) {
+    const mb = (n: number) => Math.round(n / 2 ** 20);
+    setInterval(() => {
+      const m = process.memoryUsage();
+      process.stderr.write(
+        `[bench-worker] rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)} MiB\n`,
+      );
+    }, memlogMs).unref();
+    // After each full GC: the heap that survived it (the live size), and the GC's duration.
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+        if (kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+        const m = process.memoryUsage();
+        process.stderr.write(
+          `[bench-worker] major gc ${e.duration.toFixed(1)} ms; heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} rss ${mb(m.rss)} MiB\n`,
+        );
+      }
+    }).observe({ entryTypes: ['gc'] });
+  }
   const running = worker.run();
   process.stdout.write(`${JSON.stringify({ worker: 'ready', pid: process.pid })}\n`);
   await running;

@@ -136,7 +136,11 @@ export function preparePage<S extends StreamName>(
 }
 
 /** The COPY text of prepared rows, in chunks of CHUNK_ROWS rows (exported for bench/page-cpu.ts). */
-export function* encodePageChunks(encode: CopyEncoder, account: string, rows: readonly Cell[][]): Generator<Buffer> {
+export function* encodePageChunks(
+  encode: CopyEncoder,
+  account: string,
+  rows: readonly Cell[][],
+): Generator<Buffer> {
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
     yield encode.bytes(account, rows, i, Math.min(i + CHUNK_ROWS, rows.length));
   }
@@ -149,7 +153,10 @@ async function copyInto(
   account: string,
   rows: readonly Cell[][],
 ): Promise<void> {
-  await pipeline(Readable.from(encodePageChunks(encode, account, rows)), client.query(copyFrom(sqlText)));
+  // Two chunks ahead at most: the next chunk is encoded while PostgreSQL reads this one, and a page
+  // never holds all of its COPY text at once (Readable.from would buffer 16 chunks).
+  const chunks = Readable.from(encodePageChunks(encode, account, rows), { highWaterMark: 2 });
+  await pipeline(chunks, client.query(copyFrom(sqlText)));
 }
 
 function isUniqueViolation(err: unknown): boolean {

@@ -61,7 +61,7 @@ function fieldText(kind: number, c: Cell): string {
   if (c === null) return NULL;
   switch (kind) {
     case NUMBER:
-      return String(c as number);
+      return `${c as number}`;
     case TIMESTAMP:
       return c as string;
     case BOOLEAN:

@@ -1,21 +1,20 @@
 import { buildCallLog, summarizeCdr, TRANSCRIPT_EXCERPT_CHARS } from '../../connectors/crm/call-log';
 import type { Cdr, Monitor } from '../../connectors/platform';
 
-const cdr = (over: Partial<Cdr>): Cdr =>
-  ({
-    id: 5000001,
-    live_id: 880000001,
-    type: 'I',
-    calldate: '2026-11-01 10:15:00',
-    src: '+442079460018',
-    dst: '101',
-    billsec: 95,
-    duration: 110,
-    disposition: 'CONNECTED',
-    t_cause: 'Normal Clearing',
-    user_id: 1001,
-    ...over,
-  });
+const cdr = (over: Partial<Cdr>): Cdr => ({
+  id: 5000001,
+  live_id: 880000001,
+  type: 'I',
+  calldate: '2026-11-01 10:15:00',
+  src: '+442079460018',
+  dst: '101',
+  billsec: 95,
+  duration: 110,
+  disposition: 'CONNECTED',
+  t_cause: 'Normal Clearing',
+  user_id: 1001,
+  ...over,
+});
 
 const input = (c: Cdr, recording: Monitor | null = null) => ({
   account: 'acme',

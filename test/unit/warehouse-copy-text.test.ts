@@ -42,6 +42,32 @@ describe('COPY text encoding', () => {
     expect(encode('a', [[1], [2], [3]], 1, 3)).toBe('a\t2\na\t3\n');
   });
 
+  it('writes the same text as UTF-8 bytes, growing its buffer as needed', () => {
+    const encode = encoderFor([
+      { name: 'id', kind: 'bigint', pgType: 'bigint' },
+      { name: 'note', kind: 'text', pgType: 'text' },
+      { name: 'meta', kind: 'jsonb', pgType: 'jsonb' },
+      { name: 'at', kind: 'timestamptz', pgType: 'timestamptz' },
+      { name: 'raw', kind: 'jsonb', pgType: 'jsonb' },
+    ]);
+    const notes = ['plain', 'Woźniak', '😀 and \ud800 alone', 'tab\there\\', '', '\0'];
+    const rows = Array.from({ length: 300 }, (_, i) => [
+      i,
+      i % 7 === 0 ? null : (notes[i % notes.length] as string).repeat((i % 5) * 40 + 1),
+      i % 3 === 0 ? null : { k: notes[(i + 1) % notes.length], n: i },
+      '2026-10-30 09:15:02+00',
+      { id: i, clid: '"Ana" <+48>', s: (notes[i % notes.length] as string).repeat(i % 50) },
+    ]);
+    for (const [start, end] of [
+      [0, 300],
+      [10, 20],
+      [5, 5],
+    ] as const) {
+      const bytes = encode.bytes('acme\tż', rows, start, end);
+      expect(bytes.equals(Buffer.from(encode('acme\tż', rows, start, end), 'utf8'))).toBe(true);
+    }
+  });
+
   it('makes the COPY statement and text of a stream', () => {
     expect(copyColumns('ring_groups')[0]).toBe('account');
     expect(copyColumns('ring_groups').at(-1)).toBe('raw');

@@ -1,5 +1,6 @@
 // zod schemas of the platform API: resources (responses), envelopes, request bodies, issue messages.
 export * from './primitives';
+export * from './fast-parse';
 export * from './codes';
 export * from './deprecated';
 export * from './envelopes';

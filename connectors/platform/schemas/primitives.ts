@@ -15,6 +15,30 @@ const DATE_PROBLEM = 'must be a date (YYYY-MM-DD HH:MM:SS)';
 // MySQL's "zero date" means "no date"; it is not a time anyone can use.
 const ZERO_DATE = /^0000-00-00(?:[ T]00:00(?::00)?)?$/;
 
+/**
+ * A field's fast path: the parsed value for the inputs it can decide cheaply (almost every value a
+ * real response sends), or `z.INVALID` to leave the input to the field's zod schema. Where it
+ * answers, it answers exactly what the schema would (test/unit/schemas-fast-parse.test.ts checks
+ * this); record parsers use it through `fastRecordParser` (fast-parse.ts).
+ */
+export type FastField = (value: unknown) => unknown;
+
+// Keyed by the schema's definition, which `.meta()` and `.describe()` clones share; any other
+// wrapper (`.optional()`, `.refine()`…) makes a new definition, so the wrapped schema has no fast path.
+const fastFields = new WeakMap<object, FastField>();
+
+function withFast<S extends z.ZodType>(schema: S, fast: FastField): S {
+  fastFields.set(schema._zod.def, fast);
+  return schema;
+}
+
+/** The fast path of a field built by this module, if it has one. */
+export function fastFieldOf(schema: z.ZodType): FastField | undefined {
+  return fastFields.get(schema._zod.def);
+}
+
+const INVALID: unknown = z.INVALID;
+
 /** Builds a zod error callback: "required" for absent input, the given problem otherwise. */
 export function problem(expected: string): (issue: { input?: unknown }) => string {
   return (issue) => (issue.input === undefined || issue.input === null ? 'required' : expected);
@@ -66,42 +90,57 @@ const text = () => z.string({ error: problem('must be a string') });
 
 /** Required integer id; accepts a numeric string. */
 export function intId() {
-  return z.preprocess(toNumber, integer());
+  return withFast(z.preprocess(toNumber, integer()), (v) => (Number.isSafeInteger(v) ? v : INVALID));
 }
 
 /** Required string id (DDI e164, Me); accepts a number and keeps it as its string form. */
 export function strId() {
-  return z.preprocess(toText, text().min(1, { error: 'required' }));
+  return withFast(z.preprocess(toText, text().min(1, { error: 'required' })), (v) =>
+    typeof v === 'string' && v.length > 0 ? v : INVALID,
+  );
 }
 
 /** Required id kept as sent, number or string (ids whose kind the spec leaves open). */
 export function anyId() {
-  return z.union([integer(), text().min(1, { error: 'required' })], { error: problem('must be an id') });
+  return withFast(
+    z.union([integer(), text().min(1, { error: 'required' })], { error: problem('must be an id') }),
+    (v) => (Number.isSafeInteger(v) || (typeof v === 'string' && v.length > 0) ? v : INVALID),
+  );
 }
 
 /** Integer; accepts a numeric string; "" and null become null. */
 export function int() {
-  return z.preprocess(toNumber, integer().nullable()).optional();
+  return withFast(z.preprocess(toNumber, integer().nullable()).optional(), (v) =>
+    v === null || Number.isSafeInteger(v) ? v : INVALID,
+  );
 }
 
 /** Finite number (rates, charges, balances); accepts a numeric string. */
 export function num() {
-  return z.preprocess(toNumber, z.number({ error: problem('must be a number') }).nullable()).optional();
+  return withFast(
+    z.preprocess(toNumber, z.number({ error: problem('must be a number') }).nullable()).optional(),
+    (v) => (v === null || Number.isFinite(v) ? v : INVALID),
+  );
 }
 
 /** String; numbers and booleans are kept as their string form. */
 export function str() {
-  return z.preprocess(toText, text().nullable()).optional();
+  return withFast(z.preprocess(toText, text().nullable()).optional(), (v) =>
+    v === null || typeof v === 'string' ? v : INVALID,
+  );
 }
 
 /** Boolean; accepts 0/1, "0"/"1" and "true"/"false" (any case); "" becomes null. */
 export function bool() {
-  return z.preprocess(toBoolean, z.boolean({ error: problem('must be a boolean') }).nullable()).optional();
+  return withFast(
+    z.preprocess(toBoolean, z.boolean({ error: problem('must be a boolean') }).nullable()).optional(),
+    (v) => (v === null || typeof v === 'boolean' ? v : INVALID),
+  );
 }
 
 /** Date-time kept as the platform's string (`YYYY-MM-DD HH:MM:SS`, UTC); the zero date becomes null. */
 export function date() {
-  return z
+  const schema = z
     .preprocess(
       (v) => (typeof v === 'string' && ZERO_DATE.test(v.trim()) ? null : blankToNull(v)),
       z
@@ -110,6 +149,10 @@ export function date() {
         .nullable(),
     )
     .optional();
+  // A string DATE matches has no surrounding blanks; zero dates are left to the schema.
+  return withFast(schema, (v) =>
+    v === null || (typeof v === 'string' && DATE.test(v) && !v.startsWith('0000-00-00')) ? v : INVALID,
+  );
 }
 
 /**
@@ -128,13 +171,22 @@ export function strEnum<const V extends readonly [string, ...string[]]>(
     if (typeof n === 'string') return byLower.get(n.trim().toLowerCase()) ?? n;
     return n;
   };
-  return z
+  const schema = z
     .preprocess(
       normalise,
       text().transform((s) => s as OpenEnum<V[number]>),
     )
     .nullable()
     .optional();
+  // Values normalise maps to themselves: non-blank, not numeric, and their own case-normalised form.
+  const canonical = new Set(
+    [...byLower.values()].filter((v) => v.trim() !== '' && !NUMERIC.test(v.trim()) && normalise(v) === v),
+  );
+  return withFast(schema, (v) => {
+    if (v === null) return v;
+    if (typeof v === 'string') return canonical.has(v) ? v : INVALID;
+    return Number.isInteger(v) ? normalise(v) : INVALID;
+  });
 }
 
 /**
@@ -143,12 +195,15 @@ export function strEnum<const V extends readonly [string, ...string[]]>(
  * some of these as strings.
  */
 export function code() {
-  return z
-    .preprocess(
-      toNumber,
-      z.union([integer(), text()], { error: problem('must be an integer code or a string') }).nullable(),
-    )
-    .optional();
+  return withFast(
+    z
+      .preprocess(
+        toNumber,
+        z.union([integer(), text()], { error: problem('must be an integer code or a string') }).nullable(),
+      )
+      .optional(),
+    (v) => (v === null || Number.isSafeInteger(v) ? v : INVALID),
+  );
 }
 
 /** List; accepts an array, a JSON array string or a comma-separated string. Items default to strings. */
@@ -173,5 +228,5 @@ export function textOrList() {
 
 /** Any JSON value (fields whose type the spec leaves unspecified). */
 export function anyValue() {
-  return z.unknown().optional();
+  return withFast(z.unknown().optional(), (v) => v);
 }
