@@ -47,6 +47,10 @@ export async function createWorker(
       ? { workflowBundle: { codePath: opts.workflowBundlePath } }
       : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities(opts.deps),
+    // On shutdown, in-flight activities are cancelled at once (their pages are committed or not, and
+    // a retry resumes from the checkpoint); a worker that still has not stopped 15 s later gives up.
+    shutdownGraceTime: '2 seconds',
+    shutdownForceTime: '15 seconds',
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
   });
   return { worker, connection };

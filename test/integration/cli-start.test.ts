@@ -78,7 +78,7 @@ describe('callsync start', () => {
 
     child.kill('SIGINT');
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), 30_000)));
+    const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), 60_000)));
     const code = await Promise.race([exited, timeout]);
     clearTimeout(timer);
     expect(code).toBe(0);
