@@ -102,6 +102,23 @@ async function registerEmulatorWebhook(emulator: RunningEmulator, url: string, l
   }
 }
 
+/** Starts the emulator's call simulator at a gentle rate; false (logged) when it cannot. */
+async function startSimulator(emulator: RunningEmulator, log: Logger): Promise<boolean> {
+  try {
+    const res = await fetch(`${emulator.origin}/_emulator/simulator/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rate_per_minute: 6, speed: 4, transcript_delay_s: 240, advance_clock: true }),
+    });
+    if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    log.info('call simulator started (6 calls a minute)');
+    return true;
+  } catch (err) {
+    log.warn({ err }, 'could not start the call simulator; adding plain CDRs instead');
+    return false;
+  }
+}
+
 /** Starts the local stack; on failure, stops what was already started and rethrows. */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const env = opts.env ?? process.env;
@@ -221,13 +238,20 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     if (emulator) {
       const em = emulator;
-      const tickMs = opts.tickMs ?? 10_000;
-      // New calls keep arriving, so the schedules always have something to sync.
-      const timer = setInterval(() => {
-        em.store.clock.advance(tickMs);
-        em.store.addCdrs(em.admin.customer_id, 1 + Math.floor(Math.random() * 3));
-      }, tickMs);
-      stops.push(async () => clearInterval(timer));
+      // Live call traffic: the simulator places calls (with their webhooks, live calls, CDRs and
+      // late transcripts) and moves the emulator's clock along. Without it, plain CDRs keep arriving.
+      if (await startSimulator(em, log)) {
+        stops.push(async () => {
+          await fetch(`${em.origin}/_emulator/simulator/stop`, { method: 'POST' }).catch(() => undefined);
+        });
+      } else {
+        const tickMs = opts.tickMs ?? 10_000;
+        const timer = setInterval(() => {
+          em.store.clock.advance(tickMs);
+          em.store.addCdrs(em.admin.customer_id, 1 + Math.floor(Math.random() * 3));
+        }, tickMs);
+        stops.push(async () => clearInterval(timer));
+      }
     }
 
     // Lets `callsync status` and friends in another shell find this stack.
