@@ -39,6 +39,8 @@ export interface SyncHarnessOptions {
   passwordLogin?: boolean;
   /** Run a worker in this process (default true). */
   inProcessWorker?: boolean;
+  /** Extra top-level config sections (e.g. callbacks). */
+  config?: Record<string, unknown>;
 }
 
 export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHarness> {
@@ -63,6 +65,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },
     archive: { dir: join(scratch, 'audio') },
     logLevel: 'silent' as const,
+    ...opts.config,
   };
   const config = parseConfig(input);
   const configFile = join(scratch, 'callsync.json');
