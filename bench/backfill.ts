@@ -8,7 +8,6 @@ import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync 
 import { chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { writeFile } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
@@ -29,6 +28,7 @@ import {
 import { startEmbeddedPostgres, type RunningPostgres } from '../local/embedded-postgres';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
+import { readyLine, stopChild } from '../lib/child-process';
 
 const ACCOUNT = 'bench';
 const BASELINE_TABLE = 'bench_copy_baseline';
@@ -84,35 +84,6 @@ function spawnTs(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return child;
-}
-
-/** The first stdout line of a child that parses as JSON with the given key. */
-async function readyLine(child: ChildProcess, key: string): Promise<Record<string, unknown>> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`${key} exited with ${String(code)} before it was ready`))),
-  );
-  const ready = (async () => {
-    for await (const line of lines) {
-      try {
-        const value = JSON.parse(line) as Record<string, unknown>;
-        if (key in value) return value;
-      } catch {
-        // not the ready line
-      }
-    }
-    throw new Error(`${key}: stdout closed before the ready line`);
-  })();
-  return Promise.race([ready, exited]);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Peak resident set of a process, in MiB (VmHWM). */

@@ -6,13 +6,12 @@
 // straight into an empty table defined like the inbox, over C connections, one committed INSERT
 // each. Progress goes to stderr; the last stdout line is the result as one JSON object.
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import pg from 'pg';
 import { z } from 'zod';
@@ -21,6 +20,7 @@ import { realisticEvents } from '../emulator/simulator';
 import { freePort } from '../lib/free-port';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
+import { readyLine, stopChild } from '../lib/child-process';
 
 const ACCOUNT = 'bench';
 const RAW_TABLE = 'bench_inbox_raw';
@@ -45,34 +45,6 @@ function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i] as number;
-}
-
-async function readyLine(child: ChildProcess, key: string): Promise<Record<string, unknown>> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`${key} exited with ${String(code)} before it was ready`))),
-  );
-  const ready = (async () => {
-    for await (const line of lines) {
-      try {
-        const value = JSON.parse(line) as Record<string, unknown>;
-        if (key in value) return value;
-      } catch {
-        // not the ready line
-      }
-    }
-    throw new Error(`${key}: stdout closed before the ready line`);
-  })();
-  return Promise.race([ready, exited]);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** POSTs a body over the keep-alive agent; resolves with the status. */

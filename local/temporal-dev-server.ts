@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
+import { stopChild } from '../lib/child-process';
 import { freePort } from '../lib/free-port';
 import { temporalCliPath } from './temporal-cli';
 
@@ -57,7 +58,7 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions = {}
     address,
     namespace,
     uiUrl: opts.uiPort ? `http://127.0.0.1:${opts.uiPort}` : undefined,
-    stop: () => stopChild(child),
+    stop: () => stopChild(child, 10_000),
   };
 }
 
@@ -80,13 +81,4 @@ async function waitUntilServing(child: ChildProcess, address: string, timeoutMs:
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -7,6 +7,7 @@ import { silentLogger } from '../../lib/logger';
 import { startServer, type RunningServer } from '../../server';
 import { syncStream } from '../../workflows';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(300_000);
 
@@ -19,20 +20,6 @@ interface Placed {
   recorded: boolean;
   cdr_type: string;
   ends_in_ms: number;
-}
-
-async function eventually<T>(
-  read: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 90_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 describe('calls end to end, through lossy webhooks', () => {

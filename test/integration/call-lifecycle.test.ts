@@ -7,22 +7,9 @@ import { callWorkflowId } from '../../workflows/call-types';
 import { callLifecycle, callEventSignal } from '../../workflows/call-lifecycle';
 import { syncStream } from '../../workflows';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { eventually } from '../support/eventually';
 
 jest.setTimeout(240_000);
-
-async function eventually<T>(
-  read: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('call lifecycle', () => {
   let h: SyncHarness;
