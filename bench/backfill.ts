@@ -29,6 +29,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../local/embedded-p
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
 import { readyLine, stopChild } from '../lib/child-process';
+import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
 const BASELINE_TABLE = 'bench_copy_baseline';
@@ -151,7 +152,7 @@ function compareIds(source: Float64Array, stored: Float64Array): { missing: numb
   return { missing, duplicates: duplicates + (stored.length - j) };
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<Record<string, unknown>> {
   const program = new Command()
     .option('--cdrs <n>', 'CDRs to seed and backfill', '100000')
     .option('--seed <n>', 'emulator seed', '1')
@@ -355,17 +356,11 @@ async function main(): Promise<void> {
       worker_peak_rss_mb: workerPeak,
     };
     await cleanup();
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return result;
   } catch (err) {
     await cleanup();
     throw err;
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:backfill', main);

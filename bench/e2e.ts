@@ -17,6 +17,7 @@ import { createActivityDeps } from '../runtime/activity-deps';
 import { createWorker } from '../runtime/worker';
 import { startServer } from '../server';
 import { startFakeHubSpot } from '../test/fakes/hubspot-server';
+import { runBenchmark } from './run';
 
 const SCENARIOS = [
   'inbound_answered',
@@ -36,7 +37,7 @@ const say = (m: string) => process.stderr.write(`bench:e2e ${m}\n`);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
-async function main(): Promise<void> {
+async function main(): Promise<Record<string, unknown>> {
   const { values } = parseArgs({
     options: { calls: { type: 'string', default: '200' }, rate: { type: 'string', default: '10' } },
   });
@@ -190,12 +191,7 @@ async function main(): Promise<void> {
   await emulator.close();
   await temporal.stop();
   await pg?.stop();
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  return result;
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `bench:e2e failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exit(1);
-});
+runBenchmark('bench:e2e', main);

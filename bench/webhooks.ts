@@ -21,6 +21,7 @@ import { freePort } from '../lib/free-port';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { readyLine, stopChild } from '../lib/child-process';
+import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
 const RAW_TABLE = 'bench_inbox_raw';
@@ -157,7 +158,7 @@ async function rawInserts(
   }
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<Record<string, unknown>> {
   const program = new Command()
     .option('--events <n>', 'webhook events to post', '50000')
     .option('--concurrency <n>', 'concurrent connections (and baseline connections)', '64')
@@ -363,17 +364,11 @@ async function main(): Promise<void> {
       relay_drained_s: Number(relayDrainedS.toFixed(2)),
     };
     await cleanup();
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return result;
   } catch (err) {
     await cleanup();
     throw err;
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:webhooks', main);
