@@ -34,6 +34,7 @@ function cdrSeenEvent(callId: number): CallEventSignal {
     duration: null,
     tCause: null,
     connectedAt: null,
+    digits: null,
   };
 }
 

@@ -1,19 +1,14 @@
-// The relay moves committed inbox rows into Temporal: a call event becomes a signalWithStart of its
-// call's lifecycle workflow; SMS and unknown events need nothing yet and are marked done. Rows are
+// The relay moves committed inbox rows into Temporal: a call event (or DTMF key press) becomes a
+// signalWithStart of its call's lifecycle workflow; SMS and unknown events are marked done. Rows are
 // claimed with FOR UPDATE SKIP LOCKED, so several relays (processes) can run side by side, and a row
 // is marked done only after its signal succeeded. A failed signal leaves the row pending with its
 // attempts, error and a backoff, so the relay catches up by itself once Temporal or the worker is
 // back. Delivery to the workflow is at least once; the workflow deduplicates by event id.
 import type { Client } from '@temporalio/client';
 import type pg from 'pg';
-import { callEventSchema } from '../connectors/platform/schemas/events';
 import type { Logger } from '../lib/logger';
-import {
-  CALL_EVENT_SIGNAL,
-  callWorkflowId,
-  toCallEventSignal,
-  type CallEventSignal,
-} from '../workflows/call-types';
+import { CALL_EVENT_SIGNAL, callWorkflowId, type CallEventSignal } from '../workflows/call-types';
+import { storedCallSignal } from './webhook-body';
 
 /** Workflow type of a call's lifecycle (by name: the relay does not import workflow code). */
 export const CALL_LIFECYCLE_WORKFLOW = 'callLifecycle';
@@ -239,22 +234,22 @@ export class Relay {
         outcomes.push({ id: row.id, result: 'done' }); // SMS and unknown events: nothing to start yet
         continue;
       }
-      const parsed = callEventSchema.safeParse(row.body);
-      if (!parsed.success) {
+      const parsed = storedCallSignal(row.body);
+      if (!parsed.ok) {
         outcomes.push({
           id: row.id,
           result: 'failed',
-          error: `stored body no longer validates: ${parsed.error.message}`,
+          error: `stored body no longer validates: ${parsed.error}`,
         });
         continue;
       }
-      const callId = parsed.data.call_id;
+      const callId = parsed.callId;
       const workflowId = callWorkflowId(row.account, callId);
       const signal: CallSignal = {
         workflowId,
         account: row.account,
         callId,
-        signal: toCallEventSignal(parsed.data),
+        signal: parsed.signal,
       };
       const group = byWorkflow.get(workflowId);
       if (group) group.push({ row, signal });

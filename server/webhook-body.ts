@@ -1,14 +1,18 @@
-// Classifies a webhook body: a known call or SMS event, the spec's test event, an event name
-// callsync does not know (kept), or a rejection with a message that names the field.
+// Classifies a webhook body: a known call or SMS event, a DTMF key press of a call, the spec's test
+// event, an event name callsync does not know (kept), or a rejection with a message that names the
+// field. The relay classifies stored bodies of calls the same way (storedCallSignal).
 import { z } from 'zod';
 import {
   CALL_EVENT_NAMES,
   callEventSchema,
+  dtmfEventSchema,
+  isDtmfEventName,
   smsReceivedEventSchema,
   TEST_EVENT_NAME,
   unknownEventSchema,
   type WebhookEvent,
 } from '../connectors/platform/schemas/events';
+import { toCallEventSignal, toDtmfEventSignal, type CallEventSignal } from '../workflows/call-types';
 
 /** One problem with a body: the field (or "body") and what is wrong with it. */
 export interface BodyProblem {
@@ -65,5 +69,30 @@ export function parseWebhookBody(text: string): ParsedWebhook {
       ? { ok: true, test: false, event: { kind: 'sms', event: sms.data } }
       : reject(problemsOf(sms.error, obj));
   }
+  if (isDtmfEventName(name)) {
+    // Undocumented (see dtmfEventSchema): one that names no usable call is kept as unknown, not refused.
+    const dtmf = dtmfEventSchema.safeParse(obj);
+    if (dtmf.success) return { ok: true, test: false, event: { kind: 'dtmf', event: dtmf.data } };
+  }
   return { ok: true, test: name === TEST_EVENT_NAME, event: { kind: 'unknown', event: base.data } };
+}
+
+/** A stored event of a call as its workflow's signal, or why the body no longer validates. */
+export type StoredCallSignal =
+  { ok: true; callId: number; signal: CallEventSignal } | { ok: false; error: string };
+
+/** Classifies the stored body of an inbox row that has a call id (a call event or a DTMF key press). */
+export function storedCallSignal(body: unknown): StoredCallSignal {
+  const name =
+    typeof body === 'object' && body !== null ? (body as { event_name?: unknown }).event_name : null;
+  if (typeof name === 'string' && isDtmfEventName(name)) {
+    const dtmf = dtmfEventSchema.safeParse(body);
+    return dtmf.success
+      ? { ok: true, callId: dtmf.data.call_id, signal: toDtmfEventSignal(dtmf.data) }
+      : { ok: false, error: dtmf.error.message };
+  }
+  const call = callEventSchema.safeParse(body);
+  return call.success
+    ? { ok: true, callId: call.data.call_id, signal: toCallEventSignal(call.data) }
+    : { ok: false, error: call.error.message };
 }

@@ -39,7 +39,7 @@ export function inboxEntry(account: string, webhook: WebhookEvent, body: string)
     account,
     eventId: webhook.event.id,
     eventName: webhook.event.event_name,
-    callId: webhook.kind === 'call' ? webhook.event.call_id : null,
+    callId: webhook.kind === 'call' || webhook.kind === 'dtmf' ? webhook.event.call_id : null,
     body,
   };
 }

@@ -1,5 +1,5 @@
 // What travels from the webhook relay into a call's workflow: ids, times, numbers; never secrets.
-import type { CallEvent } from '../connectors/platform/schemas/events';
+import type { CallEvent, DtmfEvent } from '../connectors/platform/schemas/events';
 
 /** Signal name of call events. */
 export const CALL_EVENT_SIGNAL = 'callEvent';
@@ -36,10 +36,24 @@ export interface CallEventSignal {
   duration: number | null;
   tCause: string | null;
   connectedAt: string | null;
+  /**
+   * Keys pressed (0-9 * # A-D) of a DTMF event; null for other events. Signals recorded before DTMF
+   * events were relayed lack it, which is harmless: the workflow only passes it on to the timeline.
+   */
+  digits: string | null;
 }
 
 /** The signal payload of a validated call event. */
 export function toCallEventSignal(e: CallEvent): CallEventSignal {
+  return eventSignal(e, null);
+}
+
+/** The signal payload of a validated DTMF key press (a call event with the keys pressed). */
+export function toDtmfEventSignal(e: DtmfEvent): CallEventSignal {
+  return eventSignal(e, e.digits);
+}
+
+function eventSignal(e: CallEvent | DtmfEvent, digits: string | null): CallEventSignal {
   return {
     eventId: e.id,
     name: e.event_name,
@@ -56,5 +70,6 @@ export function toCallEventSignal(e: CallEvent): CallEventSignal {
     duration: e.duration ?? null,
     tCause: e.t_cause ?? null,
     connectedAt: e.connected_at ?? null,
+    digits,
   };
 }

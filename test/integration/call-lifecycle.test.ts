@@ -107,6 +107,7 @@ describe('call lifecycle', () => {
     duration: n,
     tCause: null,
     connectedAt: null,
+    digits: null,
   });
 
   async function deliver(callId: number, events: CallEventSignal[]): Promise<void> {

@@ -83,6 +83,7 @@ describe('callback auto-dial', () => {
       duration: null,
       tCause: null,
       connectedAt: null,
+      digits: null,
     });
     for (const e of [event(1, 'call.missed'), event(2, 'call.hangup')]) {
       await h.client.workflow.signalWithStart(callLifecycle, {

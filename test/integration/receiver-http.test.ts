@@ -1,5 +1,5 @@
-// The webhook receiver over real HTTP and a real PostgreSQL: authentication, bad bodies, unknown and
-// test events, redelivery, the body limit, and group commit under concurrency.
+// The webhook receiver over real HTTP and a real PostgreSQL: authentication, bad bodies, unknown,
+// DTMF and test events, redelivery, the body limit, and group commit under concurrency.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../../lib/logger';
@@ -148,6 +148,21 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
         call_id: null,
         body: ev,
       });
+    });
+
+    it('stores a DTMF key press with its call id, and one without a call id as unknown', async () => {
+      const ev = callEvent({ event_name: 'call.dtmf', state: 'INITIAL', context: 'IVR', digit: '2' });
+      const res = await post(`/webhooks/acme/${SECRET}`, ev);
+      expect(res.status).toBe(200);
+      expect(await inboxRow(ev.id as string)).toMatchObject({
+        event_name: 'call.dtmf',
+        call_id: ev.call_id,
+        status: 'pending',
+        body: ev,
+      });
+      const orphan = { id: 'dtmf-no-call', event_name: 'call.dtmf', digit: '3' };
+      expect((await post(`/webhooks/acme/${SECRET}`, orphan)).status).toBe(200);
+      expect(await inboxRow('dtmf-no-call')).toMatchObject({ call_id: null, body: orphan });
     });
 
     it('acknowledges the test event without storing it', async () => {

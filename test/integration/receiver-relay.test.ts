@@ -1,6 +1,6 @@
 // The relay against a real Temporal dev server and a real PostgreSQL: inbox rows become signals of
-// each call's `callLifecycle` workflow (a recording stand-in here), rows are marked done, and rows
-// stay pending while Temporal is away, then drain once it is back.
+// each call's `callLifecycle` workflow (a recording stand-in here), DTMF key presses included, rows
+// are marked done, and rows stay pending while Temporal is away, then drain once it is back.
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { silentLogger } from '../../lib/logger';
@@ -192,4 +192,45 @@ describe('relay: inbox → Temporal', () => {
       .execute();
     expect(rows.map((r) => r.status)).toEqual(['done', 'done', 'done']);
   }, 240_000);
+
+  it("signals a DTMF key press to its call's workflow, with the keys pressed", async () => {
+    const inbox = new InboxWriter(w.pool);
+    const relay = new Relay({
+      pool: w.pool,
+      signal: temporalSignaller(client, taskQueue),
+      logger: silentLogger,
+    });
+    // No hangup: the stand-in stays open, so both events reach one run whatever their order (the
+    // order of a call's events is the first test's subject).
+    await store(inbox, [
+      event(301, 'call.initial', 1),
+      JSON.stringify({ id: 'dtmf-301', event_name: 'call.dtmf', call_id: '301', context: 'IVR', digit: '2' }),
+    ]);
+    relay.start();
+    try {
+      await withWorker(async () => {
+        const call = await until('both events signalled', async () => {
+          const seen = await client.workflow
+            .getHandle(callWorkflowId(ACCOUNT, 301))
+            .query(signalsQuery)
+            .catch(() => undefined); // not started yet
+          return seen?.events.length === 2 ? seen.events : undefined;
+        });
+        const byId = [...call].sort((a, b) => a.eventId.localeCompare(b.eventId));
+        expect(byId.map((e) => [e.eventId, e.name, e.context, e.digits])).toEqual([
+          ['call-301-1', 'call.initial', 'LOCAL_USER', null],
+          ['dtmf-301', 'call.dtmf', 'IVR', '2'],
+        ]);
+      });
+    } finally {
+      await relay.stop();
+    }
+    expect(relay.stats.failed).toBe(0);
+    const rows = await w.db
+      .selectFrom('webhook_inbox')
+      .select(['status'])
+      .where('call_id', '=', 301)
+      .execute();
+    expect(rows.map((r) => r.status)).toEqual(['done', 'done']);
+  }, 120_000);
 });

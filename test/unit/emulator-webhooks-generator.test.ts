@@ -1,6 +1,10 @@
 // The simulator's pure event generators (used by the webhook benchmarks): deterministic per seed, unique
 // ids, bodies that the receiver's schemas accept, sequences of the spec's call-state table.
-import { callEventSchema, smsReceivedEventSchema } from '../../connectors/platform/schemas/events';
+import {
+  callEventSchema,
+  dtmfEventSchema,
+  smsReceivedEventSchema,
+} from '../../connectors/platform/schemas/events';
 import { CALL_SCENARIOS, generateCallEvents, realisticEvents, seededWorld } from '../../emulator/simulator';
 
 describe('generateCallEvents', () => {
@@ -20,6 +24,7 @@ describe('generateCallEvents', () => {
       for (const e of a.events) {
         expect(e.call_id).toBe(42);
         if (e.event_name !== 'call.dtmf') expect(callEventSchema.safeParse(e).success).toBe(true);
+        else expect(dtmfEventSchema.parse(e)).toMatchObject({ call_id: 42, digits: expect.any(String) });
       }
       expect(a.plan.cdr.billsec).toBeLessThanOrEqual(a.plan.cdr.duration);
     }
@@ -66,9 +71,9 @@ describe('realisticEvents', () => {
         e.event_name === 'sms.received'
           ? smsReceivedEventSchema
           : e.event_name === 'call.dtmf'
-            ? null
+            ? dtmfEventSchema
             : callEventSchema;
-      if (schema) expect(schema.safeParse(e).success).toBe(true);
+      expect(schema.safeParse(e).success).toBe(true);
     }
   });
 });

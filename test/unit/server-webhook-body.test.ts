@@ -1,4 +1,5 @@
-import { parseWebhookBody } from '../../server/webhook-body';
+import { dtmfKeys } from '../../connectors/platform/schemas/events';
+import { parseWebhookBody, storedCallSignal } from '../../server/webhook-body';
 
 const call = {
   id: 'ev-1',
@@ -46,5 +47,121 @@ describe('webhook body', () => {
     const parsed = parseWebhookBody(text);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.reason).toContain(reason);
+  });
+});
+
+describe('DTMF key press (event name and body undocumented)', () => {
+  const dtmf = { ...call, id: 'ev-d', event_name: 'call.dtmf', state: 'INITIAL', context: 'IVR', digit: '2' };
+
+  it('classifies call.dtmf with a call id as a DTMF event of that call, with its keys', () => {
+    expect(parseWebhookBody(JSON.stringify(dtmf))).toEqual({
+      ok: true,
+      test: false,
+      event: { kind: 'dtmf', event: expect.objectContaining({ id: 'ev-d', call_id: 1234, digits: '2' }) },
+    });
+  });
+
+  it.each(['call.dtmf', 'call.DTMF_key_press', 'dtmf', 'ivr.dtmf.received'])(
+    'recognises the name %s',
+    (name) => {
+      expect(parseWebhookBody(JSON.stringify({ ...dtmf, event_name: name }))).toMatchObject({
+        ok: true,
+        event: { kind: 'dtmf', event: { event_name: name, call_id: 1234 } },
+      });
+    },
+  );
+
+  it('needs only id, event_name and call_id (a numeric string will do)', () => {
+    const bare = parseWebhookBody(JSON.stringify({ id: 'd1', event_name: 'dtmf', call_id: '88', key: 5 }));
+    expect(bare).toMatchObject({ ok: true, event: { kind: 'dtmf', event: { call_id: 88, digits: '5' } } });
+  });
+
+  it.each([
+    ['no call_id', { ...dtmf, call_id: undefined }],
+    ['a null call_id', { ...dtmf, call_id: null }],
+    ['a call_id that is not a number', { ...dtmf, call_id: 'abc' }],
+    ['a fractional call_id', { ...dtmf, call_id: 12.5 }],
+  ])('keeps a DTMF event with %s as unknown, never refusing it', (_what, body) => {
+    expect(parseWebhookBody(JSON.stringify(body))).toMatchObject({
+      ok: true,
+      test: false,
+      event: { kind: 'unknown', event: { id: 'ev-d', event_name: 'call.dtmf' } },
+    });
+  });
+
+  it.each([
+    [{ digit: '2' }, '2'],
+    [{ digits: '12#' }, '12#'],
+    [{ dtmf: '*0' }, '*0'],
+    [{ key: 7 }, '7'],
+    [{ digit: 'b' }, 'B'],
+    [{ digits: '1, 2 x 3' }, '123'],
+    [{ digit: '', digits: '4' }, '4'],
+    [{ digit: null, key: '9' }, '9'],
+    [{ digit: '5', key: '9' }, '5'],
+    [{ digit: { k: 1 }, dtmf: 'D' }, 'D'],
+    [{ digit: -1 }, null],
+    [{ digit: 'xyz' }, null],
+    [{}, null],
+  ])('reads the keys of %o as %p', (fields, keys) => {
+    expect(dtmfKeys(fields)).toBe(keys);
+    const parsed = parseWebhookBody(
+      JSON.stringify({ id: 'k', event_name: 'call.dtmf', call_id: 1, ...fields }),
+    );
+    expect(parsed).toMatchObject({ ok: true, event: { kind: 'dtmf', event: { digits: keys } } });
+  });
+
+  it('leaves call events and unknown events without keys', () => {
+    expect(parseWebhookBody(JSON.stringify({ ...call, digit: '1' }))).toMatchObject({
+      event: { kind: 'call' },
+    });
+    expect(
+      parseWebhookBody(JSON.stringify({ id: 'u', event_name: 'call.keypad', call_id: 1 })),
+    ).toMatchObject({
+      event: { kind: 'unknown' },
+    });
+  });
+});
+
+describe('stored call bodies (relay)', () => {
+  it('turns a stored DTMF body into a call signal with its keys', () => {
+    const body = {
+      ...call,
+      id: 'ev-d',
+      event_name: 'call.dtmf',
+      call_id: '1234',
+      context: 'IVR',
+      digit: '3',
+    };
+    expect(storedCallSignal(body)).toEqual({
+      ok: true,
+      callId: 1234,
+      signal: expect.objectContaining({
+        eventId: 'ev-d',
+        name: 'call.dtmf',
+        context: 'IVR',
+        src: '+442071234567',
+        digits: '3',
+      }),
+    });
+  });
+
+  it('turns a stored call event into a call signal without keys', () => {
+    expect(storedCallSignal(call)).toMatchObject({
+      ok: true,
+      callId: 1234,
+      signal: { eventId: 'ev-1', name: 'call.ringing', state: 'RINGING', digits: null },
+    });
+  });
+
+  it.each([
+    ['a DTMF body without call_id', { id: 'd', event_name: 'call.dtmf', digit: '1' }],
+    ['a call body with a bad call_id', { ...call, call_id: 'abc' }],
+    ['an unknown event name', { ...call, event_name: 'call.keypad' }],
+    ['not an object', 'text'],
+  ])('reports %s as no longer valid', (_what, body) => {
+    const stored = storedCallSignal(body);
+    expect(stored.ok).toBe(false);
+    if (!stored.ok) expect(stored.error).not.toBe('');
   });
 });

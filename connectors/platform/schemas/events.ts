@@ -1,5 +1,5 @@
-// Webhook event bodies (spec, Events): call events and received SMS. The platform signs nothing
-// and sends event names beyond its documented list, so the union keeps unknown events.
+// Webhook event bodies (spec, Events): call events, received SMS and DTMF key presses. The platform
+// signs nothing and sends event names beyond its documented list, so the union keeps unknown events.
 import { z } from 'zod';
 import { date, int, str } from './primitives';
 
@@ -82,6 +82,47 @@ export const smsReceivedEventSchema = z.looseObject({
 });
 export type SmsReceivedEvent = z.infer<typeof smsReceivedEventSchema>;
 
+/** Whether an event name is a DTMF key press: the spec shows no name, so any name with "dtmf" is one. */
+export function isDtmfEventName(name: string): boolean {
+  return /dtmf/i.test(name);
+}
+
+/** Fields that may carry the keys of a DTMF event, in the order they are read. */
+export const DTMF_KEY_FIELDS = ['digit', 'digits', 'dtmf', 'key'] as const;
+
+/**
+ * The keys pressed, from the first of DTMF_KEY_FIELDS that holds any: a string or a non-negative
+ * integer, upper-cased, keeping only the DTMF keys 0-9 * # A-D; null when no field holds a key.
+ */
+export function dtmfKeys(body: Readonly<Record<string, unknown>>): string | null {
+  for (const field of DTMF_KEY_FIELDS) {
+    const value = body[field];
+    const text =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+          ? String(value)
+          : '';
+    const keys = text.toUpperCase().replace(/[^0-9*#A-D]/g, '');
+    if (keys !== '') return keys;
+  }
+  return null;
+}
+
+/**
+ * Body of a DTMF key press event. The spec names the category but shows neither its event name nor
+ * its payload (Events, Rules 5), so this is lenient: any name containing "dtmf", the call event's
+ * fields (all optional but id and call_id), and the keys from whichever field carries them. Only a
+ * usable call_id ties the key press to a call; an event without one is kept as an unknown event and
+ * never refused (400), since no documented format exists for it to break.
+ */
+export const dtmfEventSchema = callEventSchema
+  .extend({
+    event_name: z.string().refine(isDtmfEventName, 'must name a DTMF event'),
+  })
+  .transform((e) => ({ ...e, digits: dtmfKeys(e) }));
+export type DtmfEvent = z.output<typeof dtmfEventSchema>;
+
 /** Any event: only `id` and `event_name` are required; an unknown name is still an event to keep. */
 export const unknownEventSchema = z.looseObject({
   id: eventId,
@@ -90,10 +131,14 @@ export const unknownEventSchema = z.looseObject({
 });
 export type UnknownEvent = z.infer<typeof unknownEventSchema>;
 
-/** A webhook delivery, classified: a known call or SMS event, or an event name callsync does not know. */
+/**
+ * A webhook delivery, classified: a known call or SMS event, a DTMF key press of a call, or an event
+ * name callsync does not know.
+ */
 export type WebhookEvent =
   | { kind: 'call'; event: CallEvent }
   | { kind: 'sms'; event: SmsReceivedEvent }
+  | { kind: 'dtmf'; event: DtmfEvent }
   | { kind: 'unknown'; event: UnknownEvent };
 
 /** The event the spec sends when a webhook is saved, to test the URL. */
