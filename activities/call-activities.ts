@@ -7,7 +7,7 @@ import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
 import { chooseContact } from '../connectors/crm/match';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
-import { addCallEvents } from '../connectors/postgres';
+import { addCallEvents, callDtmfDigits } from '../connectors/postgres';
 import type { CallEventSignal } from '../workflows/call-types';
 import type { ActivityDeps } from './deps';
 import { withFailureMapping } from './failures';
@@ -212,6 +212,7 @@ export function createCallActivities(deps: ActivityDeps) {
             cdr.user_id ? String(cdr.user_id) : null,
           ),
           defaultCountry: country,
+          ivrDigits: (await callDtmfDigits(deps.warehouse.db, input.account, input.callId)).join(''),
         });
         const { crmId } = await upsertCallLog(
           deps.warehouse.db,

@@ -1,5 +1,5 @@
 // The text a call log carries in the CRM (HubSpot hs_call_body, Salesforce Description, the built-in
-// destination's body): summary, sentiment, a transcript excerpt and the recording link.
+// destination's body): IVR keys pressed, summary, sentiment, a transcript excerpt and the recording link.
 import type { CallLog } from './crm-connector';
 
 /** Safety cap on the transcript excerpt in a call log body (call-log.ts already cuts it shorter). */
@@ -13,6 +13,8 @@ export function truncate(text: string, max: number): string {
 /** The call log's body as plain text with one section per known part; '' when nothing is known yet. */
 export function callLogBody(log: CallLog, excerptChars = BODY_EXCERPT_MAX_CHARS): string {
   const parts: string[] = [];
+  // First: the menu choice is what a rep looks for, and it survives a CRM's cut of a long body.
+  if (log.ivrDigits) parts.push(`IVR keys pressed: ${[...log.ivrDigits].join(' ')}`);
   if (log.summary) parts.push(`Summary: ${log.summary.trim()}`);
   if (log.sentiment) parts.push(`Sentiment: ${log.sentiment}`);
   if (log.transcriptExcerpt) {

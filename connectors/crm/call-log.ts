@@ -1,4 +1,4 @@
-// Builds the CRM call log of one call from its CDR and recording. Pure.
+// Builds the CRM call log of one call from its CDR, its recording and the keys pressed. Pure.
 import type { CountryCode } from 'libphonenumber-js';
 import type { Cdr, Monitor } from '../platform';
 import type { CallLog, CrmContact } from './crm-connector';
@@ -48,6 +48,8 @@ export interface CallLogInput {
   userEmail: string | null;
   contact: CrmContact | null;
   defaultCountry: CountryCode;
+  /** DTMF keys pressed during the call, in order (from its timeline); null or '' when none. */
+  ivrDigits: string | null;
 }
 
 /** The call log for a call: created at hangup, and rebuilt as the recording and transcript arrive. */
@@ -86,5 +88,6 @@ export function buildCallLog(input: CallLogInput): CallLog {
         : transcript
       : null,
     sentiment: recording?.sentiment ?? null,
+    ivrDigits: input.ivrDigits || null,
   };
 }

@@ -33,6 +33,8 @@ export interface CallLog {
   summary: string | null;
   transcriptExcerpt: string | null;
   sentiment: string | null;
+  /** DTMF keys the caller pressed in the IVR, in order (e.g. "21"); null when none. */
+  ivrDigits: string | null;
 }
 
 /** A callback task for a caller nobody reached. */

@@ -1,6 +1,7 @@
 // A call's follow-up end to end on the real stack (emulator, Temporal, PostgreSQL, built-in CRM):
-// events arrive duplicated and out of order, the call is logged once on the right contact and
-// updated when its transcript arrives; missed calls open one callback task, a connected call closes it.
+// events arrive duplicated and out of order, the call is logged once on the right contact (with the
+// IVR keys pressed) and updated when its transcript arrives; missed calls open one callback task, a
+// connected call closes it.
 import { sql } from 'kysely';
 import type { CallEventSignal } from '../../workflows/call-types';
 import { callWorkflowId } from '../../workflows/call-types';
@@ -134,8 +135,11 @@ describe('call lifecycle', () => {
     const ringing = event(callId, 1, 'call.ringing', contact.tel);
     const connected = event(callId, 2, 'call.connected', contact.tel);
     const hangup = event(callId, 3, 'call.hangup', contact.tel);
+    // The caller picked option 2 in the IVR before the call rang (the key press comes before the hangup,
+    // so it is on the timeline before the call is logged).
+    const keyPress = { ...event(callId, 0, 'call.dtmf', contact.tel, 'IVR'), state: 'INITIAL', digits: '2' };
     // Out of order and duplicated, as at-least-once delivery does.
-    await deliver(callId, [hangup, ringing, connected, hangup, ringing]);
+    await deliver(callId, [keyPress, hangup, ringing, connected, hangup, ringing, keyPress]);
 
     const [log] = await eventually(async () => {
       const rows = await callLog(callId);
@@ -149,12 +153,13 @@ describe('call lifecycle', () => {
     });
     expect(log!.contact_id).toBe(`contact:${contact.id}`);
     expect(log!.transcript_excerpt).toBeNull();
+    expect(log!.body.split('\n\n')[0]).toBe('IVR keys pressed: 2');
 
     const { rows: timeline } = await sql<{ n: number }>`
       select count(*)::int as n from call_events where account = 'acme' and call_id = ${callId}`.execute(
       h.deps.warehouse.db,
     );
-    expect(timeline[0]!.n).toBe(3);
+    expect(timeline[0]!.n).toBe(4);
 
     h.emulator.store.tables.monitors.update(monitorId!, {
       transcript: 'Agent: Acme, good morning.\nCaller: I would like to upgrade my plan.',
@@ -166,6 +171,7 @@ describe('call lifecycle', () => {
       return rows[0]?.transcript_excerpt ? rows[0] : undefined;
     }, 'the transcript on the call log');
     expect(updated.summary).toBe('Caller wants to upgrade');
+    expect(updated.body).toMatch(/^IVR keys pressed: 2\n\nSummary: Caller wants to upgrade/);
     expect(updated.id).toBe(log!.id);
     expect(await callLog(callId)).toHaveLength(1);
     const mapped = await h.deps.warehouse.db

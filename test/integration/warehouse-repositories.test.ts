@@ -1,5 +1,7 @@
 import {
+  addCallEvents,
   addQuarantined,
+  callDtmfDigits,
   countQuarantined,
   deleteCheckpoint,
   finishSyncRun,
@@ -182,6 +184,44 @@ describe('service-state repositories', () => {
         await markAudioArchived(w.db, 'voicemessages', 'acme', 4401, { uri: 'file:///v/4401.mp3', bytes: 9 }),
       ).toBe(true);
       expect(await listAudioBacklog(w.db, 'voicemessages', 'acme')).toEqual([]);
+    });
+  });
+
+  describe('call timeline', () => {
+    const ev = (eventId: string, name: string, time: string | null, digits: string | null) => ({
+      eventId,
+      name,
+      time,
+      state: null,
+      context: 'IVR',
+      detail: { eventId, name, digits },
+    });
+
+    it("reads a call's DTMF keys in event time order, whatever order they were recorded in", async () => {
+      await addCallEvents(w.db, 'acme', 77, [
+        ev('d-late', 'call.dtmf', '2026-11-01 12:00:09', '1'),
+        ev('ring', 'call.ringing', '2026-11-01 12:00:01', null),
+      ]);
+      await addCallEvents(w.db, 'acme', 77, [
+        ev('d-early', 'call.dtmf', '2026-11-01 12:00:05', '2'),
+        ev('d-untimed', 'call.dtmf', null, '#'),
+      ]);
+      await addCallEvents(w.db, 'acme', 78, [ev('other-call', 'call.dtmf', '2026-11-01 12:00:00', '9')]);
+      await addCallEvents(w.db, 'other', 77, [ev('other-acct', 'call.dtmf', '2026-11-01 12:00:00', '8')]);
+      // The workflow's older signals have no digits field at all.
+      await addCallEvents(w.db, 'acme', 77, [
+        { ...ev('old', 'call.hangup', '2026-11-01 12:00:10', null), detail: { eventId: 'old' } },
+      ]);
+
+      expect(await callDtmfDigits(w.db, 'acme', 77)).toEqual(['2', '1', '#']);
+      expect(await callDtmfDigits(w.db, 'acme', 78)).toEqual(['9']);
+      expect(await callDtmfDigits(w.db, 'acme', 79)).toEqual([]);
+    });
+
+    it('keeps the recorded order of key presses within the same second', async () => {
+      await addCallEvents(w.db, 'acme', 80, [ev('z-first', 'call.dtmf', '2026-11-01 12:00:05', '4')]);
+      await addCallEvents(w.db, 'acme', 80, [ev('a-second', 'call.dtmf', '2026-11-01 12:00:05', '5')]);
+      expect(await callDtmfDigits(w.db, 'acme', 80)).toEqual(['4', '5']);
     });
   });
 });

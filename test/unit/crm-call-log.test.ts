@@ -16,7 +16,7 @@ const cdr = (over: Partial<Cdr>): Cdr => ({
   ...over,
 });
 
-const input = (c: Cdr, recording: Monitor | null = null) => ({
+const input = (c: Cdr, recording: Monitor | null = null, ivrDigits: string | null = null) => ({
   account: 'acme',
   callId: 880000001,
   cdr: c,
@@ -25,6 +25,7 @@ const input = (c: Cdr, recording: Monitor | null = null) => ({
   userEmail: 'amelia@acme.example',
   contact: null,
   defaultCountry: 'GB' as const,
+  ivrDigits,
 });
 
 describe('summarizing a CDR', () => {
@@ -67,7 +68,13 @@ describe('building a call log', () => {
       recordingUrl: null,
       summary: null,
       transcriptExcerpt: null,
+      ivrDigits: null,
     });
+  });
+
+  it('carries the IVR keys pressed, none when the timeline had none', () => {
+    expect(buildCallLog(input(cdr({}), null, '21#')).ivrDigits).toBe('21#');
+    expect(buildCallLog(input(cdr({}), null, '')).ivrDigits).toBeNull();
   });
 
   it('adds the recording, summary, sentiment and a bounded transcript excerpt once they exist', () => {

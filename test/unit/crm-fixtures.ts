@@ -25,6 +25,7 @@ export function callLog(overrides: Partial<CallLog> = {}): CallLog {
     summary: null,
     transcriptExcerpt: null,
     sentiment: null,
+    ivrDigits: null,
     ...overrides,
   };
 }

@@ -51,6 +51,10 @@ describe('callProperties', () => {
     });
     expect(props).not.toHaveProperty('hs_call_from_number');
   });
+
+  it('puts the IVR keys pressed into the body', () => {
+    expect(callProperties(callLog({ ivrDigits: '2' })).hs_call_body).toBe('IVR keys pressed: 2');
+  });
 });
 
 describe('taskProperties', () => {

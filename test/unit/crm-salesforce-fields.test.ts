@@ -37,6 +37,11 @@ describe('callLogTaskFields', () => {
     expect(fields).toMatchObject({ CallType: 'Outbound', CallDisposition: 'Busy' });
   });
 
+  it('puts the IVR keys pressed into the Description', () => {
+    const fields = callLogTaskFields(callLog({ ivrDigits: '21', summary: 'S' }), 'update');
+    expect(fields.Description).toBe('IVR keys pressed: 2 1\n\nSummary: S');
+  });
+
   it.each([
     ['missed', 'Missed'],
     ['voicemail', 'Voicemail'],

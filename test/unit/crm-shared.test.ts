@@ -22,6 +22,14 @@ describe('callLogBody', () => {
     expect(callLogBody(callLog())).toBe('');
   });
 
+  it('puts the IVR keys pressed first, one by one in order', () => {
+    expect(callLogBody(callLog({ ivrDigits: '21' }))).toBe('IVR keys pressed: 2 1');
+    expect(callLogBody(callLog({ ivrDigits: '3*', summary: 'Billing' }))).toBe(
+      'IVR keys pressed: 3 *\n\nSummary: Billing',
+    );
+    expect(callLogBody(callLog({ ivrDigits: null }))).not.toContain('IVR');
+  });
+
   it('caps the transcript excerpt', () => {
     expect(callLogBody(callLog({ transcriptExcerpt: 'abcdef' }), 4)).toBe('Transcript (excerpt):\nabc…');
     expect(truncate('abc', 3)).toBe('abc');
@@ -51,6 +59,10 @@ describe('built-in destination rows', () => {
       contact_name: 'Ada Lovelace',
       body: '',
     });
+  });
+
+  it('keeps the IVR keys pressed in the call log body (no column of their own)', () => {
+    expect(callLogRow('acme', callLog({ key: 'acme:2', ivrDigits: '9' })).body).toBe('IVR keys pressed: 9');
   });
 
   it('maps a callback task', () => {

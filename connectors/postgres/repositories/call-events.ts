@@ -1,5 +1,5 @@
 // A call's timeline in the warehouse: its events, once each, whatever order they came in.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../tables';
 
 export interface CallEventInput {
@@ -48,4 +48,27 @@ export async function callTimeline(db: Kysely<Database>, account: string, callId
     .orderBy('event_time')
     .orderBy('event_id')
     .execute();
+}
+
+/**
+ * The keys pressed during a call: the digits of the DTMF events on its timeline, one string per event,
+ * in event time order (then the order they were recorded in, then event id).
+ */
+export async function callDtmfDigits(
+  db: Kysely<Database>,
+  account: string,
+  callId: number,
+): Promise<string[]> {
+  const digits = sql<string>`detail->>'digits'`;
+  const rows = await db
+    .selectFrom('call_events')
+    .select(digits.as('digits'))
+    .where('account', '=', account)
+    .where('call_id', '=', callId)
+    .where(digits, 'is not', null)
+    .orderBy('event_time')
+    .orderBy('recorded_at')
+    .orderBy('event_id')
+    .execute();
+  return rows.map((r) => r.digits);
 }
