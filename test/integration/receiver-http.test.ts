@@ -226,6 +226,37 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
       expect(rows).toHaveLength(200);
     });
 
+    it('refuses only the body PostgreSQL cannot store, not the deliveries sharing its commit', async () => {
+      // JSON.parse accepts a lone surrogate escape; jsonb does not. Sent among good deliveries,
+      // it fails their shared commit, which is then retried row by row.
+      const good = Array.from({ length: 30 }, () => callEvent());
+      const bad = callEvent({ src_name: 'broken \ud800 name' });
+      expect(JSON.stringify(bad)).toContain('\\ud800');
+      const failedBefore = inbox.stats.failedFlushes;
+      const all = [...good.slice(0, 15), bad, ...good.slice(15)];
+      const responses = await Promise.all(all.map((ev) => post(`/webhooks/acme/${SECRET}`, ev)));
+      const statuses = responses.map((r) => r.status);
+      expect(statuses[15]).toBe(400);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+      expect(inbox.stats.failedFlushes).toBeGreaterThan(failedBefore);
+      const body = (await responses[15]!.json()) as { message: string; errors: Array<{ field: string }> };
+      expect(body.message).toContain('cannot be stored');
+      expect(body.errors.map((e) => e.field)).toEqual(['body']);
+      expect(await inboxRow(bad.id as string)).toBeUndefined();
+      const kept = await w.db
+        .selectFrom('webhook_rejected')
+        .select('reason')
+        .where('body', '=', JSON.stringify(bad))
+        .executeTakeFirstOrThrow();
+      expect(kept.reason).toContain('cannot be stored');
+      const { rows } = await w.pool.query<{ event_id: string; src: string }>(
+        "SELECT event_id, body->>'src' AS src FROM webhook_inbox WHERE event_id = ANY($1)",
+        [good.map((e) => e.id)],
+      );
+      expect(rows).toHaveLength(30);
+      expect(rows.every((r) => r.src === '+442071234567')).toBe(true);
+    });
+
     it('answers 503 to every request of a commit that failed, so the platform delivers again', async () => {
       const events = Array.from({ length: 5 }, () => callEvent());
       // PostgreSQL itself refuses the commit: the table is briefly renamed away.
