@@ -284,6 +284,11 @@ async function main(): Promise<Record<string, unknown>> {
       `CPU per event: server ${serverCpuUs.toFixed(0)} µs, bench client ${((own.user + own.system) / N).toFixed(0)} µs`,
     );
     const acceptedPerS = N / posted.seconds;
+    const { rows: relayedRows } = await warehouse.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM webhook_inbox WHERE account = $1 AND status = 'done'",
+      [ACCOUNT],
+    );
+    log(`relayed while posting: ${relayedRows[0]!.n} of ${N}`);
     log(
       `accepted ${N} in ${posted.seconds.toFixed(2)} s (${Math.round(acceptedPerS)}/s), p50 ${percentile(posted.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(posted.latenciesMs, 99).toFixed(1)} ms, retries ${posted.retries}, statuses ${JSON.stringify(posted.statuses)}`,
     );

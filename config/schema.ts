@@ -132,6 +132,17 @@ export const configSchema = z.object({
       port: z.number().int().min(0).max(65535).default(8788),
       /** Interface it listens on; 0.0.0.0 to accept webhooks from other machines. */
       host: z.string().default('127.0.0.1'),
+      relay: z
+        .object({
+          /**
+           * Deliveries per second above which the relay steps back for the receiver (a burst, such
+           * as the platform redelivering after an outage); the durable inbox lets it catch up after.
+           */
+          yieldAbove: z.number().positive().default(500),
+          /** Signals into Temporal in flight during such a burst (0 pauses the relay). */
+          busyConcurrency: z.number().int().min(0).default(2),
+        })
+        .prefault({}),
     })
     .prefault({}),
   archive: z

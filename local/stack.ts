@@ -230,6 +230,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       host: config.server.host,
       logger: log,
       temporal: { client, taskQueue: config.temporal.taskQueue },
+      relay: config.server.relay,
     });
     stops.push(() => server.close());
     log.info({ url: server.url }, 'webhook receiver and relay started');

@@ -25,7 +25,10 @@ export interface StartServerOptions {
   /** With Temporal, the relay runs in this process; without, rows wait for a relay elsewhere. */
   temporal?: { client: Client; taskQueue: string } | undefined;
   inbox?: InboxWriterOptions;
-  relay?: Omit<RelayOptions, 'pool' | 'signal' | 'logger'>;
+  relay?: Omit<RelayOptions, 'pool' | 'signal' | 'logger' | 'busy'> & {
+    /** Deliveries per second above which the relay yields to the receiver (config server.relay). */
+    yieldAbove?: number;
+  };
   /** Webhook body limit in bytes. */
   bodyLimit?: number;
 }
@@ -55,22 +58,24 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   let relay: Relay | undefined;
   try {
     await migrateToLatest(warehouse.db);
+    const inbox = new InboxWriter(warehouse.pool, {
+      ...opts.inbox,
+      onCommitted: (n) => {
+        opts.inbox?.onCommitted?.(n);
+        relay?.wake();
+      },
+    });
     if (opts.temporal) {
+      const { yieldAbove = Infinity, ...relayOptions } = opts.relay ?? {};
       relay = new Relay({
-        ...opts.relay,
+        ...relayOptions,
+        busy: () => inbox.arrivalRate() >= yieldAbove,
         pool: warehouse.pool,
         signal: temporalSignaller(opts.temporal.client, opts.temporal.taskQueue),
         logger: log.child({ module: 'relay' }),
       });
     }
     const relayRef = relay;
-    const inbox = new InboxWriter(warehouse.pool, {
-      ...opts.inbox,
-      onCommitted: (n) => {
-        opts.inbox?.onCommitted?.(n);
-        relayRef?.wake();
-      },
-    });
     const app = await buildServerApp({
       logger: log,
       webhooks: {

@@ -53,6 +53,14 @@ export interface RelayOptions {
   backoffBaseMs?: number;
   /** Longest retry delay (default 30 000 ms). */
   backoffMaxMs?: number;
+  /**
+   * True while the receiver is under a burst. Answering deliveries comes first (the inbox is
+   * durable, so relaying can catch up later): while busy only one loop runs, with
+   * `busyConcurrency` signals in flight.
+   */
+  busy?: () => boolean;
+  /** Signals in flight while `busy()` (default 2); 0 pauses the relay during bursts. */
+  busyConcurrency?: number;
 }
 
 /** Counters, for tests and metrics. */
@@ -85,7 +93,7 @@ const CLAIM_SQL = `
   SELECT id::text AS id, account, event_id, event_name, call_id, attempts, body
     FROM webhook_inbox
    WHERE status = 'pending' AND next_attempt_at <= now()
-   ORDER BY id
+   ORDER BY webhook_inbox.id
    LIMIT $1
    FOR UPDATE SKIP LOCKED`;
 
@@ -123,12 +131,14 @@ export class Relay {
   private readonly concurrency: number;
   private readonly backoffBase: number;
   private readonly backoffMax: number;
+  private readonly busyConcurrency: number;
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 200;
     this.concurrency = opts.concurrency ?? 32;
     this.backoffBase = opts.backoffBaseMs ?? 1000;
     this.backoffMax = opts.backoffMaxMs ?? 30_000;
+    this.busyConcurrency = opts.busyConcurrency ?? 2;
   }
 
   /** Starts the loops (pending rows left from before are relayed first). */
@@ -136,7 +146,7 @@ export class Relay {
     if (!this.stopped) return;
     this.stopped = false;
     const n = this.opts.parallelBatches ?? 2;
-    this.loops = Array.from({ length: n }, () => this.loop());
+    this.loops = Array.from({ length: n }, (_, i) => this.loop(i));
   }
 
   /** Skips the idle wait: new rows were committed. */
@@ -182,9 +192,18 @@ export class Relay {
     }
   }
 
-  private async loop(): Promise<void> {
+  private isBusy(): boolean {
+    return this.opts.busy?.() ?? false;
+  }
+
+  private async loop(index: number): Promise<void> {
     let idleFailures = 0;
     while (!this.stopped) {
+      if (this.isBusy() && (index > 0 || this.busyConcurrency === 0)) {
+        // Not woken by commits: under a burst they come by the hundred per second.
+        await this.sleep(this.opts.pollMs ?? 200, false);
+        continue;
+      }
       let claimed = 0;
       let failedBatch = false;
       try {
@@ -279,7 +298,8 @@ export class Relay {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, groups.length) }, worker));
+    const inFlight = this.isBusy() ? Math.max(1, this.busyConcurrency) : this.concurrency;
+    await Promise.all(Array.from({ length: Math.min(inFlight, groups.length) }, worker));
     return outcomes;
   }
 

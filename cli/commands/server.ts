@@ -42,6 +42,7 @@ export function registerServerCommand(program: Command): void {
         host: opts.host ?? config.server.host,
         logger,
         temporal: temporal ? { client: temporal.client, taskQueue: config.temporal.taskQueue } : undefined,
+        relay: config.server.relay,
       });
       logger.info({ url: server.url, relay: opts.relay }, 'server listening');
       process.stdout.write(`${JSON.stringify({ server: 'ready', url: server.url, port: server.port })}\n`);

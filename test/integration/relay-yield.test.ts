@@ -1,0 +1,155 @@
+// The relay steps back while the receiver is under a burst: with `busy()` true it keeps at most
+// `busyConcurrency` signals in flight (still making progress), pauses with 0, and goes back to full
+// concurrency once the burst is over; a call's events keep their order. Real PostgreSQL; the
+// signaller records what reaches it.
+import { silentLogger } from '../../lib/logger';
+import { InboxWriter } from '../../server/inbox-writer';
+import { Relay, type CallSignal } from '../../server/relay';
+import { inboxEntry } from '../../server/webhook-routes';
+import { parseWebhookBody } from '../../server/webhook-body';
+import { eventually } from '../support/eventually';
+import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
+
+const ACCOUNT = 'acme';
+
+/** One ringing event for each of `calls` calls (distinct calls are signalled in parallel). */
+async function storeCalls(inbox: InboxWriter, first: number, calls: number): Promise<void> {
+  await Promise.all(
+    Array.from({ length: calls }, (_, i) => {
+      const body = JSON.stringify({
+        id: `yield-${first + i}`,
+        event_time: '2026-11-30 10:00:00',
+        event_name: 'call.ringing',
+        call_id: first + i,
+        state: 'RINGING',
+      });
+      const parsed = parseWebhookBody(body);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      return inbox.write(inboxEntry(ACCOUNT, parsed.event, body));
+    }),
+  );
+}
+
+/** A signaller that takes `ms` per signal and remembers the most signals it had in flight. */
+function recordingSignaller(ms: number) {
+  const seen: number[] = [];
+  const eventIds: string[] = [];
+  let inFlight = 0;
+  let peak = 0;
+  return {
+    seen,
+    eventIds,
+    peak: () => peak,
+    resetPeak: () => void (peak = 0),
+    signal: async (s: CallSignal): Promise<void> => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, ms));
+      inFlight--;
+      seen.push(s.callId);
+      eventIds.push(s.signal.eventId);
+    },
+  };
+}
+
+describe('relay yields to the receiver during bursts', () => {
+  let w: MigratedWarehouse;
+  beforeAll(async () => {
+    w = await createMigratedWarehouse('relay_yield');
+  });
+  afterAll(async () => {
+    await w?.dispose();
+  });
+  beforeEach(async () => {
+    await w.pool.query('TRUNCATE webhook_inbox RESTART IDENTITY');
+  });
+
+  const drained = () =>
+    eventually(async () => ((await pending()) === 0 ? true : undefined), 'the inbox to drain', 30_000);
+  const pending = async (): Promise<number> =>
+    Number(
+      (await w.pool.query<{ n: string }>("SELECT count(*) AS n FROM webhook_inbox WHERE status <> 'done'"))
+        .rows[0]!.n,
+    );
+
+  it('trickles with busyConcurrency signals in flight while busy, and runs at full width after', async () => {
+    const inbox = new InboxWriter(w.pool);
+    const rec = recordingSignaller(5);
+    let busy = true;
+    const relay = new Relay({
+      pool: w.pool,
+      signal: rec.signal,
+      logger: silentLogger,
+      busy: () => busy,
+      busyConcurrency: 2,
+      concurrency: 16,
+      batchSize: 40,
+      pollMs: 20,
+    });
+    await storeCalls(inbox, 1000, 60);
+    relay.start();
+    try {
+      // Still busy: the backlog drains, but never with more than two signals at once.
+      await drained();
+      expect(rec.peak()).toBeLessThanOrEqual(2);
+      expect(new Set(rec.seen).size).toBe(60);
+
+      busy = false;
+      rec.resetPeak();
+      await storeCalls(inbox, 2000, 60);
+      relay.wake();
+      await drained();
+      expect(rec.peak()).toBeGreaterThan(2);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it("hands a call's events over in arrival order, also past row id 9 → 10", async () => {
+    const inbox = new InboxWriter(w.pool);
+    const rec = recordingSignaller(1);
+    const ids = Array.from({ length: 12 }, (_, i) => `ordered-${i + 1}`);
+    for (const [i, id] of ids.entries()) {
+      const body = JSON.stringify({ id, event_name: 'call.ringing', call_id: 77, duration: i });
+      const parsed = parseWebhookBody(body);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      await inbox.write(inboxEntry(ACCOUNT, parsed.event, body));
+    }
+    const relay = new Relay({ pool: w.pool, signal: rec.signal, logger: silentLogger });
+    relay.start();
+    try {
+      await drained();
+    } finally {
+      await relay.stop();
+    }
+    expect(rec.eventIds).toEqual(ids);
+  });
+
+  it('pauses with busyConcurrency 0 and catches up once the burst is over', async () => {
+    const inbox = new InboxWriter(w.pool);
+    const rec = recordingSignaller(1);
+    let busy = true;
+    const relay = new Relay({
+      pool: w.pool,
+      signal: rec.signal,
+      logger: silentLogger,
+      busy: () => busy,
+      busyConcurrency: 0,
+      pollMs: 20,
+    });
+    await storeCalls(inbox, 3000, 25);
+    relay.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      relay.wake();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(rec.seen).toHaveLength(0);
+      expect(await pending()).toBe(25);
+      busy = false;
+      await drained();
+      expect(new Set(rec.seen).size).toBe(25);
+    } finally {
+      await relay.stop();
+    }
+  });
+});
