@@ -139,7 +139,9 @@ export const configSchema = z.object({
            * as the platform redelivering after an outage); the durable inbox lets it catch up after.
            */
           yieldAbove: z.number().positive().default(500),
-          /** Signals into Temporal in flight during such a burst (0 pauses the relay). */
+          /** A burst pauses the relay outright for this long (a short one is absorbed by the inbox). */
+          busyPause: durationMs.default(10_000),
+          /** Signals into Temporal in flight once a burst outlasts the pause (0: paused throughout). */
           busyConcurrency: z.number().int().min(0).default(2),
         })
         .prefault({}),

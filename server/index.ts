@@ -25,9 +25,11 @@ export interface StartServerOptions {
   /** With Temporal, the relay runs in this process; without, rows wait for a relay elsewhere. */
   temporal?: { client: Client; taskQueue: string } | undefined;
   inbox?: InboxWriterOptions;
-  relay?: Omit<RelayOptions, 'pool' | 'signal' | 'logger' | 'busy'> & {
+  relay?: Omit<RelayOptions, 'pool' | 'signal' | 'logger' | 'busy' | 'busyPauseMs'> & {
     /** Deliveries per second above which the relay yields to the receiver (config server.relay). */
     yieldAbove?: number;
+    /** How long, in ms, a burst pauses the relay outright. */
+    busyPause?: number;
   };
   /** Webhook body limit in bytes. */
   bodyLimit?: number;
@@ -66,9 +68,10 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       },
     });
     if (opts.temporal) {
-      const { yieldAbove = Infinity, ...relayOptions } = opts.relay ?? {};
+      const { yieldAbove = Infinity, busyPause, ...relayOptions } = opts.relay ?? {};
       relay = new Relay({
         ...relayOptions,
+        ...(busyPause !== undefined ? { busyPauseMs: busyPause } : {}),
         busy: () => inbox.arrivalRate() >= yieldAbove,
         pool: warehouse.pool,
         signal: temporalSignaller(opts.temporal.client, opts.temporal.taskQueue),

@@ -55,11 +55,14 @@ export interface RelayOptions {
   backoffMaxMs?: number;
   /**
    * True while the receiver is under a burst. Answering deliveries comes first (the inbox is
-   * durable, so relaying can catch up later): while busy only one loop runs, with
-   * `busyConcurrency` signals in flight.
+   * durable, so relaying can catch up later): a burst first pauses the relay for `busyPauseMs`,
+   * then, should it last longer, the relay trickles with one loop and `busyConcurrency` signals in
+   * flight, so that no event waits for the burst to end.
    */
   busy?: () => boolean;
-  /** Signals in flight while `busy()` (default 2); 0 pauses the relay during bursts. */
+  /** How long a burst pauses the relay outright (default 10 000 ms). */
+  busyPauseMs?: number;
+  /** Signals in flight once a burst outlasts the pause (default 2); 0 pauses for the whole burst. */
   busyConcurrency?: number;
 }
 
@@ -132,6 +135,9 @@ export class Relay {
   private readonly backoffBase: number;
   private readonly backoffMax: number;
   private readonly busyConcurrency: number;
+  private readonly busyPause: number;
+  /** When the current burst began (Date.now()), or null when there is none. */
+  private busySince: number | null = null;
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 200;
@@ -139,6 +145,7 @@ export class Relay {
     this.backoffBase = opts.backoffBaseMs ?? 1000;
     this.backoffMax = opts.backoffMaxMs ?? 30_000;
     this.busyConcurrency = opts.busyConcurrency ?? 2;
+    this.busyPause = opts.busyPauseMs ?? 10_000;
   }
 
   /** Starts the loops (pending rows left from before are relayed first). */
@@ -192,14 +199,22 @@ export class Relay {
     }
   }
 
-  private isBusy(): boolean {
-    return this.opts.busy?.() ?? false;
+  /** Signals in flight allowed now: all of them, or fewer (0 = none) during a burst. */
+  private allowedInFlight(): number {
+    if (!this.opts.busy?.()) {
+      this.busySince = null;
+      return this.concurrency;
+    }
+    const now = Date.now();
+    this.busySince ??= now;
+    return now - this.busySince < this.busyPause ? 0 : this.busyConcurrency;
   }
 
   private async loop(index: number): Promise<void> {
     let idleFailures = 0;
     while (!this.stopped) {
-      if (this.isBusy() && (index > 0 || this.busyConcurrency === 0)) {
+      const allowed = this.allowedInFlight();
+      if (allowed === 0 || (allowed < this.concurrency && index > 0)) {
         // Not woken by commits: under a burst they come by the hundred per second.
         await this.sleep(this.opts.pollMs ?? 200, false);
         continue;
@@ -298,7 +313,7 @@ export class Relay {
         }
       }
     };
-    const inFlight = this.isBusy() ? Math.max(1, this.busyConcurrency) : this.concurrency;
+    const inFlight = Math.max(1, this.allowedInFlight());
     await Promise.all(Array.from({ length: Math.min(inFlight, groups.length) }, worker));
     return outcomes;
   }

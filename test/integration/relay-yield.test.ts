@@ -1,6 +1,6 @@
-// The relay steps back while the receiver is under a burst: with `busy()` true it keeps at most
-// `busyConcurrency` signals in flight (still making progress), pauses with 0, and goes back to full
-// concurrency once the burst is over; a call's events keep their order. Real PostgreSQL; the
+// The relay steps back while the receiver is under a burst: with `busy()` true it first pauses for
+// `busyPauseMs`, then keeps at most `busyConcurrency` signals in flight (still making progress),
+// pauses throughout with 0, and goes back to full concurrency once the burst is over; a call's events keep their order. Real PostgreSQL; the
 // signaller records what reaches it.
 import { silentLogger } from '../../lib/logger';
 import { InboxWriter } from '../../server/inbox-writer';
@@ -81,6 +81,7 @@ describe('relay yields to the receiver during bursts', () => {
       signal: rec.signal,
       logger: silentLogger,
       busy: () => busy,
+      busyPauseMs: 0,
       busyConcurrency: 2,
       concurrency: 16,
       batchSize: 40,
@@ -123,6 +124,35 @@ describe('relay yields to the receiver during bursts', () => {
       await relay.stop();
     }
     expect(rec.eventIds).toEqual(ids);
+  });
+
+  it('pauses outright for busyPauseMs of a burst, then trickles until it ends', async () => {
+    const inbox = new InboxWriter(w.pool);
+    const rec = recordingSignaller(2);
+    const relay = new Relay({
+      pool: w.pool,
+      signal: rec.signal,
+      logger: silentLogger,
+      busy: () => true,
+      busyPauseMs: 1000,
+      busyConcurrency: 1,
+      batchSize: 10,
+      pollMs: 20,
+    });
+    await storeCalls(inbox, 4000, 30);
+    const started = Date.now();
+    relay.start();
+    try {
+      await new Promise((r) => setTimeout(r, 600));
+      relay.wake();
+      expect(rec.seen).toHaveLength(0);
+      await drained();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      expect(rec.peak()).toBe(1);
+      expect(new Set(rec.seen).size).toBe(30);
+    } finally {
+      await relay.stop();
+    }
   });
 
   it('pauses with busyConcurrency 0 and catches up once the burst is over', async () => {
