@@ -1,27 +1,33 @@
-// The relay moves committed inbox rows into Temporal: a call event (or DTMF key press) becomes a
-// signalWithStart of its call's lifecycle workflow; SMS and unknown events are marked done. Rows are
-// claimed with FOR UPDATE SKIP LOCKED, so several relays (processes) can run side by side, and a row
-// is marked done only after its signal succeeded. A failed signal leaves the row pending with its
-// attempts, error and a backoff, so the relay catches up by itself once Temporal or the worker is
-// back. Delivery to the workflow is at least once; the workflow deduplicates by event id.
+// The relay moves committed inbox rows into Temporal: call events (and DTMF key presses) become a
+// signalWithStart of their call's lifecycle workflow, a call's events in one batch sharing a signal;
+// SMS and unknown events are marked done. Rows are claimed with FOR UPDATE SKIP LOCKED, so several
+// relays (processes) can run side by side, and a row is marked done only after its signal
+// succeeded. A failed signal leaves the row pending with its attempts, error and a backoff, so the
+// relay catches up by itself once Temporal or the worker is back. Delivery to the workflow is at
+// least once; the workflow deduplicates by event id. A call's events keep their arrival order
+// within a batch; batches claimed side by side can split a call, and the workflow takes its events
+// in any order (the platform does not promise one either).
 import type { Client } from '@temporalio/client';
 import type pg from 'pg';
 import type { Logger } from '../lib/logger';
-import { CALL_EVENT_SIGNAL, callWorkflowId, type CallEventSignal } from '../workflows/call-types';
+import { CALL_EVENTS_SIGNAL, callWorkflowId, type CallEventSignal } from '../workflows/call-types';
 import { storedCallSignal } from './webhook-body';
 
 /** Workflow type of a call's lifecycle (by name: the relay does not import workflow code). */
 export const CALL_LIFECYCLE_WORKFLOW = 'callLifecycle';
 
-/** One call event to hand to Temporal. */
+/** Most events handed to a workflow in one signal. */
+export const MAX_EVENTS_PER_SIGNAL = 100;
+
+/** Events of one call to hand to its workflow in one signal, in arrival order. */
 export interface CallSignal {
   workflowId: string;
   account: string;
   callId: number;
-  signal: CallEventSignal;
+  events: CallEventSignal[];
 }
 
-/** Sends one call event to its workflow (signalWithStart in production). */
+/** Sends one call's events to its workflow (signalWithStart in production). */
 export type CallSignaller = (s: CallSignal) => Promise<void>;
 
 /** The production signaller: signalWithStart of `callLifecycle` on the task queue. */
@@ -31,8 +37,8 @@ export function temporalSignaller(client: Client, taskQueue: string): CallSignal
       workflowId: s.workflowId,
       taskQueue,
       args: [{ account: s.account, callId: s.callId }],
-      signal: CALL_EVENT_SIGNAL,
-      signalArgs: [s.signal],
+      signal: CALL_EVENTS_SIGNAL,
+      signalArgs: [s.events],
     });
   };
 }
@@ -41,7 +47,7 @@ export interface RelayOptions {
   pool: pg.Pool;
   signal: CallSignaller;
   logger: Logger;
-  /** Rows claimed at once (default 200). */
+  /** Rows claimed at once (default 1000: a larger batch puts more of a call's events in one signal). */
   batchSize?: number;
   /** Signals in flight per batch (default 32). */
   concurrency?: number;
@@ -69,6 +75,9 @@ export interface RelayOptions {
 /** Counters, for tests and metrics. */
 export interface RelayStats {
   batches: number;
+  /** signalWithStart calls that succeeded. */
+  signals: number;
+  /** Events handed over by them. */
   signalled: number;
   markedDone: number;
   failures: number;
@@ -125,7 +134,14 @@ function message(err: unknown): string {
 
 /** Relays inbox rows to Temporal in a loop until stop(). */
 export class Relay {
-  readonly stats: RelayStats = { batches: 0, signalled: 0, markedDone: 0, failures: 0, failed: 0 };
+  readonly stats: RelayStats = {
+    batches: 0,
+    signals: 0,
+    signalled: 0,
+    markedDone: 0,
+    failures: 0,
+    failed: 0,
+  };
   private stopped = true;
   private loops: Promise<void>[] = [];
   private readonly wakers = new Set<() => void>();
@@ -140,7 +156,7 @@ export class Relay {
   private busySince: number | null = null;
 
   constructor(private readonly opts: RelayOptions) {
-    this.batchSize = opts.batchSize ?? 200;
+    this.batchSize = opts.batchSize ?? 1000;
     this.concurrency = opts.concurrency ?? 32;
     this.backoffBase = opts.backoffBaseMs ?? 1000;
     this.backoffMax = opts.backoffMaxMs ?? 30_000;
@@ -256,13 +272,14 @@ export class Relay {
   }
 
   /**
-   * Signals the batch's call events: the events of one call in arrival order, different calls in
-   * parallel. After the first failure no further signal is sent in this batch (Temporal is likely
-   * down); those rows stay as they were and come back in the next batch.
+   * Signals the batch's call events: each call's events in arrival order, together in one signal
+   * (up to MAX_EVENTS_PER_SIGNAL), different calls in parallel. After the first failure no further
+   * signal is sent in this batch (Temporal is likely down); those rows stay as they were and come
+   * back in the next batch.
    */
   private async relay(rows: InboxClaim[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
-    const byWorkflow = new Map<string, Array<{ row: InboxClaim; signal: CallSignal }>>();
+    const byWorkflow = new Map<string, Array<{ rows: InboxClaim[]; signal: CallSignal }>>();
     for (const row of rows) {
       if (row.call_id === null) {
         outcomes.push({ id: row.id, result: 'done' }); // SMS and unknown events: nothing to start yet
@@ -277,36 +294,37 @@ export class Relay {
         });
         continue;
       }
-      const callId = parsed.callId;
-      const workflowId = callWorkflowId(row.account, callId);
-      const signal: CallSignal = {
-        workflowId,
-        account: row.account,
-        callId,
-        signal: parsed.signal,
-      };
-      const group = byWorkflow.get(workflowId);
-      if (group) group.push({ row, signal });
-      else byWorkflow.set(workflowId, [{ row, signal }]);
+      const workflowId = callWorkflowId(row.account, parsed.callId);
+      const chunks = byWorkflow.get(workflowId) ?? [];
+      if (chunks.length === 0) byWorkflow.set(workflowId, chunks);
+      let last = chunks[chunks.length - 1];
+      if (!last || last.rows.length >= MAX_EVENTS_PER_SIGNAL) {
+        last = { rows: [], signal: { workflowId, account: row.account, callId: parsed.callId, events: [] } };
+        chunks.push(last);
+      }
+      last.rows.push(row);
+      last.signal.events.push(parsed.signal);
     }
     const groups = [...byWorkflow.values()];
     let next = 0;
     let broken = false;
     const worker = async (): Promise<void> => {
       while (!broken && next < groups.length) {
-        const group = groups[next++]!;
-        for (const { row, signal } of group) {
+        const chunks = groups[next++]!;
+        for (const { rows: chunkRows, signal } of chunks) {
           if (broken) return;
           try {
             await this.opts.signal(signal);
-            this.stats.signalled++;
-            outcomes.push({ id: row.id, result: 'done' });
+            this.stats.signals++;
+            this.stats.signalled += chunkRows.length;
+            for (const row of chunkRows) outcomes.push({ id: row.id, result: 'done' });
           } catch (err) {
             broken = true;
             this.stats.failures++;
-            outcomes.push({ id: row.id, result: 'retry', error: message(err) });
+            const error = message(err);
+            for (const row of chunkRows) outcomes.push({ id: row.id, result: 'retry', error });
             this.opts.logger.warn(
-              { err, workflowId: signal.workflowId, eventId: row.event_id },
+              { err, workflowId: signal.workflowId, events: chunkRows.length },
               'relay: signal failed; will retry',
             );
           }

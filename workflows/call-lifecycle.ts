@@ -10,6 +10,7 @@ import type { Activities } from '../activities';
 import type { CallFacts, LogCallResult } from '../activities/call-activities';
 import {
   CALL_EVENT_SIGNAL,
+  CALL_EVENTS_SIGNAL,
   CDR_SEEN_EVENT,
   type CallEventSignal,
   type CallLifecycleInput,
@@ -22,6 +23,7 @@ const acts = proxyActivities<Activities>({
 });
 
 export const callEventSignal = defineSignal<[CallEventSignal]>(CALL_EVENT_SIGNAL);
+export const callEventsSignal = defineSignal<[CallEventSignal[]]>(CALL_EVENTS_SIGNAL);
 
 export interface CallState {
   events: number;
@@ -45,7 +47,7 @@ export async function callLifecycle(input: CallLifecycleInput): Promise<CallStat
   let missedEvent = false;
   let ended = input.fromCdr === true;
   const state: CallState = { events: 0, ended, cdr: null, log: null };
-  setHandler(callEventSignal, (e) => {
+  const receive = (e: CallEventSignal): void => {
     if (seen.has(e.eventId)) return;
     seen.add(e.eventId);
     state.events = seen.size;
@@ -53,7 +55,9 @@ export async function callLifecycle(input: CallLifecycleInput): Promise<CallStat
     if (e.name !== CDR_SEEN_EVENT) unsaved.push(e);
     if (e.name === 'call.missed') missedEvent = true;
     if (e.name === 'call.hangup' || e.name === 'call.failed' || e.name === CDR_SEEN_EVENT) ended = true;
-  });
+  };
+  setHandler(callEventSignal, receive);
+  setHandler(callEventsSignal, (events) => events.forEach(receive));
   setHandler(callStateQuery, () => ({ ...state, ended }));
   const settings = await acts.callSettings({ account: input.account });
 

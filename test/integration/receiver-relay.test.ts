@@ -101,6 +101,8 @@ describe('relay: inbox → Temporal', () => {
       pool: w.pool,
       signal: temporalSignaller(client, taskQueue),
       logger: silentLogger,
+      // One claimer: order is kept within a batch, and batches claimed side by side may split a call.
+      parallelBatches: 1,
     });
     await store(inbox, [
       event(101, 'call.ringing', 1),

@@ -5,10 +5,12 @@ import type { CallEventSignal, CallLifecycleInput } from '../../workflows/call-t
 
 export const signalsQuery = defineQuery<{ input: CallLifecycleInput; events: CallEventSignal[] }>('signals');
 const callEvent = defineSignal<[CallEventSignal]>('callEvent');
+const callEvents = defineSignal<[CallEventSignal[]]>('callEvents');
 
 export async function callLifecycle(input: CallLifecycleInput): Promise<number> {
   const events: CallEventSignal[] = [];
   setHandler(callEvent, (e) => void events.push(e));
+  setHandler(callEvents, (batch) => void events.push(...batch));
   setHandler(signalsQuery, () => ({ input, events }));
   await condition(() => events.some((e) => e.name === 'call.hangup'));
   return events.length;

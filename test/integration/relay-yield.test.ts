@@ -34,11 +34,13 @@ async function storeCalls(inbox: InboxWriter, first: number, calls: number): Pro
 function recordingSignaller(ms: number) {
   const seen: number[] = [];
   const eventIds: string[] = [];
+  const sizes: number[] = [];
   let inFlight = 0;
   let peak = 0;
   return {
     seen,
     eventIds,
+    sizes,
     peak: () => peak,
     resetPeak: () => void (peak = 0),
     signal: async (s: CallSignal): Promise<void> => {
@@ -47,7 +49,8 @@ function recordingSignaller(ms: number) {
       await new Promise((r) => setTimeout(r, ms));
       inFlight--;
       seen.push(s.callId);
-      eventIds.push(s.signal.eventId);
+      eventIds.push(...s.events.map((e) => e.eventId));
+      sizes.push(s.events.length);
     },
   };
 }
@@ -106,17 +109,19 @@ describe('relay yields to the receiver during bursts', () => {
     }
   });
 
-  it("hands a call's events over in arrival order, also past row id 9 → 10", async () => {
+  it("hands a call's events over in arrival order, in shared signals of at most 100", async () => {
     const inbox = new InboxWriter(w.pool);
     const rec = recordingSignaller(1);
-    const ids = Array.from({ length: 12 }, (_, i) => `ordered-${i + 1}`);
+    // Row ids run past 9 → 10 and 99 → 100, where a text sort would reorder them.
+    const ids = Array.from({ length: 230 }, (_, i) => `ordered-${i + 1}`);
     for (const [i, id] of ids.entries()) {
       const body = JSON.stringify({ id, event_name: 'call.ringing', call_id: 77, duration: i });
       const parsed = parseWebhookBody(body);
       if (!parsed.ok) throw new Error(parsed.reason);
       await inbox.write(inboxEntry(ACCOUNT, parsed.event, body));
     }
-    const relay = new Relay({ pool: w.pool, signal: rec.signal, logger: silentLogger });
+    // One claimer: order is kept within a batch, and batches claimed side by side may split a call.
+    const relay = new Relay({ pool: w.pool, signal: rec.signal, logger: silentLogger, parallelBatches: 1 });
     relay.start();
     try {
       await drained();
@@ -124,6 +129,8 @@ describe('relay yields to the receiver during bursts', () => {
       await relay.stop();
     }
     expect(rec.eventIds).toEqual(ids);
+    expect(rec.sizes).toEqual([100, 100, 30]);
+    expect(relay.stats).toMatchObject({ signals: 3, signalled: 230, markedDone: 230 });
   });
 
   it('pauses outright for busyPauseMs of a burst, then trickles until it ends', async () => {
