@@ -308,8 +308,11 @@ export class Relay {
     const groups = [...byWorkflow.values()];
     let next = 0;
     let broken = false;
-    const worker = async (): Promise<void> => {
+    const worker = async (index: number): Promise<void> => {
       while (!broken && next < groups.length) {
+        // A burst that begins mid-batch takes effect at once: workers beyond what it allows stop,
+        // and the calls they did not reach stay pending for a later batch.
+        if (index >= this.allowedInFlight()) return;
         const chunks = groups[next++]!;
         for (const { rows: chunkRows, signal } of chunks) {
           if (broken) return;
@@ -331,8 +334,8 @@ export class Relay {
         }
       }
     };
-    const inFlight = Math.max(1, this.allowedInFlight());
-    await Promise.all(Array.from({ length: Math.min(inFlight, groups.length) }, worker));
+    const inFlight = Math.min(this.allowedInFlight(), groups.length);
+    await Promise.all(Array.from({ length: inFlight }, (_, i) => worker(i)));
     return outcomes;
   }
 

@@ -162,6 +162,39 @@ describe('relay yields to the receiver during bursts', () => {
     }
   });
 
+  it('yields at once to a burst that begins mid-batch, leaving the calls it did not reach pending', async () => {
+    const inbox = new InboxWriter(w.pool);
+    const rec = recordingSignaller(20);
+    let busy = false;
+    const relay = new Relay({
+      pool: w.pool,
+      signal: async (s) => {
+        await rec.signal(s);
+        if (rec.seen.length === 5) busy = true; // the burst starts while the batch is under way
+      },
+      logger: silentLogger,
+      busy: () => busy,
+      busyConcurrency: 0,
+      concurrency: 4,
+      parallelBatches: 1,
+      pollMs: 20,
+    });
+    await storeCalls(inbox, 5000, 80);
+    relay.start();
+    try {
+      await eventually(async () => (busy ? true : undefined), 'the burst to start', 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      // Only the signals already in flight when it began have finished.
+      expect(rec.seen.length).toBeLessThanOrEqual(5 + 4);
+      expect(await pending()).toBe(80 - rec.seen.length);
+      busy = false;
+      await drained();
+      expect(new Set(rec.seen).size).toBe(80);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('pauses with busyConcurrency 0 and catches up once the burst is over', async () => {
     const inbox = new InboxWriter(w.pool);
     const rec = recordingSignaller(1);
