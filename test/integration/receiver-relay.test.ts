@@ -8,10 +8,10 @@ import { startTemporalDevServer, type RunningTemporal } from '../../local/tempor
 import { freePort } from '../../lib/free-port';
 import { InboxWriter } from '../../server/inbox-writer';
 import { Relay, temporalSignaller } from '../../server/relay';
-import { inboxEntry } from '../../server/webhook-routes';
-import { parseWebhookBody } from '../../server/webhook-body';
 import { callWorkflowId } from '../../workflows/call-types';
+import { eventually } from '../support/eventually';
 import { quietTemporalRuntime } from '../support/temporal-runtime';
+import { storeWebhook } from './inbox-fixtures';
 import { signalsQuery } from './receiver-workflow';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
@@ -35,21 +35,7 @@ function event(callId: number, name: string, n: number): string {
 }
 
 async function store(inbox: InboxWriter, bodies: string[]): Promise<void> {
-  for (const body of bodies) {
-    const parsed = parseWebhookBody(body);
-    if (!parsed.ok) throw new Error(parsed.reason);
-    await inbox.write(inboxEntry(ACCOUNT, parsed.event, body));
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  for (const body of bodies) await storeWebhook(inbox, ACCOUNT, body);
 }
 
 describe('relay: inbox → Temporal', () => {
@@ -121,7 +107,7 @@ describe('relay: inbox → Temporal', () => {
     relay.start();
     try {
       await withWorker(async () => {
-        await until('every row done', async () => ((await statuses()).done === 6 ? true : undefined));
+        await eventually(async () => ((await statuses()).done === 6 ? true : undefined), 'every row done');
         const first = await client.workflow.getHandle(callWorkflowId(ACCOUNT, 101)).query(signalsQuery);
         expect(first.input).toEqual({ account: ACCOUNT, callId: 101 });
         expect(first.events.map((e) => [e.eventId, e.name, e.state])).toEqual([
@@ -148,6 +134,8 @@ describe('relay: inbox → Temporal', () => {
       logger: silentLogger,
       backoffBaseMs: 100,
       backoffMaxMs: 1000,
+      // One claimer: the order of call 201's two events is asserted below.
+      parallelBatches: 1,
     });
     await temporal.stop();
     try {
@@ -157,14 +145,14 @@ describe('relay: inbox → Temporal', () => {
         event(201, 'call.hangup', 2),
       ]);
       relay.start();
-      const failed = await until(
-        'a failed attempt',
+      const failed = await eventually(
         async () => {
           const { rows } = await w.pool.query<{ attempts: number; last_error: string | null }>(
             "SELECT attempts, last_error FROM webhook_inbox WHERE status = 'pending' AND attempts > 0",
           );
           return rows[0];
         },
+        'a failed attempt',
         90_000,
       );
       expect(failed.last_error).toBeTruthy();
@@ -175,9 +163,9 @@ describe('relay: inbox → Temporal', () => {
     }
     try {
       await withWorker(async () => {
-        await until(
-          'the backlog drained',
+        await eventually(
           async () => ((await statuses()).pending ? undefined : true),
+          'the backlog drained',
           90_000,
         );
         const call = await client.workflow.getHandle(callWorkflowId(ACCOUNT, 201)).query(signalsQuery);
@@ -211,13 +199,13 @@ describe('relay: inbox → Temporal', () => {
     relay.start();
     try {
       await withWorker(async () => {
-        const call = await until('both events signalled', async () => {
+        const call = await eventually(async () => {
           const seen = await client.workflow
             .getHandle(callWorkflowId(ACCOUNT, 301))
             .query(signalsQuery)
             .catch(() => undefined); // not started yet
           return seen?.events.length === 2 ? seen.events : undefined;
-        });
+        }, 'both events signalled');
         const byId = [...call].sort((a, b) => a.eventId.localeCompare(b.eventId));
         expect(byId.map((e) => [e.eventId, e.name, e.context, e.digits])).toEqual([
           ['call-301-1', 'call.initial', 'LOCAL_USER', null],
