@@ -5,7 +5,6 @@
 // Progress goes to stderr; the last stdout line is the result as one JSON object.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -13,7 +12,6 @@ import { writeFile } from 'node:fs/promises';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Command } from 'commander';
-import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { z } from 'zod';
 import { createPlatformClient, type PlatformClient } from '../connectors/platform';
@@ -25,10 +23,10 @@ import {
   migrateToLatest,
   streamTable,
 } from '../connectors/postgres';
-import { startEmbeddedPostgres, type RunningPostgres } from '../local/embedded-postgres';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
 import { readyLine, stopChild } from '../lib/child-process';
+import { benchDatabase, Cleanups } from './bench-database';
 import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
@@ -164,9 +162,9 @@ async function main(): Promise<Record<string, unknown>> {
   const opts = optionsSchema.parse(program.opts());
   const N = opts.cdrs;
   const temp = mkdtempSync(join(tmpdir(), 'callsync-bench-'));
-  const cleanups: (() => Promise<void>)[] = [];
+  const cleanups = new Cleanups();
   const cleanup = async (): Promise<void> => {
-    for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${String(e)}`));
+    await cleanups.run(log);
     rmSync(temp, { recursive: true, force: true });
   };
   try {
@@ -189,37 +187,14 @@ async function main(): Promise<Record<string, unknown>> {
     };
     const origin = new URL(ready.base_url).origin;
 
-    let databaseUrl = process.env.DATABASE_URL;
-    let server: RunningPostgres | undefined;
-    if (databaseUrl) {
-      const name = `bench_backfill_${process.pid}`;
-      const admin = new pg.Client({ connectionString: databaseUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${name}"`);
-      await admin.end();
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      const serverUrl = process.env.DATABASE_URL as string;
-      cleanups.push(async () => {
-        const c = new pg.Client({ connectionString: serverUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
-      });
-      log('using DATABASE_URL (server settings as configured there)');
-    } else {
-      log(`starting embedded PostgreSQL (${BULK_LOAD_SETTINGS.join(', ')})`);
-      await chmod(temp, 0o755);
-      server = await startEmbeddedPostgres({
-        dataDir: join(temp, 'pg'),
-        persistent: false,
-        serverFlags: BULK_LOAD_SETTINGS.flatMap((s) => ['-c', s]),
-      });
-      databaseUrl = server.url;
-      const running = server;
-      cleanups.push(() => running.stop());
-    }
+    const databaseUrl = await benchDatabase({
+      name: 'bench_backfill',
+      scratch: temp,
+      settings: BULK_LOAD_SETTINGS,
+      describe: BULK_LOAD_SETTINGS.join(', '),
+      log,
+      cleanups,
+    });
     const warehouse = createDatabase(databaseUrl, { max: 4 });
     cleanups.push(() => warehouse.close());
     await migrateToLatest(warehouse.db);

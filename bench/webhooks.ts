@@ -8,7 +8,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod } from 'node:fs/promises';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,9 +17,9 @@ import { z } from 'zod';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { realisticEvents } from '../emulator/simulator';
 import { freePort } from '../lib/free-port';
-import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { readyLine, stopChild } from '../lib/child-process';
+import { benchDatabase, Cleanups } from './bench-database';
 import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
@@ -169,42 +168,20 @@ async function main(): Promise<Record<string, unknown>> {
   const N = opts.events;
   const C = opts.concurrency;
   const temp = mkdtempSync(join(tmpdir(), 'callsync-bench-webhooks-'));
-  const cleanups: (() => Promise<void>)[] = [];
+  const cleanups = new Cleanups();
   const cleanup = async (): Promise<void> => {
-    for (const c of cleanups.reverse()) await c().catch((e: unknown) => log(`cleanup: ${String(e)}`));
-    cleanups.length = 0;
+    await cleanups.run(log);
     rmSync(temp, { recursive: true, force: true });
   };
   try {
-    let databaseUrl = process.env.DATABASE_URL;
-    if (databaseUrl) {
-      const name = `bench_webhooks_${process.pid}`;
-      const serverUrl = databaseUrl;
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${name}"`);
-      await admin.end();
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      cleanups.push(async () => {
-        const c = new pg.Client({ connectionString: serverUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        await c.end();
-      });
-      log('using DATABASE_URL (server settings as configured there)');
-    } else {
-      log('starting embedded PostgreSQL (default durability: fsync and synchronous_commit on)');
-      await chmod(temp, 0o755);
-      const server = await startEmbeddedPostgres({
-        dataDir: join(temp, 'pg'),
-        persistent: false,
-        serverFlags: ['-c', `max_connections=${C + 50}`, '-c', 'shared_buffers=256MB'],
-      });
-      databaseUrl = server.url;
-      cleanups.push(() => server.stop());
-    }
+    const databaseUrl = await benchDatabase({
+      name: 'bench_webhooks',
+      scratch: temp,
+      settings: [`max_connections=${C + 50}`, 'shared_buffers=256MB'],
+      describe: 'default durability: fsync and synchronous_commit on',
+      log,
+      cleanups,
+    });
     const warehouse = createDatabase(databaseUrl, { max: 4 });
     cleanups.push(() => warehouse.close());
     await migrateToLatest(warehouse.db);
