@@ -1,5 +1,5 @@
-# callsync worker image: Node 20 with the project and its dependencies.
-FROM node:20-bookworm-slim
+# callsync worker image: Node 24 LTS with the project and its dependencies.
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --omit=dev --no-audit --no-fund

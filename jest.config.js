@@ -1,13 +1,24 @@
-/** Jest: TypeScript through swc; one global PostgreSQL/Temporal bootstrap per run (test/global-setup.ts). */
+/**
+ * Jest: TypeScript through swc, in two projects. `unit` is pure code and needs no service;
+ * `services` (contract, integration, end-to-end) shares one PostgreSQL and the Temporal CLI per run
+ * (test/support/global-setup.ts). ES-module-only dependencies (kysely, commander) load through
+ * Node's require(esm), which Jest supports on Node 24.9+ with --experimental-vm-modules (the npm
+ * scripts pass it).
+ */
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+const shared = { testEnvironment: 'node', transform, testTimeout: 60_000 };
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
-  transform,
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  testTimeout: 60_000,
   maxWorkers: 2,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'services',
+      testMatch: ['<rootDir>/test/{contract,integration,e2e}/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
 };
