@@ -1,7 +1,7 @@
 // Runs the warehouse migrations with kysely's Migrator. The provider is in code (an object of
 // imported migrations), so it works the same under tsx, jest and bundlers.
 import type { Kysely } from 'kysely';
-import { Migrator, type MigrationResult } from 'kysely';
+import { Migrator, type MigrationResult } from 'kysely/migration';
 import { migrations } from './migrations';
 
 /** A migration failed; `migration` names it and `cause` is the database's error. */
