@@ -201,23 +201,40 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
   });
 
   describe('group commit', () => {
+    /**
+     * The database's committed transactions once every backend has reported them: backends send
+     * their counts at most once a second, so under load an earlier test's commits could otherwise
+     * land inside the measured window.
+     */
+    const settledCommitCount = async (): Promise<number> => {
+      const read = async () => {
+        await w.pool.query('SELECT pg_stat_clear_snapshot()');
+        const { rows } = await w.pool.query<{ xact_commit: string }>(
+          'SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()',
+        );
+        return Number(rows[0]!.xact_commit);
+      };
+      let last = await read();
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        const now = await read();
+        // Each read is two transactions of its own: a few apart means nothing else committed.
+        if (now - last <= 4) return now;
+        last = now;
+      }
+    };
+
     it('lets concurrent deliveries share commits and acknowledges only committed events', async () => {
       const events = Array.from({ length: 200 }, () => callEvent());
       const flushesBefore = inbox.stats.flushes;
-      const { rows: before } = await w.pool.query<{ xact_commit: string }>(
-        'SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()',
-      );
+      const before = await settledCommitCount();
       const responses = await Promise.all(events.map((ev) => post(`/webhooks/acme/${SECRET}`, ev)));
       expect(responses.map((r) => r.status)).toEqual(events.map(() => 200));
       const flushes = inbox.stats.flushes - flushesBefore;
       expect(flushes).toBeGreaterThan(0);
       expect(flushes).toBeLessThan(200);
       // The server's own view agrees: far fewer transactions than deliveries.
-      await w.pool.query('SELECT pg_stat_clear_snapshot()');
-      const { rows: after } = await w.pool.query<{ xact_commit: string }>(
-        'SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()',
-      );
-      const commits = Number(after[0]!.xact_commit) - Number(before[0]!.xact_commit);
+      const commits = (await settledCommitCount()) - before;
       if (commits > 0) expect(commits).toBeLessThan(200);
       const { rows } = await w.pool.query<{ event_id: string }>(
         'SELECT event_id FROM webhook_inbox WHERE event_id = ANY($1)',
