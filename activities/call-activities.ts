@@ -5,6 +5,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr, type CallSummary } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
 import { chooseContact } from '../connectors/crm/match';
+import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
 import { addCallEvents, callDtmfDigits } from '../connectors/postgres';
@@ -34,6 +35,12 @@ export interface MissedCallNote {
   calledUserId: number | null;
   queueId: number | null;
 }
+
+/** What a missed-call event says about the call (the fields a callback needs). */
+export type MissedCallEvent = Pick<
+  CallEventSignal,
+  'time' | 'src' | 'dst' | 'destination' | 'dstId' | 'context'
+>;
 
 export interface CallbackTaskInput {
   account: string;
@@ -233,6 +240,37 @@ export function createCallActivities(deps: ActivityDeps) {
         signal: 'missedCall',
         signalArgs: [input.missed],
       });
+    },
+
+    /**
+     * Opens (or adds to) the callback of a missed call as soon as its missed-call event arrives,
+     * without waiting for the hangup or the CDR (which later only confirm it: the callback counts each
+     * call once). Returns false when the event names no outside number to call back.
+     */
+    async openMissedCallback(input: {
+      account: string;
+      callId: number;
+      event: MissedCallEvent;
+    }): Promise<boolean> {
+      const e = input.event;
+      const number = toE164(e.destination === 'out' ? e.dst : e.src, country);
+      if (!number) return false;
+      const at = e.time ? new Date(`${e.time.replace(' ', 'T')}Z`) : null;
+      await temporal().workflow.signalWithStart('callback', {
+        workflowId: callbackWorkflowId(input.account, number),
+        taskQueue: deps.config.temporal.taskQueue,
+        args: [{ account: input.account, number }],
+        signal: 'missedCall',
+        signalArgs: [
+          {
+            callId: input.callId,
+            at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : new Date().toISOString(),
+            calledUserId: (e.context ?? '').toUpperCase() === 'QUEUE' ? null : e.dstId,
+            queueId: (e.context ?? '').toUpperCase() === 'QUEUE' ? e.dstId : null,
+          } satisfies MissedCallNote,
+        ],
+      });
+      return true;
     },
 
     /** Tells the caller's open callback (if any) that a call with them connected. */

@@ -1,4 +1,5 @@
 // What travels from the webhook relay into a call's workflow: ids, times, numbers; never secrets.
+import type { CallFacts, LogCallResult, MissedCallEvent } from '../activities/call-activities';
 import type { CallEvent } from '../connectors/platform/schemas/events';
 
 /** Signal name of one call event. */
@@ -23,6 +24,36 @@ export interface CallLifecycleInput {
   callId: number;
   /** Started by the CDR sync for a call no webhook announced. */
   fromCdr?: boolean;
+  /** The state a previous run handed over when it continued as new. */
+  carried?: CallLifecycleCarried;
+  /** History events of one run before it continues as new (tests set it low). */
+  historyLimit?: number;
+}
+
+/** Everything a call's workflow knows, handed from run to run by continue-as-new. */
+export interface CallLifecycleCarried {
+  /** Ids of the events received (each event is taken once). */
+  seen: string[];
+  /** Events received and not yet on the timeline. */
+  unsaved: CallEventSignal[];
+  /** The missed-call event, when one came. */
+  missed: MissedCallEvent | null;
+  /** Whether the missed-call event was acted on, and whether that opened a callback. */
+  missedChecked: boolean;
+  callbackOpened: boolean;
+  ended: boolean;
+  /** Where the call's follow-up stands. */
+  phase: 'live' | 'cdr' | 'log' | 'recording' | 'done';
+  /** Workflow times (ms): end of the live wait, of the CDR wait, of the recording wait. */
+  callDeadline: number;
+  cdrDeadline: number | null;
+  horizon: number | null;
+  /** The current backoff of the CDR or recording poll, in ms. */
+  delay: number;
+  cdr: CallFacts | null;
+  /** The CRM call log written (its CRM id and what it holds). */
+  log: LogCallResult | null;
+  continuedRuns: number;
 }
 
 /** One call event as the workflow sees it. */
