@@ -2,45 +2,26 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
-import { buildCallLog, summarizeCdr, type CallSummary } from '../connectors/crm/call-log';
+import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
 import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
 import { addCallEvents, callDtmfDigits } from '../connectors/postgres';
-import type { CallEventSignal } from '../workflows/call-types';
+import {
+  callbackWorkflow,
+  callbackWorkflowId,
+  callConnectedSignal,
+  missedCallSignal,
+  type CallEventSignal,
+  type CallFacts,
+  type LogCallResult,
+  type MissedCallEvent,
+  type MissedCallNote,
+} from '../contracts';
 import type { ActivityDeps } from './deps';
 import { withFailureMapping } from './failures';
-
-/** What the workflow needs to know about an ended call (no record bodies). */
-export interface CallFacts extends CallSummary {
-  cdrId: number;
-  userId: number | null;
-  /** Queue id when the call went through a queue. */
-  queueId: number | null;
-}
-
-export interface LogCallResult {
-  crmId: string;
-  recording: boolean;
-  transcript: boolean;
-  /** False when nothing new was there to write. */
-  written: boolean;
-}
-
-export interface MissedCallNote {
-  callId: number;
-  at: string;
-  calledUserId: number | null;
-  queueId: number | null;
-}
-
-/** What a missed-call event says about the call (the fields a callback needs). */
-export type MissedCallEvent = Pick<
-  CallEventSignal,
-  'time' | 'src' | 'dst' | 'destination' | 'dstId' | 'context'
->;
 
 export interface CallbackTaskInput {
   account: string;
@@ -115,6 +96,17 @@ export function createCallActivities(deps: ActivityDeps) {
   const temporal = () => {
     if (!deps.temporal) throw new Error('activities need a Temporal client for callbacks');
     return deps.temporal;
+  };
+
+  /** Opens (or adds to) a caller's callback; the callback counts each missed call once. */
+  const openCallback = async (account: string, number: string, missed: MissedCallNote): Promise<void> => {
+    await temporal().workflow.signalWithStart(callbackWorkflow, {
+      workflowId: callbackWorkflowId(account, number),
+      taskQueue: deps.config.temporal.taskQueue,
+      args: [{ account, number }],
+      signal: missedCallSignal,
+      signalArgs: [missed],
+    });
   };
 
   return {
@@ -233,13 +225,7 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Opens (or adds to) the callback for a caller nobody reached. */
     async startCallback(input: { account: string; number: string; missed: MissedCallNote }): Promise<void> {
-      await temporal().workflow.signalWithStart('callback', {
-        workflowId: callbackWorkflowId(input.account, input.number),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ account: input.account, number: input.number }],
-        signal: 'missedCall',
-        signalArgs: [input.missed],
-      });
+      await openCallback(input.account, input.number, input.missed);
     },
 
     /**
@@ -256,19 +242,12 @@ export function createCallActivities(deps: ActivityDeps) {
       const number = toE164(e.destination === 'out' ? e.dst : e.src, country);
       if (!number) return false;
       const at = e.time ? new Date(`${e.time.replace(' ', 'T')}Z`) : null;
-      await temporal().workflow.signalWithStart('callback', {
-        workflowId: callbackWorkflowId(input.account, number),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ account: input.account, number }],
-        signal: 'missedCall',
-        signalArgs: [
-          {
-            callId: input.callId,
-            at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : new Date().toISOString(),
-            calledUserId: (e.context ?? '').toUpperCase() === 'QUEUE' ? null : e.dstId,
-            queueId: (e.context ?? '').toUpperCase() === 'QUEUE' ? e.dstId : null,
-          } satisfies MissedCallNote,
-        ],
+      const queue = (e.context ?? '').toUpperCase() === 'QUEUE';
+      await openCallback(input.account, number, {
+        callId: input.callId,
+        at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : new Date().toISOString(),
+        calledUserId: queue ? null : e.dstId,
+        queueId: queue ? e.dstId : null,
       });
       return true;
     },
@@ -282,7 +261,7 @@ export function createCallActivities(deps: ActivityDeps) {
       try {
         await temporal()
           .workflow.getHandle(callbackWorkflowId(input.account, input.number))
-          .signal('callConnected', { callId: input.callId });
+          .signal(callConnectedSignal, { callId: input.callId });
         return true;
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return false;
@@ -343,11 +322,6 @@ export function createCallActivities(deps: ActivityDeps) {
  */
 function firstAttempt(): { mayExist: boolean } {
   return { mayExist: Context.current().info.attempt > 1 };
-}
-
-/** Workflow id of a caller's callback: one open callback per number per account. */
-export function callbackWorkflowId(account: string, number: string): string {
-  return `callback-${account}-${number}`;
 }
 
 export type CallActivities = ReturnType<typeof createCallActivities>;

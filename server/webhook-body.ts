@@ -17,7 +17,7 @@ import {
   type CallEvent,
   type WebhookEvent,
 } from '../connectors/platform/schemas/events';
-import { toCallEventSignal, type CallEventSignal } from '../workflows/call-types';
+import { toCallEventSignal, type CallEventSignal } from '../contracts';
 
 /** One problem with a body: the field (or "body") and what is wrong with it. */
 export interface BodyProblem {

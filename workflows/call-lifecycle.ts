@@ -2,44 +2,29 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
   proxyActivities,
   setHandler,
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { CallFacts, LogCallResult, MissedCallEvent } from '../activities/call-activities';
 import {
-  CALL_EVENT_SIGNAL,
-  CALL_EVENTS_SIGNAL,
   CDR_SEEN_EVENT,
+  callEventSignal,
+  callEventsSignal,
+  callStateQuery,
   type CallEventSignal,
   type CallLifecycleCarried,
   type CallLifecycleInput,
-} from './call-types';
+  type CallState,
+  type MissedCallEvent,
+} from '../contracts';
 import { SYNC_RETRY } from './retry-policy';
 
 const acts = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: SYNC_RETRY,
 });
-
-export const callEventSignal = defineSignal<[CallEventSignal]>(CALL_EVENT_SIGNAL);
-export const callEventsSignal = defineSignal<[CallEventSignal[]]>(CALL_EVENTS_SIGNAL);
-
-export interface CallState {
-  events: number;
-  ended: boolean;
-  cdr: CallFacts | null;
-  log: LogCallResult | null;
-  /** The callback was opened from the missed-call event (before the CDR). */
-  callbackOpened: boolean;
-  /** Runs this call's workflow has continued as new. */
-  continuedRuns: number;
-}
-export const callStateQuery = defineQuery<CallState>('callState');
 
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;

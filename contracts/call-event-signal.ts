@@ -1,60 +1,8 @@
 // What travels from the webhook relay into a call's workflow: ids, times, numbers; never secrets.
-import type { CallFacts, LogCallResult, MissedCallEvent } from '../activities/call-activities';
 import type { CallEvent } from '../connectors/platform/schemas/events';
-
-/** Signal name of one call event. */
-export const CALL_EVENT_SIGNAL = 'callEvent';
-
-/**
- * Signal name of several events of one call, in arrival order: the relay hands over a call's
- * backlog in one signal, since each signal costs Temporal far more than an event's few hundred bytes.
- */
-export const CALL_EVENTS_SIGNAL = 'callEvents';
 
 /** Event name the CDR sync sends a call's workflow when it finds the call's CDR (the call has ended). */
 export const CDR_SEEN_EVENT = 'callsync.cdr_seen';
-
-/** Workflow id of a call's lifecycle workflow. */
-export function callWorkflowId(account: string, callId: number): string {
-  return `call-${account}-${callId}`;
-}
-
-export interface CallLifecycleInput {
-  account: string;
-  callId: number;
-  /** Started by the CDR sync for a call no webhook announced. */
-  fromCdr?: boolean;
-  /** The state a previous run handed over when it continued as new. */
-  carried?: CallLifecycleCarried;
-  /** History events of one run before it continues as new (tests set it low). */
-  historyLimit?: number;
-}
-
-/** Everything a call's workflow knows, handed from run to run by continue-as-new. */
-export interface CallLifecycleCarried {
-  /** Ids of the events received (each event is taken once). */
-  seen: string[];
-  /** Events received and not yet on the timeline. */
-  unsaved: CallEventSignal[];
-  /** The missed-call event, when one came. */
-  missed: MissedCallEvent | null;
-  /** Whether the missed-call event was acted on, and whether that opened a callback. */
-  missedChecked: boolean;
-  callbackOpened: boolean;
-  ended: boolean;
-  /** Where the call's follow-up stands. */
-  phase: 'live' | 'cdr' | 'log' | 'recording' | 'done';
-  /** Workflow times (ms): end of the live wait, of the CDR wait, of the recording wait. */
-  callDeadline: number;
-  cdrDeadline: number | null;
-  horizon: number | null;
-  /** The current backoff of the CDR or recording poll, in ms. */
-  delay: number;
-  cdr: CallFacts | null;
-  /** The CRM call log written (its CRM id and what it holds). */
-  log: LogCallResult | null;
-  continuedRuns: number;
-}
 
 /** One call event as the workflow sees it. */
 export interface CallEventSignal {
