@@ -4,7 +4,7 @@ import type { Row } from '../store/types';
 import { formatEpoch } from './calendar';
 import { callingCode } from './phone-numbers';
 import type { Rng } from './prng';
-import type { DdiInfo, GroupInfo, UserInfo } from './directory';
+import type { DdiInfo, GroupInfo, UserInfo } from './directory-types';
 import type { CustomerProfile } from './profiles';
 
 export function userRow(

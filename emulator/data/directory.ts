@@ -1,44 +1,12 @@
 import type { Row } from '../store/types';
 import { emailLocalPart, PEOPLE } from './names';
-import { e164, type Country } from './phone-numbers';
+import { e164 } from './phone-numbers';
 import type { Rng } from './prng';
 import type { CustomerProfile, IdCounters } from './profiles';
 import { ddiRow, ivrRow, queueRow, ringGroupRow, userRow } from './directory-rows';
+import type { DdiInfo, GroupInfo, UserInfo } from './directory-types';
 
-/** A user as the call generator needs it (the row holds the full API shape). */
-export interface UserInfo {
-  id: number;
-  ext: string;
-  name: string;
-  email: string;
-  ua: string;
-  codec: string;
-  /** Automated recording: N none, A all, I inbound, O outbound. */
-  monitor: 'N' | 'A' | 'I' | 'O';
-  transcribe: boolean;
-  /** Where unanswered direct calls go: V voicemail (VM CDR), otherwise a missed call. */
-  finalDst: 'V' | 'H' | 'R';
-  cli: string;
-  mobile: string;
-  sipEndpointId: number;
-}
-
-/** A queue or ring group: a number that rings several users. */
-export interface GroupInfo {
-  id: number;
-  name: string;
-  number: string;
-  members: UserInfo[];
-  monitor: boolean;
-}
-
-export interface DdiInfo {
-  e164: string;
-  country: Country;
-  targetKind: 'user' | 'queue' | 'ringgroup' | 'ivr';
-  targetId: number;
-  tracking: boolean;
-}
+export type { DdiInfo, GroupInfo, UserInfo } from './directory-types';
 
 /** The routing setup of one customer. */
 export interface Directory {
