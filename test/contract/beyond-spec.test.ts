@@ -51,6 +51,26 @@ describe('client against the emulator, beyond the spec', () => {
     });
   });
 
+  describe('credential and id shapes the clients validate', () => {
+    it('has 40-hex API keys and tokens and 6- or 7-digit user ids', async () => {
+      expect(emulator.admin.api_key).toMatch(/^[0-9a-f]{40}$/);
+      expect(String(emulator.admin.user_id)).toMatch(/^\d{6,7}$/);
+      for (const account of emulator.store.accounts.values()) {
+        expect(account.api_key).toMatch(/^[0-9a-f]{40}$/);
+        expect(String(account.user_id)).toMatch(/^\d{6,7}$/);
+      }
+      for await (const user of client.customer.users.list()) expect(String(user.id)).toMatch(/^\d{6,7}$/);
+      const res = await fetch(`${emulator.baseUrl}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: emulator.admin.email, password: emulator.admin.password }),
+      });
+      const login = (await res.json()) as { user_token: string; user_id: number };
+      expect(login.user_token).toMatch(/^[0-9a-f]{40}$/);
+      expect(String(login.user_id)).toMatch(/^\d{6,7}$/);
+    });
+  });
+
   describe('sort, dir and filter', () => {
     it('orders a collection by sort and dir (most recent first)', async () => {
       const ids = async (options: Parameters<typeof client.history.cdrs.list>[0]) => {
