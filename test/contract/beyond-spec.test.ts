@@ -75,6 +75,23 @@ describe('client against the emulator, beyond the spec', () => {
     });
   });
 
+  describe('answers the clients read', () => {
+    it('GET /me carries e-mail, names, customer id and the SIP registration', async () => {
+      const me = await client.customer.me();
+      expect(me).toMatchObject({
+        email: emulator.admin.email,
+        customer_id: emulator.admin.customer_id,
+        first_name: expect.stringMatching(/\S/),
+        last_name: expect.stringMatching(/\S/),
+        sip_username: `u${emulator.admin.user_id}`,
+        sip_password: expect.stringMatching(/^[0-9a-f]{20}$/),
+        sip_domain: expect.stringMatching(/^sip\./),
+        sip_wss_url: expect.stringMatching(/^wss:\/\//),
+      });
+      expect(String(me.id)).toBe(String(emulator.admin.user_id)); // the spec's fields stay
+    });
+  });
+
   describe('sort, dir and filter', () => {
     it('orders a collection by sort and dir (most recent first)', async () => {
       const ids = async (options: Parameters<typeof client.history.cdrs.list>[0]) => {
