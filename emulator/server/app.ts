@@ -41,7 +41,7 @@ export async function buildEmulatorServer(ctx: EmulatorContext): Promise<Fastify
     maxAge: 600,
   });
   app.addHook('onRequest', (req, reply) => apiGate(ctx, req, reply));
-  app.setErrorHandler((err, _req, reply) => sendError(ctx, reply, err));
+  app.setErrorHandler((err, req, reply) => sendError(ctx, req, reply, err));
   const routes = emulatorRoutes();
   const patterns = routes.map((def) => ({ method: def.method, pattern: templateRegExp(def.template) }));
   app.setNotFoundHandler((req, reply) => notFoundOrNotAllowed(patterns, req, reply));
@@ -141,16 +141,31 @@ function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
         .type(res.contentType)
         .header('content-length', res.bytes.length)
         .send(res.bytes);
+    case 'stream':
+      return reply
+        .code(res.status)
+        .type(res.contentType)
+        .header('content-length', res.length)
+        .send(res.open());
     case 'empty':
       return reply.code(res.status).send();
   }
 }
 
 /** Every error is `{message, errors}` JSON. */
-function sendError(ctx: EmulatorContext, reply: FastifyReply, err: unknown): FastifyReply {
+function sendError(
+  ctx: EmulatorContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  err: unknown,
+): FastifyReply {
   if (err instanceof HttpError) {
     reply.headers(err.headers);
-    return reply.code(err.status).send({ message: err.message, errors: errorEntries(err.errors) });
+    // Control endpoints are ours, not the platform's: their reasons stay `field: why` strings.
+    const control = req.url.startsWith('/_emulator/');
+    return reply
+      .code(err.status)
+      .send({ message: err.message, errors: control ? err.errors : errorEntries(err.errors) });
   }
   const status = (err as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
