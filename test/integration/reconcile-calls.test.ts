@@ -14,7 +14,7 @@ import { signalsQuery } from './receiver-workflow';
 
 const ACCOUNT = 'acme';
 const HOUR = 3_600_000;
-const cdr = (id: number, liveId: number, calldate: string): Cdr => ({ id, live_id: liveId, calldate }) as Cdr;
+const cdr = (id: number, liveId: number, calldate: string): Cdr => ({ id, live_id: liveId, calldate });
 
 describe('reconcileCalls', () => {
   let temporal: RunningTemporal;

@@ -3,8 +3,11 @@ import { recentCallIds } from '../../activities/reconcile';
 import type { Cdr } from '../../connectors/platform';
 
 const HOUR = 3_600_000;
-const cdr = (id: number, liveId: number | null, calldate: string | null): Cdr =>
-  ({ id, live_id: liveId, calldate }) as Cdr;
+const cdr = (id: number, liveId: number | null, calldate: string | null): Cdr => ({
+  id,
+  live_id: liveId,
+  calldate,
+});
 
 describe('recentCallIds', () => {
   it('takes the calls that started within the window before the newest CDR, the boundary included', () => {
