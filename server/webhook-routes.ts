@@ -7,7 +7,7 @@ import type { Logger } from '../lib/logger';
 import { InboxRowRejected, type InboxEntry, type InboxWriter } from './inbox-writer';
 import type { RejectedDelivery } from './rejected-store';
 import { basicPassword, type WebhookAuthenticator } from './webhook-auth';
-import { parseWebhookBody, type BodyProblem } from './webhook-body';
+import { callIdOfEvent, parseWebhookBody, type BodyProblem } from './webhook-body';
 import type { WebhookEvent } from '../connectors/platform/schemas/events';
 
 /** Largest accepted webhook body; the spec's events are well under 2 KiB. */
@@ -39,7 +39,7 @@ export function inboxEntry(account: string, webhook: WebhookEvent, body: string)
     account,
     eventId: webhook.event.id,
     eventName: webhook.event.event_name,
-    callId: webhook.kind === 'call' || webhook.kind === 'dtmf' ? webhook.event.call_id : null,
+    callId: callIdOfEvent(webhook),
     body,
   };
 }

@@ -121,6 +121,12 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
         'call_id: required',
         'call_id',
       ],
+      [
+        'an event of a call whose call_id is not a positive integer',
+        JSON.stringify({ id: 'xfer-zero', event_name: 'call.transfer', call_id: 0 }),
+        'call_id: must be a positive integer',
+        'call_id',
+      ],
     ])('answers 400 to a body %s, naming the field, and keeps it', async (_what, text, reason, field) => {
       const res = await post('/webhooks/acme', text, { authorization: basic(SECRET), 'x-request-tag': 'r1' });
       expect(res.status).toBe(400);
@@ -241,7 +247,7 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
         [events.map((e) => e.id)],
       );
       expect(rows).toHaveLength(200);
-    });
+    }, 60_000); // waiting for PostgreSQL's statistics to settle takes seconds on a busy machine
 
     it('refuses only the body PostgreSQL cannot store, not the deliveries sharing its commit', async () => {
       // JSON.parse accepts a lone surrogate escape; jsonb does not. Sent among good deliveries,
