@@ -7,7 +7,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { Cdr } from '../connectors/platform';
-import { parsePlatformTime } from '../sync/time';
+import { parsePlatformTime, platformTimeOrUndefined } from '../sync/time';
 import {
   CDR_SEEN_EVENT,
   callEventSignal,
@@ -50,13 +50,9 @@ export function recentCallIds(cdrs: readonly Cdr[], newest: string | null, windo
   const callIds = new Set<number>();
   for (const cdr of cdrs) {
     if (!cdr.live_id || !cdr.calldate) continue;
-    let at: number;
-    try {
-      at = parsePlatformTime(cdr.calldate);
-    } catch {
-      continue; // an impossible date says nothing about when the call was
-    }
-    if (at >= since) callIds.add(cdr.live_id);
+    // An impossible date says nothing about when the call was.
+    const at = platformTimeOrUndefined(cdr.calldate);
+    if (at !== undefined && at >= since) callIds.add(cdr.live_id);
   }
   return [...callIds];
 }
