@@ -122,5 +122,8 @@ export interface EmulatorStore {
 export interface CreateStoreOptions {
   seed: number;
   cdrs: number;
+  /** End of the seeded history and the clock's start (default: DEFAULT_NOW, or the wall clock when realTime). */
   now?: Date;
+  /** The clock follows the wall clock after seeding (otherwise it moves only when told to). */
+  realTime?: boolean;
 }

@@ -3,7 +3,7 @@ import { bulkSchema } from '../schemas/fast-parse';
 import { MAX_PAGE_SIZE } from '../config';
 import { describeIssues } from './errors';
 import { encodeFilter, type FilterInput } from './filter';
-import type { QueryParams } from './http-core';
+import type { QueryParams } from './request-types';
 
 /** Options of every collection read. */
 export interface ListOptions {
