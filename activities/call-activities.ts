@@ -4,6 +4,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr, type CallSummary } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
+import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
@@ -84,13 +85,25 @@ export function createCallActivities(deps: ActivityDeps) {
   const contactCache = new Map<string, { at: number; found: CrmContact[] }>();
   const CONTACT_CACHE_MS = 60_000;
 
+  // The CRM owner of the call's user; looked up only when the match rule needs it.
+  const callOwner = async (account: string, userId: number | null | undefined): Promise<string | null> => {
+    if (deps.config.crm.matchRule !== 'call_owner' || !userId) return null;
+    return resolveCallOwner({
+      userId,
+      email: await userEmail(account, userId),
+      overrides: deps.config.crm.owners,
+      connector: deps.crm(account),
+    });
+  };
+
   const matchContact = async (
     account: string,
     number: string | null,
-    ownerId: string | null,
+    userId: number | null | undefined,
   ): Promise<CrmContact | null> => {
     if (!number) return null;
     const crm = deps.crm(account);
+    const ownerId = await callOwner(account, userId);
     const cacheKey = `${account}:${number}`;
     let cached = contactCache.get(cacheKey);
     if (!cached || Date.now() - cached.at > CONTACT_CACHE_MS) {
@@ -206,11 +219,7 @@ export function createCallActivities(deps: ActivityDeps) {
           recordingUrl:
             recording && account ? `${account.platform.baseUrl}/monitors/${recording.id}.mp3` : null,
           userEmail: await userEmail(input.account, cdr.user_id),
-          contact: await matchContact(
-            input.account,
-            summary.externalNumber,
-            cdr.user_id ? String(cdr.user_id) : null,
-          ),
+          contact: await matchContact(input.account, summary.externalNumber, cdr.user_id),
           defaultCountry: country,
           ivrDigits: (await callDtmfDigits(deps.warehouse.db, input.account, input.callId)).join(''),
         });
@@ -277,11 +286,7 @@ export function createCallActivities(deps: ActivityDeps) {
           dueAt: input.dueAt,
           callerNumber: input.number,
           assigneeEmail: assignee,
-          contact: await matchContact(
-            input.account,
-            input.number,
-            first?.calledUserId ? String(first.calledUserId) : null,
-          ),
+          contact: await matchContact(input.account, input.number, first?.calledUserId),
         };
         return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;
       });

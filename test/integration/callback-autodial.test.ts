@@ -1,10 +1,8 @@
 // Auto-dial: inside business hours callsync places the callback through the platform (POST /calls),
 // follows the call to its CDR, records each attempt on the task, retries a failed one, and closes the
 // task when the caller is reached.
-import type { CallEventSignal } from '../../workflows/call-types';
-import { callWorkflowId } from '../../workflows/call-types';
-import { callEventSignal, callLifecycle } from '../../workflows/call-lifecycle';
 import { callbackStateQuery } from '../../workflows/callback';
+import { missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
@@ -56,44 +54,7 @@ describe('callback auto-dial', () => {
       advance_clock: false,
     });
     const caller = '+442079460555';
-    const customer = h.emulator.admin.customer_id;
-    const [cdr] = h.emulator.store.addCdrs(customer, 1);
-    h.emulator.store.tables.cdrs.update(cdr!.id, {
-      type: 'M',
-      src: caller,
-      dst: '101',
-      billsec: 0,
-      disposition: 'RINGING',
-      t_cause: 'No user responding',
-    });
-    const callId = Number(cdr!.live_id);
-    const event = (n: number, name: string): CallEventSignal => ({
-      eventId: `${callId}-${n}`,
-      name,
-      time: null,
-      state: null,
-      context: 'LOCAL_USER',
-      destination: 'in',
-      src: caller,
-      dst: '101',
-      srcId: null,
-      dstId: null,
-      srcName: null,
-      dstName: null,
-      duration: null,
-      tCause: null,
-      connectedAt: null,
-      digits: null,
-    });
-    for (const e of [event(1, 'call.missed'), event(2, 'call.hangup')]) {
-      await h.client.workflow.signalWithStart(callLifecycle, {
-        workflowId: callWorkflowId('acme', callId),
-        taskQueue: h.taskQueue,
-        args: [{ account: 'acme', callId }],
-        signal: callEventSignal,
-        signalArgs: [e],
-      });
-    }
+    await missedCall(h, caller);
 
     const callback = h.client.workflow.getHandle(`callback-acme-${caller}`);
     const deadline = Date.now() + 120_000;
