@@ -1,11 +1,16 @@
-// Lint rules: type-aware typescript-eslint, no floating promises anywhere, and no Node built-ins
-// in workflow code (workflows run in Temporal's deterministic sandbox).
+// Lint rules: type-aware typescript-eslint, no floating promises anywhere, no Node built-ins in
+// workflow code (workflows run in Temporal's deterministic sandbox), and imports that run one way:
+// workflows and contracts take only types from the layers that do I/O, and nothing else loads
+// workflow code.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+// Import patterns (gitignore syntax, relative paths allowed) for top-level folders of this project.
+const layerGroups = (folders) => folders.flatMap((f) => [`**/${f}`, `**/${f}/**`]);
 
 export default tseslint.config(
   {
@@ -44,15 +49,46 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    // Workflows run in Temporal's deterministic sandbox: no Node built-ins, and from activities,
+    // connectors and the entry points only types (their code does I/O). Contracts are imported by
+    // workflows, so the same holds for them.
+    files: ['workflows/**/*.ts', 'contracts/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: nodeBuiltins.map((name) => ({
             name,
             message: 'Workflows run in a deterministic sandbox: do I/O in activities.',
           })),
+          patterns: [
+            {
+              group: layerGroups(['activities', 'connectors', 'server', 'runtime', 'cli', 'local', 'config']),
+              allowTypeImports: true,
+              message:
+                'Workflow code imports only types from here (import type): its code does I/O. Shared definitions go in contracts/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only the worker bundle loads workflow code (by path); callers start and signal workflows
+    // through their definitions in contracts/.
+    files: ['**/*.ts'],
+    ignores: ['workflows/**', 'test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: layerGroups(['workflows']),
+              allowTypeImports: true,
+              message: 'Start and signal workflows through contracts/, not by importing workflow code.',
+            },
+          ],
         },
       ],
     },

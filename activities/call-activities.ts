@@ -2,39 +2,25 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
-import { buildCallLog, summarizeCdr, type CallSummary } from '../connectors/crm/call-log';
+import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
 import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
 import { addCallEvents, callDtmfDigits } from '../connectors/postgres';
-import type { CallEventSignal } from '../workflows/call-types';
+import {
+  callbackWorkflow,
+  callbackWorkflowId,
+  callConnectedSignal,
+  missedCallSignal,
+  type CallEventSignal,
+  type CallFacts,
+  type LogCallResult,
+  type MissedCallNote,
+} from '../contracts';
 import type { ActivityDeps } from './deps';
 import { withFailureMapping } from './failures';
-
-/** What the workflow needs to know about an ended call (no record bodies). */
-export interface CallFacts extends CallSummary {
-  cdrId: number;
-  userId: number | null;
-  /** Queue id when the call went through a queue. */
-  queueId: number | null;
-}
-
-export interface LogCallResult {
-  crmId: string;
-  recording: boolean;
-  transcript: boolean;
-  /** False when nothing new was there to write. */
-  written: boolean;
-}
-
-export interface MissedCallNote {
-  callId: number;
-  at: string;
-  calledUserId: number | null;
-  queueId: number | null;
-}
 
 export interface CallbackTaskInput {
   account: string;
@@ -235,11 +221,11 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Opens (or adds to) the callback for a caller nobody reached. */
     async startCallback(input: { account: string; number: string; missed: MissedCallNote }): Promise<void> {
-      await temporal().workflow.signalWithStart('callback', {
+      await temporal().workflow.signalWithStart(callbackWorkflow, {
         workflowId: callbackWorkflowId(input.account, input.number),
         taskQueue: deps.config.temporal.taskQueue,
         args: [{ account: input.account, number: input.number }],
-        signal: 'missedCall',
+        signal: missedCallSignal,
         signalArgs: [input.missed],
       });
     },
@@ -253,7 +239,7 @@ export function createCallActivities(deps: ActivityDeps) {
       try {
         await temporal()
           .workflow.getHandle(callbackWorkflowId(input.account, input.number))
-          .signal('callConnected', { callId: input.callId });
+          .signal(callConnectedSignal, { callId: input.callId });
         return true;
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return false;
@@ -310,11 +296,6 @@ export function createCallActivities(deps: ActivityDeps) {
  */
 function firstAttempt(): { mayExist: boolean } {
   return { mayExist: Context.current().info.attempt > 1 };
-}
-
-/** Workflow id of a caller's callback: one open callback per number per account. */
-export function callbackWorkflowId(account: string, number: string): string {
-  return `callback-${account}-${number}`;
 }
 
 export type CallActivities = ReturnType<typeof createCallActivities>;

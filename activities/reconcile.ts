@@ -9,12 +9,13 @@ import {
 import type { Cdr } from '../connectors/platform';
 import { minusMs } from '../sync/time';
 import {
-  CALL_EVENT_SIGNAL,
   CDR_SEEN_EVENT,
+  callEventSignal,
+  callLifecycleWorkflow,
   callWorkflowId,
   type CallEventSignal,
   type CallLifecycleInput,
-} from '../workflows/call-types';
+} from '../contracts';
 
 /** The synthetic event telling a call's workflow that the call's CDR exists (so the call has ended). */
 function cdrSeenEvent(callId: number): CallEventSignal {
@@ -54,7 +55,7 @@ export async function reconcileCalls(
   for (const callId of callIds) {
     const input: CallLifecycleInput = { account: opts.account, callId, fromCdr: true };
     try {
-      await temporal.workflow.start('callLifecycle', {
+      await temporal.workflow.start(callLifecycleWorkflow, {
         workflowId: callWorkflowId(opts.account, callId),
         taskQueue: opts.taskQueue,
         args: [input],
@@ -67,7 +68,7 @@ export async function reconcileCalls(
       // Its webhooks started it; if the hangup was lost it is still waiting: the CDR ends the wait.
       await temporal.workflow
         .getHandle(callWorkflowId(opts.account, callId))
-        .signal(CALL_EVENT_SIGNAL, cdrSeenEvent(callId))
+        .signal(callEventSignal, cdrSeenEvent(callId))
         .catch((e: unknown) => {
           if (!(e instanceof WorkflowNotFoundError)) throw e;
         });

@@ -13,7 +13,7 @@ import { createWebhookAuthenticator } from './webhook-auth';
 
 export { buildServerApp } from './app';
 export { InboxWriter } from './inbox-writer';
-export { Relay, temporalSignaller, CALL_LIFECYCLE_WORKFLOW } from './relay';
+export { Relay, temporalSignaller } from './relay';
 export { BASIC_USER } from './webhook-auth';
 
 export interface StartServerOptions {

@@ -10,11 +10,8 @@
 import type { Client } from '@temporalio/client';
 import type pg from 'pg';
 import type { Logger } from '../lib/logger';
-import { CALL_EVENTS_SIGNAL, callWorkflowId, type CallEventSignal } from '../workflows/call-types';
+import { callEventsSignal, callLifecycleWorkflow, callWorkflowId, type CallEventSignal } from '../contracts';
 import { storedCallSignal } from './webhook-body';
-
-/** Workflow type of a call's lifecycle (by name: the relay does not import workflow code). */
-export const CALL_LIFECYCLE_WORKFLOW = 'callLifecycle';
 
 /** Most events handed to a workflow in one signal. */
 export const MAX_EVENTS_PER_SIGNAL = 100;
@@ -33,11 +30,11 @@ export type CallSignaller = (s: CallSignal) => Promise<void>;
 /** The production signaller: signalWithStart of `callLifecycle` on the task queue. */
 export function temporalSignaller(client: Client, taskQueue: string): CallSignaller {
   return async (s) => {
-    await client.workflow.signalWithStart(CALL_LIFECYCLE_WORKFLOW, {
+    await client.workflow.signalWithStart(callLifecycleWorkflow, {
       workflowId: s.workflowId,
       taskQueue,
       args: [{ account: s.account, callId: s.callId }],
-      signal: CALL_EVENTS_SIGNAL,
+      signal: callEventsSignal,
       signalArgs: [s.events],
     });
   };

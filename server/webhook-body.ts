@@ -12,7 +12,7 @@ import {
   unknownEventSchema,
   type WebhookEvent,
 } from '../connectors/platform/schemas/events';
-import { toCallEventSignal, toDtmfEventSignal, type CallEventSignal } from '../workflows/call-types';
+import { toCallEventSignal, toDtmfEventSignal, type CallEventSignal } from '../contracts';
 
 /** One problem with a body: the field (or "body") and what is wrong with it. */
 export interface BodyProblem {

@@ -1,5 +1,5 @@
 // Sync cursors: where a read of a stream stands, stored as the checkpoint in the page's own commit.
-import type { SyncCursor } from '../workflows/sync-types';
+import type { SyncCursor } from '../contracts';
 import type { StreamDefinition } from './streams';
 import { laterOf, minusMs } from './time';
 

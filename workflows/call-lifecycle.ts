@@ -1,37 +1,20 @@
-import {
-  condition,
-  defineQuery,
-  defineSignal,
-  proxyActivities,
-  setHandler,
-  sleep,
-} from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { CallFacts, LogCallResult } from '../activities/call-activities';
 import {
-  CALL_EVENT_SIGNAL,
-  CALL_EVENTS_SIGNAL,
   CDR_SEEN_EVENT,
+  callEventSignal,
+  callEventsSignal,
+  callStateQuery,
   type CallEventSignal,
   type CallLifecycleInput,
-} from './call-types';
+  type CallState,
+} from '../contracts';
 import { SYNC_RETRY } from './retry-policy';
 
 const acts = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: SYNC_RETRY,
 });
-
-export const callEventSignal = defineSignal<[CallEventSignal]>(CALL_EVENT_SIGNAL);
-export const callEventsSignal = defineSignal<[CallEventSignal[]]>(CALL_EVENTS_SIGNAL);
-
-export interface CallState {
-  events: number;
-  ended: boolean;
-  cdr: CallFacts | null;
-  log: LogCallResult | null;
-}
-export const callStateQuery = defineQuery<CallState>('callState');
 
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { sql } from 'kysely';
 import type { CallsyncConfig } from '../../config/schema';
+import { backfillWorkflow } from '../../contracts';
 import {
   createDatabase,
   migrateToLatest,
@@ -57,7 +58,7 @@ export async function collectStatus(
   const running: string[] = [];
   if (temporal) {
     for await (const wf of temporal.workflow.list({
-      query: "WorkflowType='backfill' AND ExecutionStatus='Running'",
+      query: `WorkflowType='${backfillWorkflow.name}' AND ExecutionStatus='Running'`,
     })) {
       running.push(wf.workflowId);
     }

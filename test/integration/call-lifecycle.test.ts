@@ -3,10 +3,14 @@
 // IVR keys pressed) and updated when its transcript arrives; missed calls open one callback task, a
 // connected call closes it.
 import { sql } from 'kysely';
-import type { CallEventSignal } from '../../workflows/call-types';
-import { callWorkflowId } from '../../workflows/call-types';
-import { callLifecycle, callEventSignal, callEventsSignal } from '../../workflows/call-lifecycle';
-import { syncStream } from '../../workflows';
+import {
+  callEventSignal,
+  callEventsSignal,
+  callLifecycleWorkflow,
+  callWorkflowId,
+  syncStreamWorkflow,
+  type CallEventSignal,
+} from '../../contracts';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
 
@@ -18,7 +22,7 @@ describe('call lifecycle', () => {
 
   beforeAll(async () => {
     h = await startSyncHarness({ label: 'calls', cdrs: 2_000 });
-    await h.client.workflow.execute(syncStream, {
+    await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-calls-contacts',
       args: [{ account: 'acme', stream: 'contacts' }],
@@ -113,7 +117,7 @@ describe('call lifecycle', () => {
 
   async function deliver(callId: number, events: CallEventSignal[]): Promise<void> {
     for (const e of events) {
-      await h.client.workflow.signalWithStart(callLifecycle, {
+      await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
         workflowId: callWorkflowId('acme', callId),
         taskQueue: h.taskQueue,
         args: [{ account: 'acme', callId }],
@@ -125,7 +129,7 @@ describe('call lifecycle', () => {
 
   /** Several events in one signal, as the relay hands over a call's backlog. */
   async function deliverTogether(callId: number, events: CallEventSignal[]): Promise<void> {
-    await h.client.workflow.signalWithStart(callLifecycle, {
+    await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
       workflowId: callWorkflowId('acme', callId),
       taskQueue: h.taskQueue,
       args: [{ account: 'acme', callId }],

@@ -1,7 +1,7 @@
 // Auto-dial: inside business hours callsync places the callback through the platform (POST /calls),
 // follows the call to its CDR, records each attempt on the task, retries a failed one, and closes the
 // task when the caller is reached.
-import { callbackStateQuery } from '../../workflows/callback';
+import { callbackStateQuery, callbackWorkflowId } from '../../contracts';
 import { missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
@@ -56,7 +56,7 @@ describe('callback auto-dial', () => {
     const caller = '+442079460555';
     await missedCall(h, caller);
 
-    const callback = h.client.workflow.getHandle(`callback-acme-${caller}`);
+    const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
     const deadline = Date.now() + 120_000;
     let state = await callback.query(callbackStateQuery).catch(() => undefined);
     while ((state?.dialAttempts.length ?? 0) < 1 && Date.now() < deadline) {

@@ -1,8 +1,11 @@
 // A missed inbound call in the emulator (its CDR), announced to callsync as its webhooks would be:
 // call.missed and call.hangup signalled into the call's lifecycle workflow.
-import type { CallEventSignal } from '../../workflows/call-types';
-import { callWorkflowId } from '../../workflows/call-types';
-import { callEventSignal, callLifecycle } from '../../workflows/call-lifecycle';
+import {
+  callEventSignal,
+  callLifecycleWorkflow,
+  callWorkflowId,
+  type CallEventSignal,
+} from '../../contracts';
 import type { SyncHarness } from './sync-harness';
 
 /** Adds a missed call from `caller` to the emulator (taken by `userId` when given); returns its call id. */
@@ -42,7 +45,7 @@ export async function missedCall(
     digits: null,
   });
   for (const e of [event(1, 'call.missed'), event(2, 'call.hangup')]) {
-    await h.client.workflow.signalWithStart(callLifecycle, {
+    await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
       workflowId: callWorkflowId('acme', callId),
       taskQueue: h.taskQueue,
       args: [{ account: 'acme', callId }],

@@ -8,7 +8,7 @@ import { startTemporalDevServer, type RunningTemporal } from '../../local/tempor
 import { freePort } from '../../lib/free-port';
 import { InboxWriter } from '../../server/inbox-writer';
 import { Relay, temporalSignaller } from '../../server/relay';
-import { callWorkflowId } from '../../workflows/call-types';
+import { callWorkflowId } from '../../contracts';
 import { eventually } from '../support/eventually';
 import { quietTemporalRuntime } from '../support/temporal-runtime';
 import { storeWebhook } from './inbox-fixtures';

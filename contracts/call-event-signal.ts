@@ -1,29 +1,8 @@
 // What travels from the webhook relay into a call's workflow: ids, times, numbers; never secrets.
 import type { CallEvent, DtmfEvent } from '../connectors/platform/schemas/events';
 
-/** Signal name of one call event. */
-export const CALL_EVENT_SIGNAL = 'callEvent';
-
-/**
- * Signal name of several events of one call, in arrival order: the relay hands over a call's
- * backlog in one signal, since each signal costs Temporal far more than an event's few hundred bytes.
- */
-export const CALL_EVENTS_SIGNAL = 'callEvents';
-
 /** Event name the CDR sync sends a call's workflow when it finds the call's CDR (the call has ended). */
 export const CDR_SEEN_EVENT = 'callsync.cdr_seen';
-
-/** Workflow id of a call's lifecycle workflow. */
-export function callWorkflowId(account: string, callId: number): string {
-  return `call-${account}-${callId}`;
-}
-
-export interface CallLifecycleInput {
-  account: string;
-  callId: number;
-  /** Started by the CDR sync for a call no webhook announced. */
-  fromCdr?: boolean;
-}
 
 /** One call event as the workflow sees it. */
 export interface CallEventSignal {
