@@ -9,12 +9,10 @@ import {
   type CallLifecycleInput,
   type CallState,
 } from '../contracts';
-import { SYNC_RETRY } from './retry-policy';
+import { CALL_ACTIVITIES } from '../contracts/activity-options';
+import { recordingFailures } from './record-failure';
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: SYNC_RETRY,
-});
+const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
 
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;
@@ -24,7 +22,15 @@ const MAX_CALL_MS = 4 * 3_600_000;
  * into the warehouse timeline; after the call ends waits for the CDR, logs the call once, starts or
  * closes the caller's callback, then updates that same log as the recording and transcript arrive.
  */
-export async function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
+export function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
+  return recordingFailures(
+    { account: input.account, subject: String(input.callId) },
+    acts.recordCallFailure,
+    () => followCall(input),
+  );
+}
+
+async function followCall(input: CallLifecycleInput): Promise<CallState> {
   const seen = new Set<string>();
   let unsaved: CallEventSignal[] = [];
   let missedEvent = false;

@@ -8,9 +8,11 @@ import {
   type CallbackState,
 } from '../contracts';
 import { msUntilBusinessTime } from '../lib/business-hours';
-import { SYNC_RETRY } from './retry-policy';
+import { CALL_ACTIVITIES, DIAL_ACTIVITIES } from '../contracts/activity-options';
+import { recordingFailures } from './record-failure';
 
-const acts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: SYNC_RETRY });
+const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
+const dial = proxyActivities<Activities>(DIAL_ACTIVITIES);
 
 /** How long an unanswered callback stays open before it closes itself (a week). */
 const OPEN_FOR_MS = 7 * 86_400_000;
@@ -20,7 +22,13 @@ const OPEN_FOR_MS = 7 * 86_400_000;
  * with every further one, closed by itself when a later call with that number connects. Optionally
  * dials the caller back inside business hours, up to the configured number of attempts.
  */
-export async function callback(input: CallbackInput): Promise<CallbackState> {
+export function callback(input: CallbackInput): Promise<CallbackState> {
+  return recordingFailures({ account: input.account, subject: input.number }, acts.recordCallFailure, () =>
+    followCallback(input),
+  );
+}
+
+async function followCallback(input: CallbackInput): Promise<CallbackState> {
   const state: CallbackState = {
     number: input.number,
     status: 'open',
@@ -72,7 +80,7 @@ export async function callback(input: CallbackInput): Promise<CallbackState> {
       continue;
     }
     if (wait > 0 && (await condition(() => changed, wait))) continue;
-    const callId = await acts.placeCallback({
+    const callId = await dial.placeCallback({
       account: input.account,
       number: input.number,
       userId: state.missed[0]?.calledUserId ?? null,

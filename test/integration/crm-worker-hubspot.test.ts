@@ -1,8 +1,12 @@
 // The product's own wiring (createActivityDeps + createWorker, what `callsync worker` runs) against a
 // fresh HubSpot portal: the worker creates callsync_key itself, logs a missed call on the contact
 // owned by the call's user, and opens the callback task; without the schema scopes it refuses to
-// start, naming the scope.
+// start, naming the scope. At the activity boundary: a CRM 400 fails the call once (no retry) and
+// shows in call_failures and `callsync status`; waiting out a Retry-After keeps the activity alive.
+import { formatCallFailures } from '../../cli/commands/status-call-failures';
 import { parseConfig } from '../../config/load';
+import { callWorkflowId } from '../../contracts';
+import { recentCallFailures } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
 import { createActivityDeps } from '../../runtime/activity-deps';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
@@ -106,5 +110,52 @@ describe('callsync worker with HubSpot on a new portal', () => {
     } finally {
       await sf.close();
     }
+  });
+
+  it('records a CRM 400 once, as a typed failure shown by status, instead of retrying for ever', async () => {
+    const caller = '+442079460778';
+    fake.failNext('POST', '/crm/v3/objects/calls', 400);
+    const before = fake.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls',
+    ).length;
+    const callId = await missedCall(h, caller);
+    const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
+    await expect(handle.result()).rejects.toThrow();
+
+    const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls');
+    expect(posts.length - before).toBe(1);
+    const failures = await recentCallFailures(h.deps.warehouse.db);
+    const failure = failures.find((f) => f.subject === String(callId));
+    expect(failure).toMatchObject({
+      account: 'acme',
+      workflow_type: 'callLifecycle',
+      activity: 'logCall',
+      failure_type: 'CrmBadRequestError',
+    });
+    expect(failure?.message).toMatch(/fault injected by the test \(400\)/);
+    expect(formatCallFailures(failures)).toMatch(
+      new RegExp(`FAILED CALL FOLLOW-UPS[\\s\\S]*callLifecycle ${callId}  logCall: CrmBadRequestError`),
+    );
+  });
+
+  it('heartbeats while it waits out HubSpot Retry-After answers longer than the heartbeat timeout', async () => {
+    const caller = '+442079460779';
+    // Two 429s of 9 s each: the connector waits 18 s inside one attempt (the heartbeat timeout is 15 s).
+    fake.rateLimitNext(2, 9);
+    const callId = await missedCall(h, caller);
+    const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
+    await eventually(
+      async () => fake.objects('calls').find((o) => o.properties.callsync_key === `acme:${callId}`),
+      'the call log after the rate limit',
+      120_000,
+    );
+    const history = await handle.fetchHistory();
+    const events = history.events ?? [];
+    expect(events.filter((e) => e.activityTaskTimedOutEventAttributes)).toEqual([]);
+    const attempts = events
+      .map((e) => e.activityTaskStartedEventAttributes?.attempt)
+      .filter((a) => a !== undefined);
+    expect(attempts.length).toBeGreaterThan(0);
+    expect(Math.max(...attempts.map(Number))).toBe(1);
   });
 });
