@@ -303,14 +303,6 @@ export function createCallActivities(deps: ActivityDeps) {
       };
       return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;
     },
-
-    /** Places the callback through the platform (POST /calls) from the assigned user; returns the call id. */
-    async placeCallback(input: { account: string; number: string; userId: number | null }): Promise<number> {
-      const call = await deps
-        .platform(input.account)
-        .calls.create({ to: input.number, ...(input.userId ? { from: String(input.userId) } : {}) });
-      return call.id;
-    },
   };
 }
 

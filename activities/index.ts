@@ -1,6 +1,7 @@
 import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
 import type { ActivityDeps } from './deps';
+import { createDialActivities } from './dial-activities';
 import { withFailureMappingAll } from './failures';
 import { createSyncActivities } from './sync-activities';
 
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSyncActivities(deps),
     ...createAudioActivities(deps),
     ...createCallActivities(deps),
+    ...createDialActivities(deps),
   });
 }
 

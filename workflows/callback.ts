@@ -1,4 +1,4 @@
-import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
   callbackStateQuery,
@@ -80,10 +80,13 @@ async function followCallback(input: CallbackInput): Promise<CallbackState> {
       continue;
     }
     if (wait > 0 && (await condition(() => changed, wait))) continue;
+    const info = workflowInfo();
     const callId = await dial.placeCallback({
       account: input.account,
       number: input.number,
       userId: state.missed[0]?.calledUserId ?? null,
+      // One key per dial of this run: a retry of the activity finds what an earlier try placed.
+      attemptKey: `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`,
     });
     const outcome = await followDial(input.account, callId);
     state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });
