@@ -6,6 +6,7 @@ import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
 import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
+import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
 import { addCallEvents, callDtmfDigits, recordCallFailure } from '../connectors/postgres';
@@ -17,6 +18,7 @@ import {
   type CallEventSignal,
   type CallFacts,
   type LogCallResult,
+  type MissedCallEvent,
   type MissedCallNote,
 } from '../contracts';
 import type { ActivityDeps } from './deps';
@@ -120,6 +122,17 @@ export function createCallActivities(deps: ActivityDeps) {
   const temporal = () => {
     if (!deps.temporal) throw new Error('activities need a Temporal client for callbacks');
     return deps.temporal;
+  };
+
+  /** Opens (or adds to) a caller's callback; the callback counts each missed call once. */
+  const openCallback = async (account: string, number: string, missed: MissedCallNote): Promise<void> => {
+    await temporal().workflow.signalWithStart(callbackWorkflow, {
+      workflowId: callbackWorkflowId(account, number),
+      taskQueue: deps.config.temporal.taskQueue,
+      args: [{ account, number }],
+      signal: missedCallSignal,
+      signalArgs: [missed],
+    });
   };
 
   return {
@@ -249,13 +262,31 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Opens (or adds to) the callback for a caller nobody reached. */
     async startCallback(input: { account: string; number: string; missed: MissedCallNote }): Promise<void> {
-      await temporal().workflow.signalWithStart(callbackWorkflow, {
-        workflowId: callbackWorkflowId(input.account, input.number),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ account: input.account, number: input.number }],
-        signal: missedCallSignal,
-        signalArgs: [input.missed],
+      await openCallback(input.account, input.number, input.missed);
+    },
+
+    /**
+     * Opens (or adds to) the callback of a missed call as soon as its missed-call event arrives,
+     * without waiting for the hangup or the CDR (which later only confirm it: the callback counts each
+     * call once). Returns false when the event names no outside number to call back.
+     */
+    async openMissedCallback(input: {
+      account: string;
+      callId: number;
+      event: MissedCallEvent;
+    }): Promise<boolean> {
+      const e = input.event;
+      const number = toE164(e.destination === 'out' ? e.dst : e.src, country);
+      if (!number) return false;
+      const at = e.time ? new Date(`${e.time.replace(' ', 'T')}Z`) : null;
+      const queue = (e.context ?? '').toUpperCase() === 'QUEUE';
+      await openCallback(input.account, number, {
+        callId: input.callId,
+        at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : new Date().toISOString(),
+        calledUserId: queue ? null : e.dstId,
+        queueId: queue ? e.dstId : null,
       });
+      return true;
     },
 
     /** Tells the caller's open callback (if any) that a call with them connected. */

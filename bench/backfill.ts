@@ -24,6 +24,7 @@ import {
   migrateToLatest,
   streamTable,
 } from '../connectors/postgres';
+import { DEFAULT_NOW } from '../emulator/store/clock';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
 import { readyLine, stopChild } from '../lib/child-process';
@@ -180,6 +181,8 @@ async function main(): Promise<Record<string, unknown>> {
       String(N),
       '--log-level',
       'warn',
+      '--now',
+      DEFAULT_NOW.toISOString(),
     ]);
     cleanups.push(() => stopChild(emulator));
     const ready = (await readyLine(emulator, 'emulator')) as {

@@ -10,6 +10,42 @@ export interface CallLifecycleInput {
   callId: number;
   /** Started by the CDR sync for a call no webhook announced. */
   fromCdr?: boolean;
+  /** The state a previous run handed over when it continued as new. */
+  carried?: CallLifecycleCarried;
+  /** History events of one run before it continues as new (tests set it low). */
+  historyLimit?: number;
+}
+
+/** What a missed-call event says about the call (the fields a callback needs). */
+export type MissedCallEvent = Pick<
+  CallEventSignal,
+  'time' | 'src' | 'dst' | 'destination' | 'dstId' | 'context'
+>;
+
+/** Everything a call's workflow knows, handed from run to run by continue-as-new. */
+export interface CallLifecycleCarried {
+  /** Ids of the events received (each event is taken once). */
+  seen: string[];
+  /** Events received and not yet on the timeline. */
+  unsaved: CallEventSignal[];
+  /** The missed-call event, when one came. */
+  missed: MissedCallEvent | null;
+  /** Whether the missed-call event was acted on, and whether that opened a callback. */
+  missedChecked: boolean;
+  callbackOpened: boolean;
+  ended: boolean;
+  /** Where the call's follow-up stands. */
+  phase: 'live' | 'cdr' | 'log' | 'recording' | 'done';
+  /** Workflow times (ms): end of the live wait, of the CDR wait, of the recording wait. */
+  callDeadline: number;
+  cdrDeadline: number | null;
+  horizon: number | null;
+  /** The current backoff of the CDR or recording poll, in ms. */
+  delay: number;
+  cdr: CallFacts | null;
+  /** The CRM call log written (its CRM id and what it holds). */
+  log: LogCallResult | null;
+  continuedRuns: number;
 }
 
 /** What the workflow needs to know about an ended call (no record bodies). */
@@ -35,6 +71,10 @@ export interface CallState {
   ended: boolean;
   cdr: CallFacts | null;
   log: LogCallResult | null;
+  /** The callback was opened from the missed-call event (before the CDR). */
+  callbackOpened: boolean;
+  /** Runs this call's workflow has continued as new. */
+  continuedRuns: number;
 }
 
 /** One call event. */

@@ -6,3 +6,4 @@ export * from './sync-runs';
 export * from './call-events';
 export * from './call-failures';
 export * from './callback-dials';
+export * from './webhook-inbox';
