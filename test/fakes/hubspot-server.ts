@@ -35,8 +35,11 @@ export interface FakeHubSpot {
   seedOwner(email: string): string;
   /** The next `count` requests get 429 (with Retry-After when `retryAfterSeconds` is given). */
   rateLimitNext(count: number, retryAfterSeconds?: number): void;
-  /** The next `count` requests matching `method` and `path` (exact, no query) get this error status. */
-  failNext(method: string, path: string, status: number, count?: number): void;
+  /**
+   * The next `count` requests matching `method` and `path` (exact, no query) get this error status
+   * (a 429 in HubSpot's rate-limit format, with Retry-After when `retryAfterSeconds` is given).
+   */
+  failNext(method: string, path: string, status: number, count?: number, retryAfterSeconds?: number): void;
   /** Custom properties defined on an object type (what a portal admin or callsync created). */
   customProperties(type: ObjectType): string[];
   close(): Promise<void>;
@@ -131,6 +134,17 @@ class HubSpotError extends Error {
   }
 }
 
+/** HubSpot's answer when an app exceeds its rolling 10-second limit. */
+function rateLimitBody() {
+  return {
+    status: 'error',
+    message: 'You have reached your ten_secondly_rolling limit.',
+    errorType: 'RATE_LIMIT',
+    correlationId: randomUUID(),
+    policyName: 'TEN_SECONDLY_ROLLING',
+  };
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -163,7 +177,13 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       ],
     );
   };
-  const failures: { method: string; path: string; status: number; count: number }[] = [];
+  const failures: {
+    method: string;
+    path: string;
+    status: number;
+    count: number;
+    retryAfter: number | undefined;
+  }[] = [];
   const store = new Map<ObjectType, Map<string, FakeObject>>([
     ['calls', new Map()],
     ['tasks', new Map()],
@@ -420,6 +440,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     );
     if (failure) {
       failure.count--;
+      if (failure.retryAfter !== undefined) void reply.header('retry-after', String(failure.retryAfter));
+      if (failure.status === 429) return reply.code(429).send(rateLimitBody());
       return reply.code(failure.status).send({
         status: 'error',
         message: `fault injected by the test (${failure.status})`,
@@ -430,13 +452,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     if (rateLimited > 0) {
       rateLimited--;
       if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
-      return reply.code(429).send({
-        status: 'error',
-        message: 'You have reached your ten_secondly_rolling limit.',
-        errorType: 'RATE_LIMIT',
-        correlationId: randomUUID(),
-        policyName: 'TEN_SECONDLY_ROLLING',
-      });
+      return reply.code(429).send(rateLimitBody());
     }
     if (req.headers.authorization !== `Bearer ${token}`) {
       return reply.code(401).send({
@@ -617,8 +633,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       rateLimited = count;
       retryAfter = retryAfterSeconds;
     },
-    failNext: (method, path, status, count = 1) => {
-      failures.push({ method, path, status, count });
+    failNext: (method, path, status, count = 1, retryAfterSeconds) => {
+      failures.push({ method, path, status, count, retryAfter: retryAfterSeconds });
     },
     customProperties: (type) => [...custom.get(type)!],
     close: () => app.close(),

@@ -140,8 +140,9 @@ describe('callsync worker with HubSpot on a new portal', () => {
 
   it('heartbeats while it waits out HubSpot Retry-After answers longer than the heartbeat timeout', async () => {
     const caller = '+442079460779';
-    // Two 429s of 9 s each: the connector waits 18 s inside one attempt (the heartbeat timeout is 15 s).
-    fake.rateLimitNext(2, 9);
+    // Two 429s of 9 s each on the call's create: the connector waits 18 s inside one attempt of
+    // logCall (the heartbeat timeout is 15 s).
+    fake.failNext('POST', '/crm/v3/objects/calls', 429, 2, 9);
     const callId = await missedCall(h, caller);
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
     await eventually(
@@ -157,5 +158,7 @@ describe('callsync worker with HubSpot on a new portal', () => {
       .filter((a) => a !== undefined);
     expect(attempts.length).toBeGreaterThan(0);
     expect(Math.max(...attempts.map(Number))).toBe(1);
+    const throttled = fake.requests.filter((r) => r.path === '/crm/v3/objects/calls' && r.status === 429);
+    expect(throttled.length).toBeGreaterThanOrEqual(2);
   });
 });

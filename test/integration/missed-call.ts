@@ -36,7 +36,7 @@ export async function missedCall(
     src: caller,
     dst: '101',
     srcId: null,
-    dstId: null,
+    dstId: opts.userId ?? null,
     srcName: null,
     dstName: null,
     duration: null,
