@@ -66,6 +66,14 @@ export const crmConfigSchema = z.object({
     .default('GB'),
   /** A number matching several contacts: the most recently updated, or the one owned by the call's user. */
   matchRule: z.enum(['most_recent', 'call_owner']).default('most_recent'),
+  /**
+   * For `call_owner`: CRM owner ids by platform user id or e-mail, for users whose CRM e-mail differs
+   * (others are found by e-mail through the CRM's owner/user API).
+   */
+  owners: z
+    .record(z.string().min(1), z.string().min(1))
+    .default({})
+    .transform((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k.trim().toLowerCase(), v]))),
   /** Create a contact for a caller the CRM does not know. */
   createUnknownContacts: z.boolean().default(false),
 });
@@ -132,6 +140,19 @@ export const configSchema = z.object({
       port: z.number().int().min(0).max(65535).default(8788),
       /** Interface it listens on; 0.0.0.0 to accept webhooks from other machines. */
       host: z.string().default('127.0.0.1'),
+      /** Longest a request may take to arrive, headers and body; a slower or stalled client is cut off. */
+      requestTimeout: durationMs.default(10_000),
+      /** How long webhook bookkeeping is kept; a scheduled workflow deletes what is older. */
+      retention: z
+        .object({
+          /** Inbox rows relayed (done) longer ago than this are deleted. */
+          inbox: durationMs.default(7 * 86_400_000),
+          /** Refused deliveries received longer ago than this are deleted. */
+          rejected: durationMs.default(30 * 86_400_000),
+          /** How often the retention workflow runs. */
+          every: durationMs.default(3_600_000),
+        })
+        .prefault({}),
       relay: z
         .object({
           /**

@@ -33,6 +33,8 @@ export interface StartServerOptions {
   };
   /** Webhook body limit in bytes. */
   bodyLimit?: number;
+  /** Longest a request may take to arrive (headers and body), in ms (config server.requestTimeout). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -81,6 +83,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const relayRef = relay;
     const app = await buildServerApp({
       logger: log,
+      ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
       webhooks: {
         authenticate: createWebhookAuthenticator(opts.accounts),
         inbox,

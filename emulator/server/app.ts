@@ -41,6 +41,11 @@ export async function buildEmulatorServer(ctx: EmulatorContext): Promise<Fastify
     maxAge: 600,
   });
   app.addHook('onRequest', (req, reply) => apiGate(ctx, req, reply));
+  // drop_response faults: the handler has run; the connection closes instead of the answer.
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (droppedResponses.has(req)) req.raw.socket.destroy();
+    return payload;
+  });
   app.setErrorHandler((err, req, reply) => sendError(ctx, req, reply, err));
   const routes = emulatorRoutes();
   const patterns = routes.map((def) => ({ method: def.method, pattern: templateRegExp(def.template) }));
@@ -69,6 +74,9 @@ function acceptAnyBodyAsJson(app: FastifyInstance): void {
   });
 }
 
+/** Requests whose response a drop_response fault swallows. */
+const droppedResponses = new WeakSet<FastifyRequest>();
+
 /** onRequest for API routes: count it, apply injected faults, then authenticate. */
 async function apiGate(ctx: EmulatorContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { routeKey, auth } = req.routeOptions.config;
@@ -82,6 +90,7 @@ async function apiGate(ctx: EmulatorContext, req: FastifyRequest, reply: Fastify
       req.raw.socket.destroy();
       return;
     }
+    if (effect.dropResponse) droppedResponses.add(req);
     if (effect.expireToken) {
       const cred = readCredential(req.headers);
       if (cred) ctx.sessions.destroy(cred.secret);
