@@ -46,7 +46,7 @@ export async function buildEmulatorServer(ctx: EmulatorContext): Promise<Fastify
     if (droppedResponses.has(req)) req.raw.socket.destroy();
     return payload;
   });
-  app.setErrorHandler((err, req, reply) => sendError(ctx, req, reply, err));
+  app.setErrorHandler((err, _req, reply) => sendError(ctx, reply, err));
   const routes = emulatorRoutes();
   const patterns = routes.map((def) => ({ method: def.method, pattern: templateRegExp(def.template) }));
   app.setNotFoundHandler((req, reply) => notFoundOrNotAllowed(patterns, req, reply));
@@ -162,19 +162,10 @@ function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
 }
 
 /** Every error is `{message, errors}` JSON. */
-function sendError(
-  ctx: EmulatorContext,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  err: unknown,
-): FastifyReply {
+function sendError(ctx: EmulatorContext, reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof HttpError) {
     reply.headers(err.headers);
-    // Control endpoints are ours, not the platform's: their reasons stay `field: why` strings.
-    const control = req.url.startsWith('/_emulator/');
-    return reply
-      .code(err.status)
-      .send({ message: err.message, errors: control ? err.errors : errorEntries(err.errors) });
+    return reply.code(err.status).send({ message: err.message, errors: errorEntries(err.errors) });
   }
   const status = (err as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
