@@ -4,6 +4,7 @@ import { platformClientConfigSchema, type PlatformClientConfigInput } from './co
 import { AuthSession, type TwoFactorCodeProvider } from './core/auth';
 import { PlatformCore, type RequestEvent } from './core/http-core';
 import { createAuthResource } from './resources/auth';
+import { createBeyondSpecResource } from './resources/beyond-spec';
 import { createCallMeBackResource } from './resources/callmeback';
 import { createCallsResource } from './resources/calls';
 import { createCustomerResource } from './resources/customer';
@@ -66,6 +67,8 @@ export function createPlatformClient(options: PlatformClientOptions) {
     callMeBack: createCallMeBackResource(core),
     settings: createSettingsResource(core),
     reports: createReportsResource(core),
+    /** Endpoints beyond the spec that the platform's own clients use (BEYOND_SPEC_ENDPOINTS). */
+    beyondSpec: createBeyondSpecResource(core),
     /** Logs a password session out (idempotent); the client must not be used afterwards. */
     close: () => session.close(),
   };

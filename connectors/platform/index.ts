@@ -43,4 +43,5 @@ export { expandPath, type PathParams } from './core/path';
 export { redact } from './core/redact';
 export { backoffDelay, shouldRetry } from './core/retry';
 export type { CallOptions, Id, Ids } from './resources/common';
+export { BEYOND_SPEC_ENDPOINTS } from './resources/beyond-spec';
 export * from './schemas';

@@ -108,7 +108,9 @@ async function apiGate(ctx: EmulatorContext, req: FastifyRequest, reply: Fastify
     if (auth === 'optional') return;
     throw missingToken();
   }
-  req.identity = authenticate(cred, ctx.sessions, ctx.store.accounts);
+  req.identity = authenticate(cred, ctx.sessions, ctx.store.accounts, (secret, userId) =>
+    ctx.apiTokens.identify(secret, userId),
+  );
 }
 
 function mountRoute(app: FastifyInstance, ctx: EmulatorContext, def: RouteDef, prefix: string): void {

@@ -3,6 +3,7 @@
 import type { Logger } from '../../lib/logger';
 import type { Account, CreateStoreOptions, EmulatorClock, EmulatorStore, Table, TableName } from '../store';
 import { PendingCodes } from './auth/pending-codes';
+import { ApiTokens } from './routes/api-tokens';
 import { SessionRegistry } from './auth/sessions';
 import { FaultRegistry } from './faults';
 import { RequestStats } from './stats';
@@ -31,6 +32,8 @@ export class EmulatorContext {
   readonly codes = new PendingCodes(() => this.clock);
   readonly stats = new RequestStats();
   readonly faults: FaultRegistry;
+  /** Named API tokens minted through /apitokens (beyond the spec); replaced with the store. */
+  apiTokens = new ApiTokens(this);
   private current: EmulatorStore;
   private readonly listeners = new Set<StoreReplacedListener>();
 
@@ -78,6 +81,7 @@ export class EmulatorContext {
     this.seedInfo = { ...seeded };
     this.sessions.expireAll();
     this.codes.clear();
+    this.apiTokens = new ApiTokens(this);
     for (const listener of this.listeners) listener(store);
   }
 

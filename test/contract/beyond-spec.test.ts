@@ -1,6 +1,15 @@
 // Contract test: what the platform's own clients (official CLI, CTI connector, queue tool, community
 // CLI) send and read beyond the letter of the spec, through callsync's client against the emulator.
-import { BadRequestError, createPlatformClient, type PlatformClient } from '../../connectors/platform';
+import {
+  BadRequestError,
+  BEYOND_SPEC_ENDPOINTS,
+  createPlatformClient,
+  PlatformError,
+  UnauthorizedError,
+  type PlatformClient,
+} from '../../connectors/platform';
+import { emulatorRouteTemplates } from '../../emulator/server/routes';
+import { SPEC_ENDPOINTS } from './spec-endpoints';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
 import { firstPage, readAll } from './steps/step';
 
@@ -134,6 +143,52 @@ describe('client against the emulator, beyond the spec', () => {
         unknown
       >;
       expect(plain).toMatchObject({ labels: [], nb_notes: expect.any(Number) });
+    });
+  });
+
+  describe('endpoints beyond the spec', () => {
+    it('serves a route for each, and the client lists them apart from the spec', () => {
+      const served = new Set(emulatorRouteTemplates());
+      expect(BEYOND_SPEC_ENDPOINTS.filter((e) => !served.has(e))).toEqual([]);
+      expect(BEYOND_SPEC_ENDPOINTS.filter((e) => (SPEC_ENDPOINTS as readonly string[]).includes(e))).toEqual(
+        [],
+      );
+    });
+
+    it('/apitokens: the official CLI login (find by name, delete, mint), and the token as an API key', async () => {
+      const tokens = client.beyondSpec.apiTokens;
+      const named = (name: string) =>
+        firstPage(tokens.list({ filter: [{ property: 'name', operator: 'eq', value: name }] }));
+      const old = await tokens.create({ name: 'voipstudio-cli', expiry: '2027-12-31' });
+      expect(old.token).toMatch(/^[0-9a-f]{40}$/);
+      expect(old).toMatchObject({
+        name: 'voipstudio-cli',
+        user_id: emulator.admin.user_id,
+        expiry: '2027-12-31 23:59:59',
+      });
+      // Name and user are unique together.
+      const dup = await tokens.create({ name: 'voipstudio-cli' }).catch((e: unknown) => e);
+      expect((dup as PlatformError).status).toBe(409);
+      // The CLI's login: find its old token by name, delete it, mint a new one.
+      const found = await named('voipstudio-cli');
+      expect(found.data.map((t) => t.token)).toEqual([old.token]);
+      expect((await tokens.delete(String(old.token))).status).toBe(204);
+      expect((await named('voipstudio-cli')).data).toEqual([]);
+      const minted = await tokens.create({ name: 'voipstudio-cli' });
+      // The minted token authenticates like an API key; the deleted one no longer does.
+      const asToken = (apiKey: string) =>
+        createPlatformClient({
+          baseUrl: emulator.baseUrl,
+          credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey },
+          maxRetries: 0,
+        });
+      const good = asToken(String(minted.token));
+      expect(String((await good.customer.me()).id)).toBe(String(emulator.admin.user_id));
+      const revoked = asToken(String(old.token));
+      expect(await revoked.customer.me().catch((e: unknown) => e)).toBeInstanceOf(UnauthorizedError);
+      await Promise.all([good.close(), revoked.close()]);
+      const missing = await tokens.delete(String(old.token)).catch((e: unknown) => e);
+      expect((missing as PlatformError).status).toBe(404);
     });
   });
 

@@ -1,6 +1,7 @@
 // Every endpoint of the spec's endpoint tables is reachable through a client method that sends the
 // spec's method and path template (the lead's contract test checks the same against the emulator).
 import { Readable } from 'node:stream';
+import { BEYOND_SPEC_ENDPOINTS } from '../../connectors/platform';
 import { SPEC_ENDPOINTS } from '../contract/spec-endpoints';
 import { json, testClient } from './client-fakes';
 
@@ -49,5 +50,16 @@ describe('client coverage of the spec endpoints', () => {
     expect(SPEC_ENDPOINTS).toHaveLength(166);
     // One method per endpoint: no duplicates hiding a missing one.
     expect(names).toHaveLength(166);
+  });
+});
+
+describe('client coverage of the endpoints beyond the spec', () => {
+  it('reaches each listed extra endpoint from client.beyondSpec, and nothing else', async () => {
+    const { client, events } = testClient(() => json(200, { data: [], total: 0 }));
+    const names: string[] = [];
+    await callEverything(client.beyondSpec, names, 'beyondSpec');
+    const reached = [...new Set(events.map((e) => `${e.method} ${e.template}`))].sort();
+    expect(reached).toEqual([...BEYOND_SPEC_ENDPOINTS].sort());
+    expect(names).toHaveLength(BEYOND_SPEC_ENDPOINTS.length);
   });
 });

@@ -16,3 +16,4 @@ export * from './settings';
 export * from './reports';
 export * from './requests';
 export * from './events';
+export * from './beyond-spec';

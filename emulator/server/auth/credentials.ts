@@ -58,6 +58,8 @@ export function authenticate(
   cred: Credential,
   sessions: SessionRegistry,
   accounts: ReadonlyMap<string, Account>,
+  /** Named tokens minted through /apitokens, which authenticate like API keys. */
+  mintedToken: (secret: string, userId: string | undefined) => Identity | undefined = () => undefined,
 ): Identity {
   const found = sessions.use(cred.secret);
   if (found.state === 'valid') {
@@ -76,5 +78,7 @@ export function authenticate(
       return { user_id: account.user_id, customer_id: account.customer_id };
     }
   }
+  const minted = mintedToken(cred.secret, cred.userId);
+  if (minted !== undefined) return minted;
   throw unknownToken(cred.secret);
 }

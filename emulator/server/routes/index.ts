@@ -1,4 +1,5 @@
 // Every API route of the emulator, one module file per spec module.
+import { apiTokenRoutes } from './api-tokens';
 import { authRoutes } from './auth';
 import { callMeBackRoutes } from './callmeback';
 import { callsRoutes } from './calls';
@@ -20,6 +21,8 @@ export function emulatorRoutes(): RouteDef[] {
     ...callMeBackRoutes(),
     ...settingsRoutes(),
     ...reportsRoutes(),
+    // Beyond the spec: what the platform's own clients use.
+    ...apiTokenRoutes(),
   ];
 }
 

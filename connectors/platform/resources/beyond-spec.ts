@@ -1,0 +1,28 @@
+// Endpoints beyond the spec that the platform's own clients use (see README "Beyond the spec"); kept
+// apart from the spec's modules so the client's endpoint list shows them as extras.
+import type { PlatformCore } from '../core/http-core';
+import type { ListOptions } from '../core/pagination';
+import { apiTokenSchema, createApiTokenBody } from '../schemas/beyond-spec';
+import { list, remove, send, type Body, type CallOptions } from './common';
+
+/** The endpoints beyond the spec this client calls, as 'METHOD /template'. */
+export const BEYOND_SPEC_ENDPOINTS = [
+  'GET /apitokens',
+  'POST /apitokens',
+  'DELETE /apitokens/{token}',
+] as const;
+
+/** Endpoints beyond the spec. */
+export function createBeyondSpecResource(core: PlatformCore) {
+  return {
+    apiTokens: {
+      /** GET /apitokens: the caller's named tokens (filter on name to find one). */
+      list: (options?: ListOptions) => list(core, '/apitokens', apiTokenSchema, options),
+      /** POST /apitokens: mints a named token ({name, expiry}); `token` authenticates like an API key. */
+      create: (body: Body<typeof createApiTokenBody>, o?: CallOptions) =>
+        send(core, 'POST', '/apitokens', {}, body, apiTokenSchema, o),
+      /** DELETE /apitokens/{token}: revokes a token. */
+      delete: (token: string, o?: CallOptions) => remove(core, '/apitokens/{token}', { token }, o),
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// Resources the spec does not show but the platform's own clients use (its official CLI logs in with
+// named API tokens). Request and response shapes as those clients send and read them.
+import { z } from 'zod';
+import { body, opt, requiredText, text } from './requests/fields';
+import { date, int, intId, str } from './primitives';
+
+/** A named API token (`token` is a credential: redacted wherever a body is kept). */
+export const apiTokenSchema = z.looseObject({
+  id: intId(),
+  name: str(),
+  token: str(),
+  user_id: int(),
+  /** Null: never expires. */
+  expiry: date(),
+  created_at: date(),
+});
+export type ApiToken = z.infer<typeof apiTokenSchema>;
+
+/** POST /apitokens: a name unique for the user, and an optional expiry date (`YYYY-MM-DD[ HH:MM:SS]`). */
+export const createApiTokenBody = body({ name: requiredText(), expiry: opt(text()) });
+export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;

@@ -1,0 +1,122 @@
+// Named API tokens (/apitokens), beyond the spec: the official CLI logs in with /login, lists its old
+// token by name with a filter, deletes it with DELETE /apitokens/{token}, and mints a new one with
+// POST /apitokens {name, expiry}, reading data.token. A minted token authenticates like an API key
+// until it expires or is deleted. Name and user are unique together.
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { formatDateTime, type Row } from '../../store';
+import { MemoryTable } from '../../store/memory-table';
+import { checkQueryProperties, parseCollectionQuery } from '../collection-query';
+import type { EmulatorContext } from '../context';
+import { HttpError, notFound } from '../http-error';
+import { parseRouteSpec, type RouteSpec } from '../paths';
+import { collection, noContent, single } from '../responses';
+import type { AuthedCall, Identity, RouteDef } from '../route-def';
+import { validate } from '../validation';
+
+const createTokenBody = z.looseObject({
+  name: z
+    .string({ error: 'must be a string' })
+    .regex(/\S/, 'must not be empty')
+    .max(100, 'at most 100 characters'),
+  /** Expiry date (`YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, UTC); absent: never. */
+  expiry: z
+    .string({ error: 'must be a date, YYYY-MM-DD[ HH:MM:SS]' })
+    .regex(/^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/, 'must be a date, YYYY-MM-DD[ HH:MM:SS]')
+    .nullable()
+    .optional(),
+});
+
+/** The minted tokens of one emulator (dropped with the store on a reseed). */
+export class ApiTokens {
+  readonly table = new MemoryTable({ name: 'apitokens' });
+
+  constructor(private readonly ctx: EmulatorContext) {}
+
+  /** The identity a minted token stands for, if it is one and has not expired. */
+  identify(secret: string, userId: string | undefined): Identity | undefined {
+    for (const customer of this.ctx.store.customers) {
+      const { data } = this.table.query(customer.id, {
+        page: 1,
+        limit: 1,
+        filter: [{ property: 'token', operator: 'eq', value: secret }],
+      });
+      const row = data[0];
+      if (row === undefined) continue;
+      if (userId !== undefined && userId !== String(row.user_id)) return undefined;
+      if (typeof row.expiry === 'string' && row.expiry !== '' && row.expiry <= this.ctx.clock.nowString())
+        return undefined;
+      return { user_id: Number(row.user_id), customer_id: customer.id };
+    }
+    return undefined;
+  }
+}
+
+function expiryOf(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null) return null;
+  const s = raw.replace('T', ' ');
+  return s.length === 10 ? `${s} 23:59:59` : s.length === 16 ? `${s}:00` : s;
+}
+
+function authed(spec: RouteSpec, handle: (call: AuthedCall) => ReturnType<RouteDef['handle']>): RouteDef {
+  return { ...parseRouteSpec(spec), auth: 'required', handle };
+}
+
+/** The caller's tokens (filter, sort and paging apply). */
+function listTokens(call: AuthedCall): ReturnType<RouteDef['handle']> {
+  const table = call.ctx.apiTokens.table;
+  const q = parseCollectionQuery(call.query);
+  checkQueryProperties(table, q);
+  const mine = { property: 'user_id', operator: 'eq' as const, value: call.identity.user_id };
+  return collection(table.query(call.identity.customer_id, { ...q, filter: [mine, ...q.filter] }));
+}
+
+function createToken(call: AuthedCall): ReturnType<RouteDef['handle']> {
+  const body = validate(createTokenBody, call.body);
+  const table = call.ctx.apiTokens.table;
+  const taken = table.query(call.identity.customer_id, {
+    page: 1,
+    limit: 1,
+    filter: [
+      { property: 'user_id', operator: 'eq', value: call.identity.user_id },
+      { property: 'name', operator: 'eq', value: body.name },
+    ],
+  });
+  if (taken.total > 0)
+    throw new HttpError(409, 'Conflict', [`name: a token named "${body.name}" exists for this user`]);
+  const row: Omit<Row, 'id'> = {
+    name: body.name,
+    token: randomBytes(20).toString('hex'),
+    user_id: call.identity.user_id,
+    expiry: expiryOf(body.expiry),
+    created_at: formatDateTime(call.ctx.clock.now()),
+  };
+  const created = table.insert(call.identity.customer_id, row);
+  return single(created, `${call.baseUrl}/apitokens/${String(created.token)}`, 201);
+}
+
+function deleteToken(call: AuthedCall): ReturnType<RouteDef['handle']> {
+  const table = call.ctx.apiTokens.table;
+  const token = String(call.params.token ?? '');
+  const { data } = table.query(call.identity.customer_id, {
+    page: 1,
+    limit: 1,
+    filter: [
+      { property: 'token', operator: 'eq', value: token },
+      { property: 'user_id', operator: 'eq', value: call.identity.user_id },
+    ],
+  });
+  const row = data[0];
+  if (row === undefined) throw notFound('apitokens token');
+  table.remove(row.id);
+  return noContent();
+}
+
+/** GET, POST /apitokens and DELETE /apitokens/{token}. */
+export function apiTokenRoutes(): RouteDef[] {
+  return [
+    authed('GET /apitokens', listTokens),
+    authed('POST /apitokens', createToken),
+    authed('DELETE /apitokens/{token}', deleteToken),
+  ];
+}
