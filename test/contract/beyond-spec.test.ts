@@ -11,7 +11,7 @@ import {
 import { emulatorRouteTemplates } from '../../emulator/server/routes';
 import { SPEC_ENDPOINTS } from './spec-endpoints';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
-import { firstPage, readAll } from './steps/step';
+import { firstPage, firstRecord, readAll } from './steps/step';
 
 describe('client against the emulator, beyond the spec', () => {
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -189,6 +189,31 @@ describe('client against the emulator, beyond the spec', () => {
       await Promise.all([good.close(), revoked.close()]);
       const missing = await tokens.delete(String(old.token)).catch((e: unknown) => e);
       expect((missing as PlatformError).status).toBe(404);
+    });
+  });
+
+  describe('queue agents', () => {
+    it('PATCH /queues/{id}: an agent joins a queue and leaves it; a stranger is refused, named', async () => {
+      const queue = await firstRecord(client.settings.queues.list());
+      const members = (queue.users ?? []) as { id: number | string; status?: unknown }[];
+      const users = (await firstPage(client.customer.users.list({ limit: 100 }))).data;
+      const newcomer = users.find((u) => !members.some((m) => String(m.id) === String(u.id)))!;
+      const joined = await client.beyondSpec.queues.update(queue.id, {
+        users: [...members.map((m) => ({ id: m.id })), { id: newcomer.id, status: true }],
+      });
+      expect((joined.users as { id: unknown }[]).map((m) => String(m.id))).toContain(String(newcomer.id));
+      const again = await client.settings.queues.get(queue.id);
+      expect((again.users as { id: unknown }[]).map((m) => String(m.id))).toContain(String(newcomer.id));
+      const left = await client.beyondSpec.queues.update(queue.id, {
+        users: members.map((m) => ({ id: m.id })),
+      });
+      expect((left.users as { id: unknown }[]).map((m) => String(m.id))).not.toContain(String(newcomer.id));
+      const stranger = await client.beyondSpec.queues
+        .update(queue.id, { users: [{ id: 999_999_999 }] })
+        .catch((e: unknown) => e);
+      expect((stranger as BadRequestError).errors).toEqual([
+        { field: 'users[0].id', message: 'no user 999999999 in this account' },
+      ]);
     });
   });
 

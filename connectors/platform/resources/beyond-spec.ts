@@ -2,14 +2,16 @@
 // apart from the spec's modules so the client's endpoint list shows them as extras.
 import type { PlatformCore } from '../core/http-core';
 import type { ListOptions } from '../core/pagination';
-import { apiTokenSchema, createApiTokenBody } from '../schemas/beyond-spec';
-import { list, remove, send, type Body, type CallOptions } from './common';
+import { apiTokenSchema, createApiTokenBody, patchQueueBody } from '../schemas/beyond-spec';
+import { queueSchema } from '../schemas/settings';
+import { list, remove, send, type Body, type CallOptions, type Id } from './common';
 
 /** The endpoints beyond the spec this client calls, as 'METHOD /template'. */
 export const BEYOND_SPEC_ENDPOINTS = [
   'GET /apitokens',
   'POST /apitokens',
   'DELETE /apitokens/{token}',
+  'PATCH /queues/{id}',
 ] as const;
 
 /** Endpoints beyond the spec. */
@@ -23,6 +25,11 @@ export function createBeyondSpecResource(core: PlatformCore) {
         send(core, 'POST', '/apitokens', {}, body, apiTokenSchema, o),
       /** DELETE /apitokens/{token}: revokes a token. */
       delete: (token: string, o?: CallOptions) => remove(core, '/apitokens/{token}', { token }, o),
+    },
+    queues: {
+      /** PATCH /queues/{id}: agents join or leave (`users`), or any field of POST /queues changes. */
+      update: (id: Id, body: Body<typeof patchQueueBody>, o?: CallOptions) =>
+        send(core, 'PATCH', '/queues/{id}', { id }, body, queueSchema, o),
     },
   };
 }

@@ -2,6 +2,7 @@
 // named API tokens). Request and response shapes as those clients send and read them.
 import { z } from 'zod';
 import { body, opt, requiredText, text } from './requests/fields';
+import { createQueueBody } from './requests/settings';
 import { date, int, intId, str } from './primitives';
 
 /** A named API token (`token` is a credential: redacted wherever a body is kept). */
@@ -19,3 +20,7 @@ export type ApiToken = z.infer<typeof apiTokenSchema>;
 /** POST /apitokens: a name unique for the user, and an optional expiry date (`YYYY-MM-DD[ HH:MM:SS]`). */
 export const createApiTokenBody = body({ name: requiredText(), expiry: opt(text()) });
 export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
+
+/** PATCH /queues/{id}: agents join and leave (`users` of {id, status}); any field of POST /queues. */
+export const patchQueueBody = createQueueBody.partial();
+export type PatchQueueBody = z.infer<typeof patchQueueBody>;
