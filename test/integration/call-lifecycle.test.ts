@@ -12,6 +12,7 @@ import {
   syncStreamWorkflow,
   type CallEventSignal,
 } from '../../contracts';
+import { deliverCallEvents } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
 
@@ -116,17 +117,7 @@ describe('call lifecycle', () => {
     digits: null,
   });
 
-  async function deliver(callId: number, events: CallEventSignal[]): Promise<void> {
-    for (const e of events) {
-      await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
-        workflowId: callWorkflowId('acme', callId),
-        taskQueue: h.taskQueue,
-        args: [{ account: 'acme', callId }],
-        signal: callEventSignal,
-        signalArgs: [e],
-      });
-    }
-  }
+  const deliver = (callId: number, events: CallEventSignal[]) => deliverCallEvents(h, callId, events);
 
   /** Several events in one signal, as the relay hands over a call's backlog. */
   async function deliverTogether(callId: number, events: CallEventSignal[]): Promise<void> {
