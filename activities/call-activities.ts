@@ -8,7 +8,8 @@ import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
-import { addCallEvents, callDtmfDigits } from '../connectors/postgres';
+import { ivrChoices, ivrRouteText } from '../connectors/crm/ivr-route';
+import { addCallEvents, callDtmfDigits, callTimeline } from '../connectors/postgres';
 import {
   callbackWorkflow,
   callbackWorkflowId,
@@ -212,6 +213,9 @@ export function createCallActivities(deps: ActivityDeps) {
           ),
           defaultCountry: country,
           ivrDigits: (await callDtmfDigits(deps.warehouse.db, input.account, input.callId)).join(''),
+          ivrRoute: ivrRouteText(
+            ivrChoices(await callTimeline(deps.warehouse.db, input.account, input.callId)),
+          ),
         });
         const { crmId } = await upsertCallLog(
           deps.warehouse.db,
