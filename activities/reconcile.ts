@@ -7,7 +7,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { Cdr } from '../connectors/platform';
-import { minusMs } from '../sync/time';
+import { parsePlatformTime, platformTimeOrUndefined } from '../sync/time';
 import {
   CDR_SEEN_EVENT,
   callEventSignal,
@@ -18,7 +18,7 @@ import {
 } from '../contracts';
 
 /** The synthetic event telling a call's workflow that the call's CDR exists (so the call has ended). */
-function cdrSeenEvent(callId: number): CallEventSignal {
+export function cdrSeenEvent(callId: number): CallEventSignal {
   return {
     eventId: `cdr-seen-${callId}`,
     name: CDR_SEEN_EVENT,
@@ -39,18 +39,31 @@ function cdrSeenEvent(callId: number): CallEventSignal {
   };
 }
 
+/**
+ * The calls of `cdrs` that started within `windowMs` before `newest` (the newest CDR time the sync
+ * has committed), each once however many legs it has. Older CDRs are history, not calls in flight:
+ * their follow-up was done by their webhooks, or is too late to matter.
+ */
+export function recentCallIds(cdrs: readonly Cdr[], newest: string | null, windowMs: number): number[] {
+  if (!newest) return [];
+  const since = parsePlatformTime(newest, 'newest') - windowMs;
+  const callIds = new Set<number>();
+  for (const cdr of cdrs) {
+    if (!cdr.live_id || !cdr.calldate) continue;
+    // An impossible date says nothing about when the call was.
+    const at = platformTimeOrUndefined(cdr.calldate);
+    if (at !== undefined && at >= since) callIds.add(cdr.live_id);
+  }
+  return [...callIds];
+}
+
 /** Starts `callLifecycle` for calls of `cdrs` within `windowMs` of `newest`; returns how many it started. */
 export async function reconcileCalls(
   temporal: Client,
   opts: { account: string; taskQueue: string; windowMs: number; newest: string | null },
   cdrs: readonly Cdr[],
 ): Promise<number> {
-  if (!opts.newest) return 0;
-  const since = minusMs(opts.newest, opts.windowMs);
-  const callIds = new Set<number>();
-  for (const cdr of cdrs) {
-    if (cdr.live_id && cdr.calldate && cdr.calldate >= since) callIds.add(cdr.live_id);
-  }
+  const callIds = recentCallIds(cdrs, opts.newest, opts.windowMs);
   let started = 0;
   for (const callId of callIds) {
     const input: CallLifecycleInput = { account: opts.account, callId, fromCdr: true };

@@ -1,7 +1,7 @@
 // Sync cursors: where a read of a stream stands, stored as the checkpoint in the page's own commit.
 import type { SyncCursor } from '../contracts';
 import type { StreamDefinition } from './streams';
-import { minusMs, parsePlatformTime } from './time';
+import { minusMs, platformTimeOrUndefined } from './time';
 
 /** Checkpoint text of a cursor. */
 export function encodeCursor(cursor: SyncCursor): string {
@@ -89,14 +89,6 @@ export function maxCursorValue(records: readonly Record<string, unknown>[], fiel
 const SPEC_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
 
-function timeOrUndefined(value: string): number | undefined {
-  try {
-    return parsePlatformTime(value);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Orders two cursor values: numbers (ids) by value, times as instants (`2026-11-01T10:00:00+01:00`
  * is before `2026-11-01 09:30:00`), anything else as text.
@@ -104,8 +96,8 @@ function timeOrUndefined(value: string): number | undefined {
 export function compareCursorValues(a: string, b: string): number {
   if (!(SPEC_TIME.test(a) && SPEC_TIME.test(b))) {
     if (NUMBER.test(a) && NUMBER.test(b)) return Number(a) - Number(b);
-    const ta = timeOrUndefined(a);
-    const tb = timeOrUndefined(b);
+    const ta = platformTimeOrUndefined(a);
+    const tb = platformTimeOrUndefined(b);
     if (ta !== undefined && tb !== undefined) return ta - tb;
   }
   return a < b ? -1 : a > b ? 1 : 0;

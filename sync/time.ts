@@ -33,6 +33,15 @@ export function parsePlatformTime(value: string, field = 'time'): number {
   return wall.getTime() - offsetMs(zone);
 }
 
+/** Like parsePlatformTime, but undefined for a value that is not a real platform time. */
+export function platformTimeOrUndefined(value: string): number | undefined {
+  try {
+    return parsePlatformTime(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Formats epoch ms as the platform's `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function formatPlatformTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

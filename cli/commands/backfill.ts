@@ -5,6 +5,7 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { streamDefinition } from '../../sync/streams';
+import { parsePlatformTime, platformTimeOrUndefined } from '../../sync/time';
 import {
   backfillWorkflow,
   backfillWorkflowId,
@@ -15,16 +16,33 @@ import {
 } from '../../contracts';
 import { connectTemporal, globalOptions, loadCliConfig, pickAccount } from '../context';
 
+const isRealTime = (v: string): boolean => platformTimeOrUndefined(v) !== undefined;
+
+// Checked here, before the workflow starts: the workflow would only fail its task on a bad range.
 const platformTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'must be YYYY-MM-DD or "YYYY-MM-DD HH:MM:SS" (UTC)');
+  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'must be YYYY-MM-DD or "YYYY-MM-DD HH:MM:SS" (UTC)')
+  .refine(isRealTime, 'is not a real date');
 
-const optionsSchema = z.object({
-  account: z.string().optional(),
-  stream: z.string().min(1),
-  from: platformTime,
-  to: platformTime.optional(),
-});
+const optionsSchema = z
+  .object({
+    account: z.string().optional(),
+    stream: z.string().min(1),
+    from: platformTime,
+    to: platformTime.optional(),
+  })
+  // Zod runs this even when a date failed above; only two real dates can be out of order.
+  .refine(
+    (o) =>
+      !isRealTime(o.from) ||
+      !o.to ||
+      !isRealTime(o.to) ||
+      parsePlatformTime(o.to) > parsePlatformTime(o.from),
+    {
+      path: ['to'],
+      message: 'must be after --from',
+    },
+  );
 
 /** Parsed options of the backfill command. */
 export type BackfillCommandOptions = z.infer<typeof optionsSchema>;

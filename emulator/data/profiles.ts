@@ -93,7 +93,7 @@ export const PROFILES: readonly CustomerProfile[] = [ACME, GLOBEX];
 /** First ids per table, so ids of different kinds do not look alike (a user id is never a contact id). */
 export const ID_BASES: Record<string, number> = {
   aclroles: 1,
-  users: 1001,
+  users: 120_001,
   usergroups: 11,
   usergrouppolicies: 21,
   queuegroups: 31,

@@ -107,7 +107,7 @@ describe('call lifecycle', () => {
     src,
     dst: '101',
     srcId: null,
-    dstId: 1001,
+    dstId: 120001,
     srcName: null,
     dstName: 'Amelia',
     duration: n,

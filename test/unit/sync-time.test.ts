@@ -1,5 +1,5 @@
 // Platform times are UTC wall-clock text; these hold whatever zone the process runs in.
-import { formatPlatformTime, minusMs, parsePlatformTime } from '../../sync/time';
+import { formatPlatformTime, minusMs, parsePlatformTime, platformTimeOrUndefined } from '../../sync/time';
 
 const zone = process.env.TZ;
 beforeAll(() => {
@@ -49,6 +49,12 @@ describe('parsePlatformTime', () => {
       'to: must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC), got "yesterday"',
     );
     expect(() => parsePlatformTime('01/11/2026')).toThrow(/^time: must be/);
+  });
+
+  it('has a form that answers undefined instead of throwing', () => {
+    expect(platformTimeOrUndefined('2026-11-01')).toBe(Date.UTC(2026, 10, 1));
+    expect(platformTimeOrUndefined('2026-02-30')).toBeUndefined();
+    expect(platformTimeOrUndefined('')).toBeUndefined();
   });
 });
 
