@@ -1,12 +1,12 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { WebhookRetentionResult } from '../contracts';
-import { SYNC_RETRY } from './retry-policy';
+import { SYNC_ACTIVITIES } from '../contracts/activity-options';
 
+// Deleting a large backlog takes a while: batch by batch, heartbeating (the sync's heartbeat timeout).
 const { purgeWebhookHistory } = proxyActivities<Activities>({
+  ...SYNC_ACTIVITIES,
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: SYNC_RETRY,
 });
 
 /** Deletes relayed inbox rows and refused deliveries past their configured age (run by a schedule). */

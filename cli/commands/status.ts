@@ -8,11 +8,13 @@ import { backfillWorkflow } from '../../contracts';
 import {
   createDatabase,
   migrateToLatest,
+  recentCallFailures,
   STREAM_TABLES,
   type StreamName,
   type WarehouseDatabase,
 } from '../../connectors/postgres';
 import { decodeCursor } from '../../sync/cursor';
+import { formatCallFailures } from './status-call-failures';
 import { STREAMS } from '../../sync/streams';
 import { cliLogger, connectTemporal, globalOptions, loadCliConfig, resolveDatabase } from '../context';
 
@@ -161,6 +163,9 @@ export function registerStatusCommand(program: Command): void {
         else logger.warn('no Temporal address: running backfills are not shown');
         const rows = await collectStatus(config, warehouse, temporal?.client);
         process.stdout.write(raw.json ? `${JSON.stringify(rows)}\n` : `${formatStatusTable(rows)}\n`);
+        // Separate section: call follow-ups that gave up (text output only; JSON keeps its row array).
+        const failures = raw.json ? '' : formatCallFailures(await recentCallFailures(warehouse.db));
+        if (failures) process.stdout.write(`${failures}\n`);
       } finally {
         await temporal?.close();
         await warehouse.close();

@@ -4,4 +4,6 @@ export * from './checkpoints';
 export * from './quarantine';
 export * from './sync-runs';
 export * from './call-events';
+export * from './call-failures';
+export * from './callback-dials';
 export * from './webhook-inbox';
