@@ -12,6 +12,7 @@ import { startEmulator, type RunningEmulator } from '../emulator';
 import { freePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
+import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
@@ -214,6 +215,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     stops.push(() => connection.close());
     const client = new Client({ connection, namespace: config.temporal.namespace });
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
+    await applyRetentionSchedule(client, config);
     log.info(
       {
         created: schedules.created.length,
