@@ -4,3 +4,4 @@ export * from './checkpoints';
 export * from './quarantine';
 export * from './sync-runs';
 export * from './call-events';
+export * from './stream-status';
