@@ -42,8 +42,8 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv): StartedCli {
   const child = spawn(cmd, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return {
     child,
