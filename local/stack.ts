@@ -21,7 +21,7 @@ import { startTemporalDevServer } from './temporal-dev-server';
 
 type Env = Record<string, string | undefined>;
 
-/** How much recording audio the local stack archives by default (archive.maxAge): about 50 MB. */
+/** How much recording audio the local stack archives by default (archive.maxAge): about 55 MB of the emulator's audio. */
 export const LOCAL_ARCHIVE_MAX_AGE = '7d';
 
 /** Name of the account that stands for the emulator. */
@@ -145,7 +145,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const webhookSecret = randomBytes(24).toString('base64url');
     const defaults: Partial<CallsyncConfigInput> = {
       database: { embeddedDir: join(opts.dataDir, 'postgres') },
-      // The emulator's recordings of 183 days are about 1.3 GB of audio; locally, the last week's do.
+      // The emulator's 183 days of recordings are about 1.4 GB of audio; locally, the last week's (55 MB) do.
       archive: { dir: join(opts.dataDir, 'archive'), maxAge: LOCAL_ARCHIVE_MAX_AGE },
     };
     if (!hasAccount) {
