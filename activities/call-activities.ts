@@ -2,38 +2,26 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
-import { buildCallLog, summarizeCdr, type CallSummary } from '../connectors/crm/call-log';
+import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
 import { chooseContact } from '../connectors/crm/match';
+import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
 import { addCallEvents, callDtmfDigits } from '../connectors/postgres';
-import type { CallEventSignal } from '../workflows/call-types';
+import {
+  callbackWorkflow,
+  callbackWorkflowId,
+  callConnectedSignal,
+  missedCallSignal,
+  type CallEventSignal,
+  type CallFacts,
+  type LogCallResult,
+  type MissedCallEvent,
+  type MissedCallNote,
+} from '../contracts';
 import type { ActivityDeps } from './deps';
 import { withFailureMapping } from './failures';
-
-/** What the workflow needs to know about an ended call (no record bodies). */
-export interface CallFacts extends CallSummary {
-  cdrId: number;
-  userId: number | null;
-  /** Queue id when the call went through a queue. */
-  queueId: number | null;
-}
-
-export interface LogCallResult {
-  crmId: string;
-  recording: boolean;
-  transcript: boolean;
-  /** False when nothing new was there to write. */
-  written: boolean;
-}
-
-export interface MissedCallNote {
-  callId: number;
-  at: string;
-  calledUserId: number | null;
-  queueId: number | null;
-}
 
 export interface CallbackTaskInput {
   account: string;
@@ -108,6 +96,17 @@ export function createCallActivities(deps: ActivityDeps) {
   const temporal = () => {
     if (!deps.temporal) throw new Error('activities need a Temporal client for callbacks');
     return deps.temporal;
+  };
+
+  /** Opens (or adds to) a caller's callback; the callback counts each missed call once. */
+  const openCallback = async (account: string, number: string, missed: MissedCallNote): Promise<void> => {
+    await temporal().workflow.signalWithStart(callbackWorkflow, {
+      workflowId: callbackWorkflowId(account, number),
+      taskQueue: deps.config.temporal.taskQueue,
+      args: [{ account, number }],
+      signal: missedCallSignal,
+      signalArgs: [missed],
+    });
   };
 
   return {
@@ -226,13 +225,31 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Opens (or adds to) the callback for a caller nobody reached. */
     async startCallback(input: { account: string; number: string; missed: MissedCallNote }): Promise<void> {
-      await temporal().workflow.signalWithStart('callback', {
-        workflowId: callbackWorkflowId(input.account, input.number),
-        taskQueue: deps.config.temporal.taskQueue,
-        args: [{ account: input.account, number: input.number }],
-        signal: 'missedCall',
-        signalArgs: [input.missed],
+      await openCallback(input.account, input.number, input.missed);
+    },
+
+    /**
+     * Opens (or adds to) the callback of a missed call as soon as its missed-call event arrives,
+     * without waiting for the hangup or the CDR (which later only confirm it: the callback counts each
+     * call once). Returns false when the event names no outside number to call back.
+     */
+    async openMissedCallback(input: {
+      account: string;
+      callId: number;
+      event: MissedCallEvent;
+    }): Promise<boolean> {
+      const e = input.event;
+      const number = toE164(e.destination === 'out' ? e.dst : e.src, country);
+      if (!number) return false;
+      const at = e.time ? new Date(`${e.time.replace(' ', 'T')}Z`) : null;
+      const queue = (e.context ?? '').toUpperCase() === 'QUEUE';
+      await openCallback(input.account, number, {
+        callId: input.callId,
+        at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : new Date().toISOString(),
+        calledUserId: queue ? null : e.dstId,
+        queueId: queue ? e.dstId : null,
       });
+      return true;
     },
 
     /** Tells the caller's open callback (if any) that a call with them connected. */
@@ -244,7 +261,7 @@ export function createCallActivities(deps: ActivityDeps) {
       try {
         await temporal()
           .workflow.getHandle(callbackWorkflowId(input.account, input.number))
-          .signal('callConnected', { callId: input.callId });
+          .signal(callConnectedSignal, { callId: input.callId });
         return true;
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return false;
@@ -305,11 +322,6 @@ export function createCallActivities(deps: ActivityDeps) {
  */
 function firstAttempt(): { mayExist: boolean } {
   return { mayExist: Context.current().info.attempt > 1 };
-}
-
-/** Workflow id of a caller's callback: one open callback per number per account. */
-export function callbackWorkflowId(account: string, number: string): string {
-  return `callback-${account}-${number}`;
 }
 
 export type CallActivities = ReturnType<typeof createCallActivities>;

@@ -7,14 +7,15 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { Cdr } from '../connectors/platform';
-import { minusMs } from '../sync/time';
+import { parsePlatformTime, platformTimeOrUndefined } from '../sync/time';
 import {
-  CALL_EVENT_SIGNAL,
   CDR_SEEN_EVENT,
+  callEventSignal,
+  callLifecycleWorkflow,
   callWorkflowId,
   type CallEventSignal,
   type CallLifecycleInput,
-} from '../workflows/call-types';
+} from '../contracts';
 
 /** The synthetic event telling a call's workflow that the call's CDR exists (so the call has ended). */
 function cdrSeenEvent(callId: number): CallEventSignal {
@@ -38,23 +39,36 @@ function cdrSeenEvent(callId: number): CallEventSignal {
   };
 }
 
+/**
+ * The calls of `cdrs` that started within `windowMs` before `newest` (the newest CDR time the sync
+ * has committed), each once however many legs it has. Older CDRs are history, not calls in flight:
+ * their follow-up was done by their webhooks, or is too late to matter.
+ */
+export function recentCallIds(cdrs: readonly Cdr[], newest: string | null, windowMs: number): number[] {
+  if (!newest) return [];
+  const since = parsePlatformTime(newest, 'newest') - windowMs;
+  const callIds = new Set<number>();
+  for (const cdr of cdrs) {
+    if (!cdr.live_id || !cdr.calldate) continue;
+    // An impossible date says nothing about when the call was.
+    const at = platformTimeOrUndefined(cdr.calldate);
+    if (at !== undefined && at >= since) callIds.add(cdr.live_id);
+  }
+  return [...callIds];
+}
+
 /** Starts `callLifecycle` for calls of `cdrs` within `windowMs` of `newest`; returns how many it started. */
 export async function reconcileCalls(
   temporal: Client,
   opts: { account: string; taskQueue: string; windowMs: number; newest: string | null },
   cdrs: readonly Cdr[],
 ): Promise<number> {
-  if (!opts.newest) return 0;
-  const since = minusMs(opts.newest, opts.windowMs);
-  const callIds = new Set<number>();
-  for (const cdr of cdrs) {
-    if (cdr.live_id && cdr.calldate && cdr.calldate >= since) callIds.add(cdr.live_id);
-  }
+  const callIds = recentCallIds(cdrs, opts.newest, opts.windowMs);
   let started = 0;
   for (const callId of callIds) {
     const input: CallLifecycleInput = { account: opts.account, callId, fromCdr: true };
     try {
-      await temporal.workflow.start('callLifecycle', {
+      await temporal.workflow.start(callLifecycleWorkflow, {
         workflowId: callWorkflowId(opts.account, callId),
         taskQueue: opts.taskQueue,
         args: [input],
@@ -67,7 +81,7 @@ export async function reconcileCalls(
       // Its webhooks started it; if the hangup was lost it is still waiting: the CDR ends the wait.
       await temporal.workflow
         .getHandle(callWorkflowId(opts.account, callId))
-        .signal(CALL_EVENT_SIGNAL, cdrSeenEvent(callId))
+        .signal(callEventSignal, cdrSeenEvent(callId))
         .catch((e: unknown) => {
           if (!(e instanceof WorkflowNotFoundError)) throw e;
         });

@@ -14,7 +14,7 @@ import {
 } from '../connectors/postgres';
 import { advanceCursor, decodeCursor, encodeCursor, maxCursorValue, nextRunCursor } from '../sync/cursor';
 import { streamDefinition } from '../sync/streams';
-import type { SyncCursor, SyncPageInput, SyncPageResult } from '../workflows/sync-types';
+import type { SyncCursor, SyncPageInput, SyncPageResult } from '../contracts';
 import type { ActivityDeps } from './deps';
 import { withFailureMapping } from './failures';
 import { reconcileCalls } from './reconcile';

@@ -15,6 +15,7 @@ import { Command } from 'commander';
 import { from as copyFrom } from 'pg-copy-streams';
 import { z } from 'zod';
 import { createPlatformClient, type PlatformClient } from '../connectors/platform';
+import { backfillWorkflow, progressQuery } from '../contracts';
 import {
   copyEncoder,
   copySql,
@@ -23,6 +24,7 @@ import {
   migrateToLatest,
   streamTable,
 } from '../connectors/postgres';
+import { DEFAULT_NOW } from '../emulator/store/clock';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
 import { readyLine, stopChild } from '../lib/child-process';
@@ -179,6 +181,8 @@ async function main(): Promise<Record<string, unknown>> {
       String(N),
       '--log-level',
       'warn',
+      '--now',
+      DEFAULT_NOW.toISOString(),
     ]);
     cleanups.push(() => stopChild(emulator));
     const ready = (await readyLine(emulator, 'emulator')) as {
@@ -259,14 +263,14 @@ async function main(): Promise<Record<string, unknown>> {
     await fetch(`${origin}/_emulator/stats/reset`, { method: 'POST' });
     log(`backfill: ${opts.windows} windows, ${opts.parallelism} at once, pages of ${opts.pageSize}`);
     const started = process.hrtime.bigint();
-    const handle = await client.workflow.start('backfill', {
+    const handle = await client.workflow.start(backfillWorkflow, {
       taskQueue,
       workflowId: `bench-backfill-${process.pid}`,
       args: [{ account: ACCOUNT, stream: 'cdrs', from, to, windowMs, parallelism: opts.parallelism }],
     });
     const ticker = setInterval(() => {
       handle
-        .query<{ records: number; windowsDone: number; recordsPerSecond: number }>('progress')
+        .query(progressQuery)
         .then((p) =>
           log(
             `  ${p.records} records, ${p.windowsDone} windows done, ${p.recordsPerSecond}/s, worker rss peak ${peakRssMb(workerPid)} MiB`,

@@ -9,7 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { parseConfig } from '../config/load';
 import { hubspotConfigSchema, HubSpotConnector } from '../connectors/hubspot';
-import { startEmulator } from '../emulator';
+import { DEFAULT_NOW, startEmulator } from '../emulator';
 import { silentLogger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
@@ -51,7 +51,7 @@ async function main(): Promise<Record<string, unknown>> {
     : await startEmbeddedPostgres({ dataDir: join(scratch, 'pg'), persistent: false });
   const databaseUrl = process.env.DATABASE_URL ?? pg!.url;
   const temporal = await startTemporalDevServer();
-  const emulator = await startEmulator({ port: 0, seed: 3, cdrs: 1000 });
+  const emulator = await startEmulator({ port: 0, seed: 3, cdrs: 1000, now: DEFAULT_NOW });
   const hubspot = await startFakeHubSpot();
   say('services up');
 

@@ -132,6 +132,19 @@ export const configSchema = z.object({
       port: z.number().int().min(0).max(65535).default(8788),
       /** Interface it listens on; 0.0.0.0 to accept webhooks from other machines. */
       host: z.string().default('127.0.0.1'),
+      /** Longest a request may take to arrive, headers and body; a slower or stalled client is cut off. */
+      requestTimeout: durationMs.default(10_000),
+      /** How long webhook bookkeeping is kept; a scheduled workflow deletes what is older. */
+      retention: z
+        .object({
+          /** Inbox rows relayed (done) longer ago than this are deleted. */
+          inbox: durationMs.default(7 * 86_400_000),
+          /** Refused deliveries received longer ago than this are deleted. */
+          rejected: durationMs.default(30 * 86_400_000),
+          /** How often the retention workflow runs. */
+          every: durationMs.default(3_600_000),
+        })
+        .prefault({}),
       relay: z
         .object({
           /**

@@ -3,11 +3,12 @@
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from '../lib/logger';
 import { buildEmulatorServer } from './server/app';
-import { EmulatorContext } from './server/context';
+import { EmulatorContext, storeOptions } from './server/context';
 import { API_PREFIXES } from './server/paths';
 import type { ReadyAdmin } from './server/ready-line';
 import { createStore, type EmulatorStore } from './store';
 
+export { DEFAULT_NOW } from './store';
 export { readyLine } from './server/ready-line';
 export type { ReadyAdmin } from './server/ready-line';
 export { emulatorRouteTemplates } from './server/routes';
@@ -25,6 +26,12 @@ export interface StartEmulatorOptions {
   seed: number;
   /** Number of CDRs to generate (default DEFAULT_CDRS). */
   cdrs?: number;
+  /**
+   * A fixed clock: history ends here and time moves only when told to (tests, benchmarks). Without it the
+   * clock follows real time and the seeded history ends at the start, with history ids above any earlier
+   * run's (a restart never replays call ids).
+   */
+  now?: Date;
   logger?: Logger;
 }
 
@@ -50,10 +57,22 @@ function urlHost(host: string, address: AddressInfo): string {
 /** Builds the store, starts the HTTP server and resolves once it listens. */
 export async function startEmulator(opts: StartEmulatorOptions): Promise<RunningEmulator> {
   const logger = opts.logger ?? silentLogger;
-  const seeded = { seed: opts.seed, cdrs: opts.cdrs ?? DEFAULT_CDRS };
+  const seeded = {
+    seed: opts.seed,
+    cdrs: opts.cdrs ?? DEFAULT_CDRS,
+    ...(opts.now !== undefined ? { now: opts.now } : {}),
+  };
   const started = Date.now();
-  const ctx = new EmulatorContext(createStore(seeded), seeded, logger);
-  logger.info({ ...seeded, ms: Date.now() - started }, 'emulator store built');
+  const ctx = new EmulatorContext(createStore(storeOptions(seeded)), seeded, logger);
+  logger.info(
+    {
+      seed: seeded.seed,
+      cdrs: seeded.cdrs,
+      clock: opts.now?.toISOString() ?? 'real-time',
+      ms: Date.now() - started,
+    },
+    'emulator store built',
+  );
   const app = await buildEmulatorServer(ctx);
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port, host });

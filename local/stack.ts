@@ -250,6 +250,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       logger: log,
       temporal: { client, taskQueue: config.temporal.taskQueue },
       relay: config.server.relay,
+      requestTimeoutMs: config.server.requestTimeout,
     });
     stops.push(() => server.close());
     log.info({ url: server.url }, 'webhook receiver and relay started');

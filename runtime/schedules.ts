@@ -11,8 +11,12 @@ import {
 } from '@temporalio/client';
 import type { CallsyncConfig } from '../config/schema';
 import { STREAMS, streamDefinition } from '../sync/streams';
-import type { SyncSummary } from '../workflows/sync-stream';
-import type { SyncStreamInput } from '../workflows/sync-types';
+import {
+  syncStreamWorkflow,
+  type SyncStreamInput,
+  type SyncStreamWorkflow,
+  type SyncSummary,
+} from '../contracts';
 
 /** Prefix of every schedule (and scheduled workflow id) this module owns. */
 export const SCHEDULE_PREFIX = 'sync-';
@@ -61,11 +65,14 @@ function action(
   taskQueue: string,
 ): ScheduleOptionsStartWorkflowAction<SyncStreamWorkflow> {
   const input: SyncStreamInput = { account: d.account, stream: d.stream };
-  return { type: 'startWorkflow', workflowType: 'syncStream', workflowId: d.id, taskQueue, args: [input] };
+  return {
+    type: 'startWorkflow',
+    workflowType: syncStreamWorkflow,
+    workflowId: d.id,
+    taskQueue,
+    args: [input],
+  };
 }
-
-// The workflow's signature, for typing the schedule action without importing workflow code at runtime.
-type SyncStreamWorkflow = (input: SyncStreamInput) => Promise<SyncSummary>;
 
 function differs(current: ScheduleDescription, d: DesiredSchedule, taskQueue: string): boolean {
   const intervals = current.spec.intervals ?? [];
@@ -74,7 +81,7 @@ function differs(current: ScheduleDescription, d: DesiredSchedule, taskQueue: st
     intervals.length !== 1 ||
     intervals[0]?.every !== d.intervalMs ||
     (current.spec.calendars ?? []).length > 0 ||
-    a.workflowType !== 'syncStream' ||
+    a.workflowType !== syncStreamWorkflow.name ||
     a.taskQueue !== taskQueue ||
     a.workflowId !== d.id ||
     JSON.stringify(a.args) !== JSON.stringify([{ account: d.account, stream: d.stream }]) ||
@@ -163,7 +170,7 @@ export async function triggerSync(
   }
   if (!before) {
     const input: SyncStreamInput = { account, stream };
-    const wf = await client.workflow.start<SyncStreamWorkflow>('syncStream', {
+    const wf = await client.workflow.start(syncStreamWorkflow, {
       taskQueue: config.temporal.taskQueue,
       workflowId: `${scheduleId(account, stream)}-manual`,
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

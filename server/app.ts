@@ -1,11 +1,16 @@
 // callsync's HTTP server: the webhook receiver now; the status dashboard and metrics join it later.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../lib/logger';
-import { registerWebhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
+import { errorBody, registerWebhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
+
+/** Longest a request may take to arrive, headers and body, by default (config server.requestTimeout). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 export interface ServerAppOptions {
   logger: Logger;
   webhooks: Omit<WebhookRoutesOptions, 'logger'>;
+  /** Longest a request may take to arrive (headers and body), in ms; a slower client is cut off. */
+  requestTimeoutMs?: number;
 }
 
 /** Builds (but does not start) the server. */
@@ -17,13 +22,24 @@ export async function buildServerApp(opts: ServerAppOptions): Promise<FastifyIns
     {},
     { level: logger.levelVal >= 40 ? logger.level : 'warn' },
   );
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     loggerInstance: fastifyLogger,
     // No child logger per request: with redaction configured, creating one costs more than the
     // rest of a webhook's handling.
     childLoggerFactory: (parent) => parent,
+    // Longer than a load balancer's idle timeout (60 s), so that it never reuses a closed socket.
     keepAliveTimeout: 75_000,
+    // A slow or stalled client (headers or body) holds a connection for at most this long. Node
+    // checks the deadlines only every connectionsCheckingInterval (30 s by default): every second.
+    requestTimeout,
+    http: { headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout) },
+    // A URL Fastify cannot route is answered without echoing it: it may carry a webhook secret.
+    frameworkErrors: (err, _req, reply) => {
+      void (reply as FastifyReply).code(400).send(errorBody(`Bad request (${err.code})`));
+    },
   });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send(errorBody('Not found')));
   app.get('/health', async () => ({ status: 'ok' }));
   await registerWebhookRoutes(app, { ...opts.webhooks, logger });
   return app;

@@ -4,17 +4,10 @@
 // request is answered only after the commit that holds its row; a failed commit fails every request
 // in it (the caller answers 503, and the platform delivers again).
 import type pg from 'pg';
+import { inboxKey, insertInboxRows, type InboxEntry } from '../connectors/postgres';
 import { RateMeter } from '../lib/rate-meter';
 
-/** One delivery to store. */
-export interface InboxEntry {
-  account: string;
-  eventId: string;
-  eventName: string;
-  callId: number | null;
-  /** The JSON body as received (valid JSON: the receiver parsed it). */
-  body: string;
-}
+export type { InboxEntry } from '../connectors/postgres';
 
 /** What storing did: a new row, or a redelivery of an event already stored. */
 export type InboxOutcome = 'stored' | 'duplicate';
@@ -50,25 +43,14 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-// The bodies travel as one JSON array ($5) rather than a text[]: they are JSON texts already, so
-// joining them costs nothing, where a text[] parameter escapes every quote of every body. ROWS FROM
-// zips the arrays element by element.
-const INSERT_SQL = `
-  INSERT INTO webhook_inbox (account, event_id, event_name, call_id, body)
-  SELECT a, e, n, c, b
-    FROM ROWS FROM (
-      unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
-      jsonb_array_elements($5::jsonb)
-    ) AS t(a, e, n, c, b)
-  ON CONFLICT (account, event_id) DO NOTHING
-  RETURNING account, event_id`;
-
-const key = (account: string, eventId: string): string => `${account}\u0000${eventId}`;
-
-/** SQLSTATE class 22 (data exception): the row's content, not the server, is the problem. */
-function isDataError(err: unknown): boolean {
+/**
+ * A row PostgreSQL refuses for its content, not for the server's state: SQLSTATE class 22 (data
+ * exception, e.g. a lone surrogate in jsonb) or 54 (program limit exceeded: an index row too large
+ * for a very long id, JSON nested too deep for the parser's stack). Retrying it never helps.
+ */
+function isRowError(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('22');
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('54'));
 }
 
 /** Batches inbox writes into shared commits. */
@@ -125,52 +107,32 @@ export class InboxWriter {
     this.stats.flushes++;
     this.stats.rows += batch.length;
     try {
-      const inserted = await this.insert(batch.map((p) => p.entry));
+      const inserted = await insertInboxRows(
+        this.pool,
+        batch.map((p) => p.entry),
+      );
+      if (inserted.size > 0) this.opts.onCommitted?.(inserted.size);
       this.settle(batch, inserted);
     } catch (err) {
-      if (isDataError(err) && batch.length > 1) {
+      this.stats.failedFlushes++;
+      if (isRowError(err) && batch.length > 1) {
         // One bad row must not fail its neighbours forever (they would be batched with it again on
-        // every redelivery): store them one by one, so only the bad row is refused.
-        this.stats.failedFlushes++;
-        for (const p of batch) await this.flush([p]);
+        // every redelivery): halve the batch until the bad row stands alone. Only a failed commit
+        // pays for this (log2 of the batch extra statements per bad row); good commits pay nothing.
+        const half = Math.ceil(batch.length / 2);
+        await this.flush(batch.slice(0, half));
+        await this.flush(batch.slice(half));
         return;
       }
-      this.stats.failedFlushes++;
       const failure =
-        isDataError(err) && err instanceof Error ? new InboxRowRejected(err.message, { cause: err }) : err;
+        isRowError(err) && err instanceof Error ? new InboxRowRejected(err.message, { cause: err }) : err;
       for (const p of batch) p.reject(failure);
     }
   }
 
-  private async insert(entries: InboxEntry[]): Promise<Set<string>> {
-    const n = entries.length;
-    const accounts = new Array<string>(n);
-    const ids = new Array<string>(n);
-    const names = new Array<string>(n);
-    const calls = new Array<number | null>(n);
-    const bodies = new Array<string>(n);
-    for (let i = 0; i < n; i++) {
-      const e = entries[i] as InboxEntry;
-      accounts[i] = e.account;
-      ids[i] = e.eventId;
-      names[i] = e.eventName;
-      calls[i] = e.callId;
-      bodies[i] = e.body;
-    }
-    const res = await this.pool.query<{ account: string; event_id: string }>({
-      name: 'webhook_inbox_insert',
-      text: INSERT_SQL,
-      values: [accounts, ids, names, calls, `[${bodies.join(',')}]`],
-    });
-    const inserted = new Set<string>();
-    for (const row of res.rows) inserted.add(key(row.account, row.event_id));
-    if (inserted.size > 0) this.opts.onCommitted?.(inserted.size);
-    return inserted;
-  }
-
   private settle(batch: Pending[], inserted: Set<string>): void {
     for (const p of batch) {
-      const k = key(p.entry.account, p.entry.eventId);
+      const k = inboxKey(p.entry.account, p.entry.eventId);
       // The first of several copies in one batch is the one stored; later copies are duplicates.
       if (inserted.delete(k)) {
         this.stats.stored++;

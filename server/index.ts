@@ -13,7 +13,7 @@ import { createWebhookAuthenticator } from './webhook-auth';
 
 export { buildServerApp } from './app';
 export { InboxWriter } from './inbox-writer';
-export { Relay, temporalSignaller, CALL_LIFECYCLE_WORKFLOW } from './relay';
+export { Relay, temporalSignaller } from './relay';
 export { BASIC_USER } from './webhook-auth';
 
 export interface StartServerOptions {
@@ -33,6 +33,8 @@ export interface StartServerOptions {
   };
   /** Webhook body limit in bytes. */
   bodyLimit?: number;
+  /** Longest a request may take to arrive (headers and body), in ms (config server.requestTimeout). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -81,6 +83,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const relayRef = relay;
     const app = await buildServerApp({
       logger: log,
+      ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
       webhooks: {
         authenticate: createWebhookAuthenticator(opts.accounts),
         inbox,

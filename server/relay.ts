@@ -10,22 +10,17 @@
 import type { Client } from '@temporalio/client';
 import type pg from 'pg';
 import type { Logger } from '../lib/logger';
-import { CALL_EVENTS_SIGNAL, callWorkflowId, type CallEventSignal } from '../workflows/call-types';
-import { storedCallSignal } from './webhook-body';
+import {
+  claimInboxRows,
+  markInboxDone,
+  markInboxFailed,
+  scheduleInboxRetries,
+  type InboxClaim,
+} from '../connectors/postgres';
+import { callEventsSignal, callLifecycleWorkflow } from '../contracts';
+import { planSignals, type CallSignal } from './relay-groups';
 
-/** Workflow type of a call's lifecycle (by name: the relay does not import workflow code). */
-export const CALL_LIFECYCLE_WORKFLOW = 'callLifecycle';
-
-/** Most events handed to a workflow in one signal. */
-export const MAX_EVENTS_PER_SIGNAL = 100;
-
-/** Events of one call to hand to its workflow in one signal, in arrival order. */
-export interface CallSignal {
-  workflowId: string;
-  account: string;
-  callId: number;
-  events: CallEventSignal[];
-}
+export { MAX_EVENTS_PER_SIGNAL, type CallSignal } from './relay-groups';
 
 /** Sends one call's events to its workflow (signalWithStart in production). */
 export type CallSignaller = (s: CallSignal) => Promise<void>;
@@ -33,11 +28,11 @@ export type CallSignaller = (s: CallSignal) => Promise<void>;
 /** The production signaller: signalWithStart of `callLifecycle` on the task queue. */
 export function temporalSignaller(client: Client, taskQueue: string): CallSignaller {
   return async (s) => {
-    await client.workflow.signalWithStart(CALL_LIFECYCLE_WORKFLOW, {
+    await client.workflow.signalWithStart(callLifecycleWorkflow, {
       workflowId: s.workflowId,
       taskQueue,
       args: [{ account: s.account, callId: s.callId }],
-      signal: CALL_EVENTS_SIGNAL,
+      signal: callEventsSignal,
       signalArgs: [s.events],
     });
   };
@@ -85,47 +80,11 @@ export interface RelayStats {
   failed: number;
 }
 
-interface InboxClaim {
-  id: string;
-  account: string;
-  event_id: string;
-  event_name: string;
-  call_id: number | null;
-  attempts: number;
-  body: unknown;
-}
-
 interface Outcome {
   id: string;
   result: 'done' | 'retry' | 'failed';
   error?: string;
 }
-
-const CLAIM_SQL = `
-  SELECT id::text AS id, account, event_id, event_name, call_id, attempts, body
-    FROM webhook_inbox
-   WHERE status = 'pending' AND next_attempt_at <= now()
-   ORDER BY webhook_inbox.id
-   LIMIT $1
-   FOR UPDATE SKIP LOCKED`;
-
-const DONE_SQL = `
-  UPDATE webhook_inbox SET status = 'done', done_at = now(), last_error = NULL
-   WHERE id = ANY($1::bigint[])`;
-
-const RETRY_SQL = `
-  UPDATE webhook_inbox AS w
-     SET attempts = w.attempts + 1,
-         last_error = f.error,
-         next_attempt_at = now() + make_interval(secs => f.delay_ms / 1000.0)
-    FROM unnest($1::bigint[], $2::text[], $3::double precision[]) AS f(id, error, delay_ms)
-   WHERE w.id = f.id`;
-
-const FAILED_SQL = `
-  UPDATE webhook_inbox AS w
-     SET status = 'failed', attempts = w.attempts + 1, last_error = f.error
-    FROM unnest($1::bigint[], $2::text[]) AS f(id, error)
-   WHERE w.id = f.id`;
 
 function message(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -191,11 +150,7 @@ export class Relay {
     let released = false;
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query<InboxClaim>({
-        name: 'webhook_inbox_claim',
-        text: CLAIM_SQL,
-        values: [this.batchSize],
-      });
+      const rows = await claimInboxRows(client, this.batchSize);
       if (rows.length === 0) {
         await client.query('COMMIT');
         return 0;
@@ -278,34 +233,12 @@ export class Relay {
    * back in the next batch.
    */
   private async relay(rows: InboxClaim[]): Promise<Outcome[]> {
-    const outcomes: Outcome[] = [];
-    const byWorkflow = new Map<string, Array<{ rows: InboxClaim[]; signal: CallSignal }>>();
-    for (const row of rows) {
-      if (row.call_id === null) {
-        outcomes.push({ id: row.id, result: 'done' }); // SMS and unknown events: nothing to start yet
-        continue;
-      }
-      const parsed = storedCallSignal(row.body);
-      if (!parsed.ok) {
-        outcomes.push({
-          id: row.id,
-          result: 'failed',
-          error: `stored body no longer validates: ${parsed.error}`,
-        });
-        continue;
-      }
-      const workflowId = callWorkflowId(row.account, parsed.callId);
-      const chunks = byWorkflow.get(workflowId) ?? [];
-      if (chunks.length === 0) byWorkflow.set(workflowId, chunks);
-      let last = chunks[chunks.length - 1];
-      if (!last || last.rows.length >= MAX_EVENTS_PER_SIGNAL) {
-        last = { rows: [], signal: { workflowId, account: row.account, callId: parsed.callId, events: [] } };
-        chunks.push(last);
-      }
-      last.rows.push(row);
-      last.signal.events.push(parsed.signal);
-    }
-    const groups = [...byWorkflow.values()];
+    const plan = planSignals(rows);
+    const outcomes: Outcome[] = [
+      ...plan.done.map((id): Outcome => ({ id, result: 'done' })),
+      ...plan.failed.map((f): Outcome => ({ id: f.id, result: 'failed', error: f.error })),
+    ];
+    const groups = plan.calls;
     let next = 0;
     let broken = false;
     const worker = async (index: number): Promise<void> => {
@@ -314,18 +247,18 @@ export class Relay {
         // and the calls they did not reach stay pending for a later batch.
         if (index >= this.allowedInFlight()) return;
         const chunks = groups[next++]!;
-        for (const { rows: chunkRows, signal } of chunks) {
+        for (const { rowIds: chunkRows, signal } of chunks) {
           if (broken) return;
           try {
             await this.opts.signal(signal);
             this.stats.signals++;
             this.stats.signalled += chunkRows.length;
-            for (const row of chunkRows) outcomes.push({ id: row.id, result: 'done' });
+            for (const id of chunkRows) outcomes.push({ id, result: 'done' });
           } catch (err) {
             broken = true;
             this.stats.failures++;
             const error = message(err);
-            for (const row of chunkRows) outcomes.push({ id: row.id, result: 'retry', error });
+            for (const id of chunkRows) outcomes.push({ id, result: 'retry', error });
             this.opts.logger.warn(
               { err, workflowId: signal.workflowId, events: chunkRows.length },
               'relay: signal failed; will retry',
@@ -344,18 +277,21 @@ export class Relay {
     const done = outcomes.filter((o) => o.result === 'done').map((o) => o.id);
     const retry = outcomes.filter((o) => o.result === 'retry');
     const failed = outcomes.filter((o) => o.result === 'failed');
-    if (done.length > 0) {
-      await client.query({ name: 'webhook_inbox_done', text: DONE_SQL, values: [done] });
-      this.stats.markedDone += done.length;
-    }
-    if (retry.length > 0) {
-      const delays = retry.map((o) =>
-        Math.min(this.backoffBase * 2 ** (attempts.get(o.id) ?? 0), this.backoffMax),
-      );
-      await client.query(RETRY_SQL, [retry.map((o) => o.id), retry.map((o) => o.error ?? ''), delays]);
-    }
+    await markInboxDone(client, done);
+    this.stats.markedDone += done.length;
+    await scheduleInboxRetries(
+      client,
+      retry.map((o) => ({
+        id: o.id,
+        error: o.error ?? '',
+        delayMs: Math.min(this.backoffBase * 2 ** (attempts.get(o.id) ?? 0), this.backoffMax),
+      })),
+    );
     if (failed.length > 0) {
-      await client.query(FAILED_SQL, [failed.map((o) => o.id), failed.map((o) => o.error ?? '')]);
+      await markInboxFailed(
+        client,
+        failed.map((o) => ({ id: o.id, error: o.error ?? '' })),
+      );
       this.stats.failed += failed.length;
       this.opts.logger.error(
         { rows: failed.length },

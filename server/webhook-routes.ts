@@ -7,7 +7,7 @@ import type { Logger } from '../lib/logger';
 import { InboxRowRejected, type InboxEntry, type InboxWriter } from './inbox-writer';
 import type { RejectedDelivery } from './rejected-store';
 import { basicPassword, type WebhookAuthenticator } from './webhook-auth';
-import { parseWebhookBody, type BodyProblem } from './webhook-body';
+import { callIdOfEvent, parseWebhookBody, type BodyProblem } from './webhook-body';
 import type { WebhookEvent } from '../connectors/platform/schemas/events';
 
 /** Largest accepted webhook body; the spec's events are well under 2 KiB. */
@@ -28,8 +28,8 @@ interface WebhookParams {
   secret?: string;
 }
 
-/** The platform's error body. */
-function errorBody(message: string, errors: unknown[] = []): { message: string; errors: unknown[] } {
+/** The platform's error body. It never quotes the request's path: that may carry the secret. */
+export function errorBody(message: string, errors: unknown[] = []): { message: string; errors: unknown[] } {
   return { message, errors };
 }
 
@@ -39,7 +39,7 @@ export function inboxEntry(account: string, webhook: WebhookEvent, body: string)
     account,
     eventId: webhook.event.id,
     eventName: webhook.event.event_name,
-    callId: webhook.kind === 'call' || webhook.kind === 'dtmf' ? webhook.event.call_id : null,
+    callId: callIdOfEvent(webhook),
     body,
   };
 }
@@ -60,9 +60,12 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
           { account: req.params.account, ip: req.ip },
           'webhook refused: unknown account or wrong secret',
         );
+        // Connection: close ends the socket once answered, so a client still sending a body it
+        // had no right to send is cut off at once rather than read to its end.
         await reply
           .code(401)
           .header('www-authenticate', 'Basic realm="callsync webhooks"')
+          .header('connection', 'close')
           .send(errorBody('Unauthorized: unknown account or wrong webhook secret'));
       }
     });
@@ -82,7 +85,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
       const refuse = async (reason: string, problems: BodyProblem[]) => {
         log.warn({ account, reason }, 'webhook refused: bad body');
         await opts
-          .recordRejected({ account, reason, body: text, headers: req.headers })
+          .recordRejected({ account, reason, body: text, headers: req.headers, secret: req.params.secret })
           .catch((err: unknown) => log.error({ err, account }, 'could not keep a refused webhook'));
         return reply.code(400).send(errorBody(`Invalid webhook body: ${reason}`, problems));
       };

@@ -1,24 +1,38 @@
 // Sync cursors: where a read of a stream stands, stored as the checkpoint in the page's own commit.
-import type { SyncCursor } from '../workflows/sync-types';
+import type { SyncCursor } from '../contracts';
 import type { StreamDefinition } from './streams';
-import { laterOf, minusMs } from './time';
+import { minusMs, platformTimeOrUndefined } from './time';
 
 /** Checkpoint text of a cursor. */
 export function encodeCursor(cursor: SyncCursor): string {
   return JSON.stringify(cursor);
 }
 
-/** The cursor stored in a checkpoint; throws naming the problem when the text is not one. */
+/** The cursor stored in a checkpoint; throws naming the field when the text is not one. */
 export function decodeCursor(text: string): SyncCursor {
-  const value = JSON.parse(text) as Partial<SyncCursor>;
-  if (typeof value.page !== 'number' || value.page < 1)
-    throw new Error('checkpoint cursor: page must be >= 1');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`checkpoint cursor: not JSON (${text.slice(0, 40)})`, { cause: err });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error('checkpoint cursor: must be an object');
+  const value = parsed as Record<keyof SyncCursor, unknown>;
+  if (typeof value.page !== 'number' || !Number.isInteger(value.page) || value.page < 1)
+    throw new Error('checkpoint cursor: page must be an integer >= 1');
+  const optionalText = (field: 'since' | 'until' | 'max'): string | null => {
+    const v = value[field];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'string') throw new Error(`checkpoint cursor: ${field} must be a string or null`);
+    return v;
+  };
   return {
-    since: value.since ?? null,
-    until: value.until ?? null,
+    since: optionalText('since'),
+    until: optionalText('until'),
     page: value.page,
-    max: value.max ?? null,
-    ...(value.done ? { done: true } : {}),
+    max: optionalText('max'),
+    ...(value.done === true ? { done: true } : {}),
   };
 }
 
@@ -52,18 +66,39 @@ export function advanceCursor(
   pageMax: string | null,
   nextPage: number | undefined,
 ): SyncCursor {
-  const max = laterOf(cursor.max, pageMax);
+  const max =
+    cursor.max === null || (pageMax !== null && compareCursorValues(pageMax, cursor.max) > 0)
+      ? pageMax
+      : cursor.max;
   if (nextPage === undefined) return { since: cursor.since, until: cursor.until, page: 1, max, done: true };
   return { since: cursor.since, until: cursor.until, page: nextPage, max };
 }
 
-/** Largest cursor-field value among records (platform times compare as strings). */
+/** Largest cursor-field value among records (as text, the way checkpoints keep it). */
 export function maxCursorValue(records: readonly Record<string, unknown>[], field: string): string | null {
   let max: string | null = null;
   for (const r of records) {
     const v = r[field];
     const s = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null;
-    if (s !== null && (max === null || s > max)) max = s;
+    if (s !== null && (max === null || compareCursorValues(s, max) > 0)) max = s;
   }
   return max;
+}
+
+// The spec's form: fixed width and UTC, so its text sorts as its time does (the common case, kept fast).
+const SPEC_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * Orders two cursor values: numbers (ids) by value, times as instants (`2026-11-01T10:00:00+01:00`
+ * is before `2026-11-01 09:30:00`), anything else as text.
+ */
+export function compareCursorValues(a: string, b: string): number {
+  if (!(SPEC_TIME.test(a) && SPEC_TIME.test(b))) {
+    if (NUMBER.test(a) && NUMBER.test(b)) return Number(a) - Number(b);
+    const ta = platformTimeOrUndefined(a);
+    const tb = platformTimeOrUndefined(b);
+    if (ta !== undefined && tb !== undefined) return ta - tb;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -15,7 +15,8 @@ export function splitWindows(from: string, to: string, windowMs: number): TimeWi
   const end = parsePlatformTime(to, 'to');
   if (end <= start) throw new Error(`to: must be after from (${from} .. ${to})`);
   if (!(windowMs > 0)) throw new Error('windowMs: must be positive');
-  const size = Math.max(windowMs, Math.ceil((end - start) / MAX_WINDOWS));
+  // Whole seconds: platform times have no smaller unit, so a shorter window would print as empty.
+  const size = Math.ceil(Math.max(windowMs, (end - start) / MAX_WINDOWS) / 1000) * 1000;
   const windows: TimeWindow[] = [];
   for (let t = start; t < end; t += size) {
     windows.push({ from: formatPlatformTime(t), to: formatPlatformTime(Math.min(t + size, end)) });

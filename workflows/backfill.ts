@@ -1,8 +1,6 @@
 import {
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
   executeChild,
   getExternalWorkflowHandle,
   proxyActivities,
@@ -10,23 +8,24 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import {
+  backfillWindowWorkflowId,
+  progressQuery,
+  windowProgressSignal,
+  type BackfillInput,
+  type BackfillProgress,
+  type BackfillWindowInput,
+  type WindowTotals,
+} from '../contracts';
 import { splitWindows } from '../sync/windows';
 import { formatPlatformTime } from '../sync/time';
 import { SYNC_RETRY } from './retry-policy';
-import type { BackfillInput, BackfillProgress, BackfillWindowInput } from './sync-types';
 
 const { openSync, openWindow, syncPage, finishSync, backfillSettings } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '15 seconds',
   retry: SYNC_RETRY,
 });
-
-/** The backfill's progress: windows done, records written, records per second. */
-export const progressQuery = defineQuery<BackfillProgress>('progress');
-
-/** A window's running totals, sent by the window to its parent after each page. */
-export const windowProgressSignal =
-  defineSignal<[{ window: string; records: number; quarantined: number }]>('windowProgress');
 
 /**
  * Loads a stream's history for a time range: the range is split into windows run as child
@@ -44,7 +43,7 @@ export async function backfill(input: BackfillInput): Promise<BackfillProgress> 
     workflowId: workflowInfo().workflowId,
   });
 
-  const perWindow = new Map<string, { records: number; quarantined: number }>();
+  const perWindow = new Map<string, WindowTotals>();
   const startedAt = Date.now();
   let windowsDone = 0;
   let finished = false;
@@ -82,7 +81,7 @@ export async function backfill(input: BackfillInput): Promise<BackfillProgress> 
     running += 1;
     const name = `${w.from}/${w.to}`;
     const args: BackfillWindowInput = { account: input.account, stream: input.stream, ...w, parentId };
-    executeChild(backfillWindow, { workflowId: `${parentId}/${w.from}`, args: [args] })
+    executeChild(backfillWindow, { workflowId: backfillWindowWorkflowId(parentId, w.from), args: [args] })
       .then((r) => {
         windowsDone += 1;
         perWindow.set(name, r);
@@ -112,9 +111,7 @@ export async function backfill(input: BackfillInput): Promise<BackfillProgress> 
 const PAGES_PER_WINDOW_RUN = 200;
 
 /** One window of a backfill: every page of `from <= cursor < to`, each committed with its checkpoint. */
-export async function backfillWindow(
-  input: BackfillWindowInput,
-): Promise<{ records: number; quarantined: number }> {
+export async function backfillWindow(input: BackfillWindowInput): Promise<WindowTotals> {
   const { account, stream, from, to } = input;
   await openWindow({ account, stream, from, to });
   const scope = `window:${from}/${to}`;

@@ -1,20 +1,24 @@
 import {
+  allHandlersFinished,
   condition,
-  defineQuery,
-  defineSignal,
+  continueAsNew,
   proxyActivities,
   setHandler,
   sleep,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { CallFacts, LogCallResult } from '../activities/call-activities';
 import {
-  CALL_EVENT_SIGNAL,
-  CALL_EVENTS_SIGNAL,
   CDR_SEEN_EVENT,
+  callEventSignal,
+  callEventsSignal,
+  callStateQuery,
   type CallEventSignal,
+  type CallLifecycleCarried,
   type CallLifecycleInput,
-} from './call-types';
+  type CallState,
+  type MissedCallEvent,
+} from '../contracts';
 import { SYNC_RETRY } from './retry-policy';
 
 const acts = proxyActivities<Activities>({
@@ -22,107 +26,175 @@ const acts = proxyActivities<Activities>({
   retry: SYNC_RETRY,
 });
 
-export const callEventSignal = defineSignal<[CallEventSignal]>(CALL_EVENT_SIGNAL);
-export const callEventsSignal = defineSignal<[CallEventSignal[]]>(CALL_EVENTS_SIGNAL);
-
-export interface CallState {
-  events: number;
-  ended: boolean;
-  cdr: CallFacts | null;
-  log: LogCallResult | null;
-}
-export const callStateQuery = defineQuery<CallState>('callState');
-
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;
 
+/** History events of one run after which the call continues as new (Temporal suggests it later too). */
+export const CALL_HISTORY_LIMIT = 2_000;
+
+/** A fresh call's state. */
+function freshState(input: CallLifecycleInput): CallLifecycleCarried {
+  return {
+    seen: [],
+    unsaved: [],
+    missed: null,
+    callbackOpened: false,
+    missedChecked: false,
+    ended: input.fromCdr === true,
+    phase: 'live',
+    callDeadline: Date.now() + MAX_CALL_MS,
+    cdrDeadline: null,
+    horizon: null,
+    delay: 1000,
+    cdr: null,
+    log: null,
+    continuedRuns: 0,
+  };
+}
+
 /**
  * One call, from its first event to its complete CRM log: gathers events (each once, in any order)
- * into the warehouse timeline; after the call ends waits for the CDR, logs the call once, starts or
- * closes the caller's callback, then updates that same log as the recording and transcript arrive.
+ * into the warehouse timeline; opens the caller's callback as soon as a missed-call event arrives;
+ * after the call ends waits for the CDR, logs the call once, confirms or closes the caller's
+ * callback, then updates that same log as the recording and transcript arrive. A call with many
+ * events continues as new, carrying its whole state, so its history stays bounded.
  */
 export async function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
-  const seen = new Set<string>();
-  let unsaved: CallEventSignal[] = [];
-  let missedEvent = false;
-  let ended = input.fromCdr === true;
-  const state: CallState = { events: 0, ended, cdr: null, log: null };
+  const s: CallLifecycleCarried = input.carried ?? freshState(input);
+  const seen = new Set<string>(s.seen);
+  const historyLimit = input.historyLimit ?? CALL_HISTORY_LIMIT;
   const receive = (e: CallEventSignal): void => {
     if (seen.has(e.eventId)) return;
     seen.add(e.eventId);
-    state.events = seen.size;
     // The timeline holds the platform's events; callsync's own notes only move the workflow along.
-    if (e.name !== CDR_SEEN_EVENT) unsaved.push(e);
-    if (e.name === 'call.missed') missedEvent = true;
-    if (e.name === 'call.hangup' || e.name === 'call.failed' || e.name === CDR_SEEN_EVENT) ended = true;
+    if (e.name !== CDR_SEEN_EVENT) s.unsaved.push(e);
+    if (e.name === 'call.missed' && !s.missed) s.missed = missedCallEvent(e);
+    if (e.name === 'call.hangup' || e.name === 'call.failed' || e.name === CDR_SEEN_EVENT) s.ended = true;
   };
+  const state = (): CallState => ({
+    events: seen.size,
+    ended: s.ended,
+    cdr: s.cdr,
+    log: s.log,
+    callbackOpened: s.callbackOpened,
+    continuedRuns: s.continuedRuns,
+  });
   setHandler(callEventSignal, receive);
   setHandler(callEventsSignal, (events) => events.forEach(receive));
-  setHandler(callStateQuery, () => ({ ...state, ended }));
-  const settings = await acts.callSettings({ account: input.account });
+  setHandler(callStateQuery, state);
+  const { account, callId } = input;
+  const settings = await acts.callSettings({ account });
 
   const saveTimeline = async (): Promise<void> => {
-    if (unsaved.length === 0) return;
-    const batch = unsaved;
-    unsaved = [];
-    await acts.recordCallEvents({ account: input.account, callId: input.callId, events: batch });
+    if (s.unsaved.length === 0) return;
+    const batch = s.unsaved;
+    s.unsaved = [];
+    await acts.recordCallEvents({ account, callId, events: batch });
+  };
+  const openMissedCallback = async (): Promise<void> => {
+    if (!s.missed || s.missedChecked) return;
+    // An event without an outside number cannot open one; the CDR decides later.
+    s.callbackOpened = await acts.openMissedCallback({ account, callId, event: s.missed });
+    s.missedChecked = true;
+  };
+  const tooLong = (): boolean =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
+  // Hands the call to a new run at a safe point: the timeline saved, every signal taken in (none
+  // is lost: a signal that arrives with the hand-over is delivered to this run before it ends).
+  const continueIfLong = async (): Promise<void> => {
+    if (!tooLong()) return;
+    await saveTimeline();
+    await condition(allHandlersFinished);
+    s.seen = [...seen];
+    s.continuedRuns++;
+    await continueAsNew<typeof callLifecycle>({ ...input, carried: s });
   };
 
-  // 1. Until the call ends: keep the timeline.
-  const callDeadline = Date.now() + MAX_CALL_MS;
-  while (!ended && Date.now() < callDeadline) {
-    await condition(() => unsaved.length > 0 || ended, '10 minutes');
+  // 1. Until the call ends: keep the timeline; a missed call opens its callback at once.
+  while (s.phase === 'live') {
+    if (s.ended || Date.now() >= s.callDeadline) {
+      await openMissedCallback();
+      await saveTimeline();
+      s.phase = 'cdr';
+      s.cdrDeadline = Date.now() + settings.cdrWaitMs;
+      s.delay = 1000;
+      break;
+    }
+    await condition(
+      () => s.unsaved.length > 0 || s.ended || (s.missed !== null && !s.missedChecked) || tooLong(),
+      '10 minutes',
+    );
+    await openMissedCallback();
     await saveTimeline();
+    await continueIfLong();
   }
-  await saveTimeline();
 
   // 2. The CDR appears shortly after hangup: poll with backoff.
-  const cdrDeadline = Date.now() + settings.cdrWaitMs;
-  let delay = 1000;
-  for (;;) {
-    state.cdr = await acts.lookupCall({ account: input.account, callId: input.callId });
-    if (state.cdr || Date.now() >= cdrDeadline) break;
-    await sleep(delay);
-    delay = Math.min(delay * 2, 60_000);
+  while (s.phase === 'cdr') {
+    s.cdr = await acts.lookupCall({ account, callId });
+    if (s.cdr || Date.now() >= (s.cdrDeadline ?? 0)) {
+      await saveTimeline();
+      s.phase = s.cdr ? 'log' : 'done';
+      break;
+    }
+    await sleep(s.delay);
+    s.delay = Math.min(s.delay * 2, 60_000);
+    await continueIfLong();
   }
-  await saveTimeline();
-  const facts = state.cdr;
-  if (!facts) return { ...state, ended };
 
-  // 3. The call log, once; then the callback: opened for a missed caller, closed by a connected call.
-  state.log = await acts.logCall({ account: input.account, callId: input.callId, known: null, crmId: null });
-  const number = facts.externalNumber;
-  if (number && (facts.missed || (missedEvent && !facts.connected))) {
-    await acts.startCallback({
-      account: input.account,
-      number,
-      missed: {
-        callId: input.callId,
-        at: new Date(Date.now()).toISOString(),
-        calledUserId: facts.userId,
-        queueId: facts.queueId,
-      },
-    });
-  } else if (number && facts.connected) {
-    await acts.notifyCallbackConnected({ account: input.account, number, callId: input.callId });
+  // 3. The call log, once; then the callback: opened (or confirmed) for a missed caller, closed by a
+  // connected call.
+  if (s.phase === 'log' && s.cdr) {
+    const facts = s.cdr;
+    s.log = await acts.logCall({ account, callId, known: null, crmId: null });
+    const number = facts.externalNumber;
+    if (number && (facts.missed || (s.missed !== null && !facts.connected))) {
+      await acts.startCallback({
+        account,
+        number,
+        missed: {
+          callId,
+          at: new Date(Date.now()).toISOString(),
+          calledUserId: facts.userId,
+          queueId: facts.queueId,
+        },
+      });
+    } else if (number && facts.connected) {
+      await acts.notifyCallbackConnected({ account, number, callId });
+    }
+    s.phase = facts.connected ? 'recording' : 'done';
+    s.horizon = Date.now() + settings.recordingHorizonMs;
+    s.delay = 2000;
   }
 
   // 4. Recording, then transcript and summary: update the same log as they arrive.
-  if (facts.connected) {
-    const horizon = Date.now() + settings.recordingHorizonMs;
-    delay = 2000;
-    while (!state.log.transcript && Date.now() < horizon) {
-      await sleep(delay);
-      delay = Math.min(delay * 2, 10 * 60_000);
-      state.log = await acts.logCall({
-        account: input.account,
-        callId: input.callId,
-        known: { recording: state.log.recording, transcript: state.log.transcript },
-        crmId: state.log.crmId,
-      });
-      await saveTimeline();
+  while (s.phase === 'recording' && s.log) {
+    if (s.log.transcript || Date.now() >= (s.horizon ?? 0)) {
+      s.phase = 'done';
+      break;
     }
+    await sleep(s.delay);
+    s.delay = Math.min(s.delay * 2, 10 * 60_000);
+    s.log = await acts.logCall({
+      account,
+      callId,
+      known: { recording: s.log.recording, transcript: s.log.transcript },
+      crmId: s.log.crmId,
+    });
+    await saveTimeline();
+    await continueIfLong();
   }
   await saveTimeline();
-  return { ...state, ended };
+  return state();
+}
+
+function missedCallEvent(e: CallEventSignal): MissedCallEvent {
+  return {
+    time: e.time,
+    src: e.src,
+    dst: e.dst,
+    destination: e.destination,
+    dstId: e.dstId,
+    context: e.context,
+  };
 }

@@ -1,29 +1,16 @@
-import {
-  condition,
-  defineQuery,
-  defineSignal,
-  proxyActivities,
-  setHandler,
-  sleep,
-} from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { MissedCallNote } from '../activities/call-activities';
+import {
+  callbackStateQuery,
+  callConnectedSignal,
+  missedCallSignal,
+  type CallbackInput,
+  type CallbackState,
+} from '../contracts';
 import { msUntilBusinessTime } from '../lib/business-hours';
 import { SYNC_RETRY } from './retry-policy';
 
 const acts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: SYNC_RETRY });
-
-export const missedCallSignal = defineSignal<[MissedCallNote]>('missedCall');
-export const callConnectedSignal = defineSignal<[{ callId: number }]>('callConnected');
-
-export interface CallbackState {
-  number: string;
-  status: 'open' | 'closed';
-  missed: MissedCallNote[];
-  dialAttempts: { at: string; outcome: string }[];
-  closedByCallId: number | null;
-}
-export const callbackStateQuery = defineQuery<CallbackState>('callbackState');
 
 /** How long an unanswered callback stays open before it closes itself (a week). */
 const OPEN_FOR_MS = 7 * 86_400_000;
@@ -33,7 +20,7 @@ const OPEN_FOR_MS = 7 * 86_400_000;
  * with every further one, closed by itself when a later call with that number connects. Optionally
  * dials the caller back inside business hours, up to the configured number of attempts.
  */
-export async function callback(input: { account: string; number: string }): Promise<CallbackState> {
+export async function callback(input: CallbackInput): Promise<CallbackState> {
   const state: CallbackState = {
     number: input.number,
     status: 'open',

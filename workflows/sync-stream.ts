@@ -1,7 +1,7 @@
 import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { SyncStreamInput, SyncSummary } from '../contracts';
 import { SYNC_RETRY } from './retry-policy';
-import type { SyncStreamInput } from './sync-types';
 
 const { openSync, syncPage, finishSync, archiveAudio } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -11,13 +11,6 @@ const { openSync, syncPage, finishSync, archiveAudio } = proxyActivities<Activit
 
 /** Pages per run before the workflow continues as new, to keep its history small. */
 const PAGES_PER_RUN = 200;
-
-export interface SyncSummary {
-  pages: number;
-  records: number;
-  quarantined: number;
-  audioArchived: number;
-}
 
 /**
  * Brings one stream of one account up to date: from its checkpoint, page by page, each page

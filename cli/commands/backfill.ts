@@ -5,20 +5,44 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { streamDefinition } from '../../sync/streams';
-import { backfill, progressQuery } from '../../workflows/backfill';
-import type { BackfillInput, BackfillProgress } from '../../workflows/sync-types';
+import { parsePlatformTime, platformTimeOrUndefined } from '../../sync/time';
+import {
+  backfillWorkflow,
+  backfillWorkflowId,
+  progressQuery,
+  type BackfillInput,
+  type BackfillProgress,
+  type BackfillWorkflow,
+} from '../../contracts';
 import { connectTemporal, globalOptions, loadCliConfig, pickAccount } from '../context';
 
+const isRealTime = (v: string): boolean => platformTimeOrUndefined(v) !== undefined;
+
+// Checked here, before the workflow starts: the workflow would only fail its task on a bad range.
 const platformTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'must be YYYY-MM-DD or "YYYY-MM-DD HH:MM:SS" (UTC)');
+  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, 'must be YYYY-MM-DD or "YYYY-MM-DD HH:MM:SS" (UTC)')
+  .refine(isRealTime, 'is not a real date');
 
-const optionsSchema = z.object({
-  account: z.string().optional(),
-  stream: z.string().min(1),
-  from: platformTime,
-  to: platformTime.optional(),
-});
+const optionsSchema = z
+  .object({
+    account: z.string().optional(),
+    stream: z.string().min(1),
+    from: platformTime,
+    to: platformTime.optional(),
+  })
+  // Zod runs this even when a date failed above; only two real dates can be out of order.
+  .refine(
+    (o) =>
+      !isRealTime(o.from) ||
+      !o.to ||
+      !isRealTime(o.to) ||
+      parsePlatformTime(o.to) > parsePlatformTime(o.from),
+    {
+      path: ['to'],
+      message: 'must be after --from',
+    },
+  );
 
 /** Parsed options of the backfill command. */
 export type BackfillCommandOptions = z.infer<typeof optionsSchema>;
@@ -33,17 +57,6 @@ export function parseBackfillOptions(raw: Record<string, unknown>): BackfillComm
   return parsed.data;
 }
 
-/** The backfill's workflow id: one per (account, stream, range), so a second start joins the first. */
-export function backfillWorkflowId(
-  account: string,
-  stream: string,
-  from: string,
-  to: string | undefined,
-): string {
-  const part = (s: string) => s.replace(/[ :]/g, '-');
-  return `backfill-${account}-${stream}-${part(from)}-${to === undefined ? 'now' : part(to)}`;
-}
-
 function describe(p: BackfillProgress): string {
   return `${p.windowsDone}/${p.windowsTotal} windows, ${p.records} records, ${p.recordsPerSecond} records/s`;
 }
@@ -54,7 +67,7 @@ export async function followBackfill(
   workflowId: string,
   opts: { interactive: boolean; pollMs?: number; lineEveryMs?: number; out?: NodeJS.WritableStream },
 ): Promise<BackfillProgress> {
-  const handle = client.workflow.getHandle<typeof backfill>(workflowId);
+  const handle = client.workflow.getHandle<BackfillWorkflow>(workflowId);
   const out = opts.out ?? process.stderr;
   const bar = opts.interactive
     ? new SingleBar({
@@ -119,7 +132,7 @@ export function registerBackfillCommand(program: Command): void {
           from: opts.from,
           ...(opts.to !== undefined ? { to: opts.to } : {}),
         };
-        await temporal.client.workflow.start(backfill, {
+        await temporal.client.workflow.start(backfillWorkflow, {
           taskQueue: config.temporal.taskQueue,
           workflowId,
           workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,

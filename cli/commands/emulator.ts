@@ -1,4 +1,4 @@
-// `callsync emulator --port <p> --seed <n> [--cdrs N] [--host H]`: starts the platform emulator and prints
+// `callsync emulator --port <p> --seed <n> [--cdrs N] [--host H] [--now ISO]`: starts the platform emulator and prints
 // the ready line on stdout (the only stdout output); logs go to stderr.
 import type { Command } from 'commander';
 import { z } from 'zod';
@@ -18,6 +18,10 @@ const optionsSchema = z.object({
   seed: integer(0, 2 ** 31 - 1),
   cdrs: integer(0, 5_000_000),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  now: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-11-01T12:00:00Z' })
+    .transform((s) => new Date(s))
+    .optional(),
 });
 
 /** Parsed options of the emulator command. */
@@ -40,6 +44,10 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--seed <seed>', 'seed of the generated data (same seed, same data)', '1')
     .option('--cdrs <count>', 'number of CDRs to generate', String(DEFAULT_CDRS))
     .option('--log-level <level>', 'log level (logs go to stderr)', 'info')
+    .option(
+      '--now <iso>',
+      'fix the clock here (history ends here, time moves only when told); default: real time, history ends now',
+    )
     .action(async (raw: Record<string, unknown>) => {
       const opts = parseEmulatorOptions(raw);
       const logger = createLogger({ name: 'emulator', level: opts.logLevel });
@@ -48,6 +56,7 @@ export function registerEmulatorCommand(program: Command): void {
         host: opts.host,
         seed: opts.seed,
         cdrs: opts.cdrs,
+        ...(opts.now !== undefined ? { now: opts.now } : {}),
         logger,
       });
       process.stdout.write(`${readyLine(emulator.baseUrl, emulator.admin)}\n`);

@@ -43,6 +43,7 @@ export function registerServerCommand(program: Command): void {
         logger,
         temporal: temporal ? { client: temporal.client, taskQueue: config.temporal.taskQueue } : undefined,
         relay: config.server.relay,
+        requestTimeoutMs: config.server.requestTimeout,
       });
       logger.info({ url: server.url, relay: opts.relay }, 'server listening');
       process.stdout.write(`${JSON.stringify({ server: 'ready', url: server.url, port: server.port })}\n`);

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { archiveWindow } from '../../activities/audio-activities';
 import type { CallsyncConfig } from '../../config/schema';
+import { backfillWorkflow } from '../../contracts';
 import {
   audioArchiveProgress,
   createDatabase,
@@ -15,7 +16,7 @@ import {
 } from '../../connectors/postgres';
 import { decodeCursor } from '../../sync/cursor';
 import { STREAMS } from '../../sync/streams';
-import { parsePlatformTime } from '../../sync/time';
+import { platformTimeOrUndefined } from '../../sync/time';
 import {
   cliLogger,
   connectTemporal,
@@ -58,7 +59,7 @@ export async function collectStatus(
   const running: string[] = [];
   if (temporal) {
     for await (const wf of temporal.workflow.list({
-      query: "WorkflowType='backfill' AND ExecutionStatus='Running'",
+      query: `WorkflowType='${backfillWorkflow.name}' AND ExecutionStatus='Running'`,
     })) {
       running.push(wf.workflowId);
     }
@@ -77,7 +78,7 @@ export async function collectStatus(
       // Only history streams' cursors say how recent the data is (a user's cursor is when it was created).
       dataLagSeconds:
         STREAMS[a.stream].kind === 'history' && cursorMax
-          ? secondsSince(platformTimeOrNull(cursorMax))
+          ? secondsSince(platformTimeOrUndefined(cursorMax) ?? null)
           : null,
       cursorMax,
       records: a.records,
@@ -89,15 +90,6 @@ export async function collectStatus(
     });
   }
   return rows;
-}
-
-/** A cursor value as epoch ms when it is a platform time (some settings streams' cursors are not). */
-function platformTimeOrNull(value: string): number | null {
-  try {
-    return parsePlatformTime(value);
-  } catch {
-    return null;
-  }
 }
 
 function safeMax(cursor: string): string | null {

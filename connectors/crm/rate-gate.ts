@@ -1,7 +1,7 @@
 // Client-side rate limiting for one CRM connector: a token bucket in front of every request, and a
 // vendor's "slow down" answer (429 and its Retry-After) waited out here when short, or thrown as a
 // CrmRateLimitedError (so a Temporal activity retries it later) when long.
-import { RateLimiter, type TimeSource } from '../platform/core/rate-limiter';
+import { RateLimiter, realTime, type TimeSource } from '../../lib/rate-limiter';
 import { CrmRateLimitedError } from './errors';
 
 export interface RateGateOptions {
@@ -26,11 +26,6 @@ export interface RateLimitSignal {
   message: string;
   status?: number;
 }
-
-export const realTime: TimeSource = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
 
 /** Token bucket + rate-limit retries around a connector's requests. */
 export class RateGate {

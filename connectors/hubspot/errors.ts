@@ -1,6 +1,6 @@
 // HubSpot client errors (the generated ApiException: code, body, headers) as CrmErrors, and the
 // rate-limit signal the RateGate waits on.
-import { parseRetryAfter } from '../platform/core/retry';
+import { parseRetryAfter } from '../../lib/retry-after';
 import { CrmError, isRetryableStatus } from '../crm/errors';
 import type { RateLimitSignal } from '../crm/rate-gate';
 

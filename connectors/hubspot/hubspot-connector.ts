@@ -11,7 +11,7 @@ import {
   PropertyCreateTypeEnum,
 } from '@hubspot/api-client/lib/codegen/crm/properties';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { TimeSource } from '../platform/core/rate-limiter';
+import type { TimeSource } from '../../lib/rate-limiter';
 import type { CallbackTask, CallLog, CallLogUpdate, CrmConnector, CrmContact } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { RateGate } from '../crm/rate-gate';

@@ -41,6 +41,6 @@ export {
 export { Paginator, type InvalidRecord, type ListOptions, type Page } from './core/pagination';
 export { expandPath, type PathParams } from './core/path';
 export { redact } from './core/redact';
-export { backoffDelay, parseRetryAfter, shouldRetry } from './core/retry';
+export { backoffDelay, shouldRetry } from './core/retry';
 export type { CallOptions, Id, Ids } from './resources/common';
 export * from './schemas';

@@ -4,7 +4,7 @@
 // findTask query on it (SOQL reads are consistent right after a write, unlike HubSpot's search).
 import { Connection } from 'jsforce';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { TimeSource } from '../platform/core/rate-limiter';
+import type { TimeSource } from '../../lib/rate-limiter';
 import type { CallbackTask, CallLog, CallLogUpdate, CrmConnector, CrmContact } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { RateGate } from '../crm/rate-gate';

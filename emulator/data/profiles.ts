@@ -93,7 +93,7 @@ export const PROFILES: readonly CustomerProfile[] = [ACME, GLOBEX];
 /** First ids per table, so ids of different kinds do not look alike (a user id is never a contact id). */
 export const ID_BASES: Record<string, number> = {
   aclroles: 1,
-  users: 1001,
+  users: 120_001,
   usergroups: 11,
   usergrouppolicies: 21,
   queuegroups: 31,
@@ -135,12 +135,53 @@ export interface IdAllocator {
   take(table: string): number;
 }
 
+/**
+ * Tables of time-stamped history (calls and what hangs off them, messages, media sessions), whose ids a
+ * later run must never hand out again: a client that synced an earlier run keys its records by them.
+ * The account itself (users, groups, contacts, settings) keeps its ids from run to run.
+ */
+export const HISTORY_ID_TABLES: ReadonlySet<string> = new Set([
+  'cdrs',
+  'monitors',
+  'voicemessages',
+  'cdrnotes',
+  'sms',
+  'faxes',
+  'chats',
+  'chatmsgs',
+  'mediasessions',
+  'msdrs',
+  'webcalls',
+  'live',
+]);
+
+/** History ids a run may use per millisecond between its history's end and the next run's (above what seeding and traffic use). */
+const HISTORY_IDS_PER_MS = 1000;
+
+/**
+ * How far history ids start above their bases for a history ending at `historyEndMs`: 0 up to
+ * `idEpochMs` (so fixed-date runs keep their ids), then 1000 per millisecond. A run started later (real
+ * time) thus hands out ids above every id of an earlier run, which seeded and ran for at least that long
+ * at fewer than 1000 history ids per millisecond (seeding makes about 300).
+ */
+export function historyIdOffset(historyEndMs: number, idEpochMs: number): number {
+  return Math.max(0, Math.floor(historyEndMs - idEpochMs)) * HISTORY_IDS_PER_MS;
+}
+
 /** Next-id counters shared by all customers (ids are global, as on the platform). */
 export class IdCounters implements IdAllocator {
   private readonly next = new Map<string, number>();
 
+  /** `historyOffset` (historyIdOffset) lifts the bases of HISTORY_ID_TABLES. */
+  constructor(private readonly historyOffset = 0) {}
+
+  /** The first id of a table. */
+  first(table: string): number {
+    return (ID_BASES[table] ?? 1) + (HISTORY_ID_TABLES.has(table) ? this.historyOffset : 0);
+  }
+
   take(table: string): number {
-    const id = this.next.get(table) ?? ID_BASES[table] ?? 1;
+    const id = this.next.get(table) ?? this.first(table);
     this.next.set(table, id + 1);
     return id;
   }

@@ -55,9 +55,15 @@ function merge(into: Record<string, Row[]>, more: Record<string, Row[]>): void {
 }
 
 /** Generates the whole data set deterministically from `seed`. */
-export function generateSeedData(opts: { seed: number; cdrs: number; nowMs: number }): SeedData {
+export function generateSeedData(opts: {
+  seed: number;
+  cdrs: number;
+  nowMs: number;
+  /** historyIdOffset of this run (0: the bases of profiles.ts). */
+  historyIdOffset?: number;
+}): SeedData {
   const seedRng = (label: string): Rng => new Rng(hashSeed(opts.seed, label));
-  const ids = new IdCounters();
+  const ids = new IdCounters(opts.historyIdOffset ?? 0);
   const nowSec = Math.floor(opts.nowMs / 1000);
   const historyStart = nowSec - HISTORY_DAYS * DAY;
   const historyEnd = nowSec - HISTORY_GAP;

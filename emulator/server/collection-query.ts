@@ -1,6 +1,6 @@
-// Collection query parameters: page, limit (at most 5000), filter (JSON conditions) and group_by.
+// Collection query parameters: page, limit (at most 5000), filter (JSON conditions), group_by, sort and dir.
 import { z } from 'zod';
-import type { CollectionQuery, FilterCondition } from '../store';
+import type { CollectionQuery, FilterCondition, Table } from '../store';
 import { badRequest } from './http-error';
 
 /** Page size when a request omits `limit` (the spec does not say; 1000 keeps pages moderate). */
@@ -29,6 +29,16 @@ const paramsSchema = z.object({
   group_by: z
     .string()
     .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
+    .optional(),
+  // Not in the spec; the platform's official CLI asks for the most recent first with sort and dir.
+  sort: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
+    .optional(),
+  dir: z
+    .string()
+    .transform((d) => d.toLowerCase())
+    .pipe(z.enum(['asc', 'desc'], { error: 'must be ASC or DESC' }))
     .optional(),
 });
 
@@ -66,6 +76,8 @@ export function parseCollectionQuery(query: Readonly<Record<string, unknown>>): 
     limit: scalar(query.limit),
     filter: scalar(query.filter),
     group_by: scalar(query.group_by),
+    sort: scalar(query.sort),
+    dir: scalar(query.dir),
   });
   if (!params.success) {
     throw badRequest(
@@ -73,10 +85,29 @@ export function parseCollectionQuery(query: Readonly<Record<string, unknown>>): 
       params.error.issues.map((i) => `${describe(i.path.slice(1), String(i.path[0]))}: ${i.message}`),
     );
   }
-  const { page = 1, limit = DEFAULT_LIMIT, filter, group_by } = params.data;
+  const { page = 1, limit = DEFAULT_LIMIT, filter, group_by, sort, dir } = params.data;
   const q: CollectionQuery = { page, limit, filter: parseFilter(filter) };
   if (group_by !== undefined && group_by !== '') q.groupBy = group_by;
+  if ((sort !== undefined && sort !== '') || dir !== undefined)
+    q.sort = { property: sort !== undefined && sort !== '' ? sort : 'id', desc: dir === 'desc' };
   return q;
+}
+
+/**
+ * 400 for a filter or sort on a property the resource does not have: the live API answers
+ * "Filtration error" (as the official CLI documents), where a plain match would give an empty 200.
+ */
+export function checkQueryProperties(table: Table, q: CollectionQuery): void {
+  const unknown = [
+    ...q.filter.map((c, i) => [`filter[${i}].property`, c.property] as const),
+    ...(q.sort !== undefined ? [['sort', q.sort.property] as const] : []),
+  ].filter(([, property]) => property !== 'id' && table.hasProperty(property) === false);
+  if (unknown.length > 0) {
+    throw badRequest(
+      'Filtration error',
+      unknown.map(([where, property]) => `${where}: ${table.name} have no property "${property}"`),
+    );
+  }
 }
 
 /** Parses the `filter` JSON: an array of {property, operator, value} (a single object is accepted too). */

@@ -1,7 +1,7 @@
 // The emulator's mutable state shared by every route: the store (replaced by a reseed), sessions, pending
 // e-mail codes, faults and request counts.
 import type { Logger } from '../../lib/logger';
-import type { Account, EmulatorClock, EmulatorStore, Table, TableName } from '../store';
+import type { Account, CreateStoreOptions, EmulatorClock, EmulatorStore, Table, TableName } from '../store';
 import { PendingCodes } from './auth/pending-codes';
 import { SessionRegistry } from './auth/sessions';
 import { FaultRegistry } from './faults';
@@ -11,6 +11,15 @@ import { RequestStats } from './stats';
 export interface SeedInfo {
   seed: number;
   cdrs: number;
+  /** The clock's fixed start (the seeded history's end); absent, the clock follows real time. */
+  now?: Date;
+}
+
+/** Store options of a seeding: a fixed clock at `now`, or history ending at the current time and a real-time clock. */
+export function storeOptions(seeded: SeedInfo): CreateStoreOptions {
+  return seeded.now !== undefined
+    ? { seed: seeded.seed, cdrs: seeded.cdrs, now: seeded.now }
+    : { seed: seeded.seed, cdrs: seeded.cdrs, realTime: true };
 }
 
 /** Called with the new store after /_emulator/seed replaced the old one. */

@@ -2,7 +2,7 @@
 // list, get, create, patch, delete, delete {ids}, delete-all (sync or 202), bulk PATCH, dictionaries.
 import type { z } from 'zod';
 import type { FilterCondition, Row, Table, TableName } from '../store';
-import { parseCollectionQuery } from './collection-query';
+import { checkQueryProperties, parseCollectionQuery } from './collection-query';
 import { badRequest } from './http-error';
 import { findAllOwned, findOwned, parseIds, queryAnyOf } from './records';
 import { accepted, collection, noContent, selfLink, single } from './responses';
@@ -73,6 +73,7 @@ export function listRoute(spec: RouteSpec, table: TableName, opts: ListOptions =
   return authed(spec, (call) => {
     const parent = opts.parent ? parentRow(call, opts.parent, template) : undefined;
     const q = parseCollectionQuery(call.query);
+    checkQueryProperties(call.ctx.table(table), q);
     const alternatives = opts.scopeAnyOf?.(call, parent) ?? [opts.scope?.(call, parent) ?? []];
     return collection(queryAnyOf(call.ctx.table(table), call.identity.customer_id, alternatives, q));
   });

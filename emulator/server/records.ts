@@ -1,6 +1,7 @@
 // Looking rows up for a caller: 404 when missing, 403 when another customer owns them; and queries that
 // combine alternatives (the store's filter is a conjunction).
 import type { CollectionQuery, CollectionResult, FilterCondition, Id, Row, Table } from '../store';
+import { sortRows } from '../store/query';
 import { accessDenied, badRequest, notFound } from './http-error';
 import type { Identity } from './route-def';
 
@@ -82,6 +83,7 @@ export function queryAnyOf(
       return true;
     });
   }
+  rows = sortRows(rows, q.sort);
   const start = (q.page - 1) * q.limit;
   return { data: rows.slice(start, start + q.limit), total: rows.length };
 }

@@ -4,108 +4,44 @@
 // store and emits its webhook event; at the end the CDR (and recording, voice message) is written before
 // call.hangup / call.failed is sent, so a receiver that reads GET /cdrs on hangup finds it (spec Rule 3).
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { hashSeed, Rng } from '../data/prng';
-import { buildTranscriptPool, buildVoicemailPool, type TranscriptEntry } from '../data/transcripts';
 import type { ChangeEvent, EmulatorStore, Row } from '../store';
+import { CallerMemory } from './caller-memory';
 import { callEventBody, SMS_TEXTS, smsEventBody, type SimEvent } from './events';
+import { hungUpPlan } from './hung-up-plan';
 import {
-  CALL_SCENARIOS,
   DEFAULT_MIX,
   externalParty,
   planCall,
-  TRAFFIC_KINDS,
   type CallPlan,
   type PlannedStep,
   type TrafficKind,
 } from './plan';
 import { aiPatch, cdrRow, liveCallRow, LIVE_STATE_CODES, monitorRow, smsRow, voicemessageRow } from './rows';
+import {
+  applyConfig,
+  DEFAULT_SIMULATOR_CONFIG,
+  zeroCounts,
+  type PlaceCallInput,
+  type SendSmsInput,
+  type SimulatorConfig,
+  type SimulatorConfigInput,
+} from './simulator-config';
 import { worldFromStore, type SimWorld } from './world';
+
+export {
+  DEFAULT_SIMULATOR_CONFIG,
+  placeCallBody,
+  sendSmsBody,
+  simulatorConfigBody,
+  type PlaceCallInput,
+  type SendSmsInput,
+  type SimulatorConfig,
+  type SimulatorConfigInput,
+} from './simulator-config';
 
 /** Where events go (the webhook delivery). */
 export type EventSink = (customerId: number, event: SimEvent) => void;
-
-const mixSchema = z.partialRecord(z.enum(TRAFFIC_KINDS), z.number().min(0));
-
-/** Body of POST /_emulator/simulator/start (and the simulator's settings). */
-export const simulatorConfigBody = z.strictObject({
-  /** New calls (and SMS) per real minute. */
-  rate_per_minute: z.number().min(0).max(60_000).optional(),
-  /** Simulated seconds per real second. */
-  speed: z.number().min(0.01).max(100_000).optional(),
-  seed: z.number().int().optional(),
-  /** Relative weights per traffic kind; kinds left out get 0. */
-  mix: mixSchema.optional(),
-  /** Simulated seconds between a recording's creation and its transcript, summary and sentiment. */
-  transcript_delay_s: z.number().min(0).max(86_400).optional(),
-  /** Share of connected calls that are recorded. */
-  recorded_share: z.number().min(0).max(1).optional(),
-  customer_id: z.number().int().optional(),
-  /** Move the emulator clock forward with simulated time. */
-  advance_clock: z.boolean().optional(),
-  /** Play calls created through POST /calls (click-to-call, callbacks) while running. */
-  drive_api_calls: z.boolean().optional(),
-  /** Share of API-placed calls that connect (the others fail busy). */
-  api_answer_rate: z.number().min(0).max(1).optional(),
-  /** No new traffic while this many calls are live. */
-  max_active: z.number().int().min(1).max(1_000_000).optional(),
-});
-export type SimulatorConfigInput = z.infer<typeof simulatorConfigBody>;
-
-export interface SimulatorConfig {
-  rate_per_minute: number;
-  speed: number;
-  seed: number;
-  mix: Record<TrafficKind, number>;
-  transcript_delay_s: number;
-  recorded_share: number;
-  customer_id: number | null;
-  advance_clock: boolean;
-  drive_api_calls: boolean;
-  api_answer_rate: number;
-  max_active: number;
-}
-
-/** Body of POST /_emulator/simulator/calls. */
-export const placeCallBody = z.strictObject({
-  scenario: z.enum(CALL_SCENARIOS, { error: `must be one of ${CALL_SCENARIOS.join(', ')}` }),
-  /** The external number (caller of inbound calls, callee of outbound ones), E.164. */
-  caller: z
-    .string()
-    .regex(/^\+\d{6,15}$/, 'must be an E.164 number')
-    .optional(),
-  callee_user_id: z.number().int().optional(),
-  recorded: z.boolean().optional(),
-  talk_s: z.number().int().min(1).max(7200).optional(),
-  customer_id: z.number().int().optional(),
-});
-export type PlaceCallInput = z.infer<typeof placeCallBody>;
-
-/** Body of POST /_emulator/simulator/sms. */
-export const sendSmsBody = z.strictObject({
-  from: z
-    .string()
-    .regex(/^\+\d{6,15}$/, 'must be an E.164 number')
-    .optional(),
-  user_id: z.number().int().optional(),
-  text: z.string().min(1).max(1600).optional(),
-  customer_id: z.number().int().optional(),
-});
-export type SendSmsInput = z.infer<typeof sendSmsBody>;
-
-export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
-  rate_per_minute: 6,
-  speed: 60,
-  seed: 1,
-  mix: { ...DEFAULT_MIX },
-  transcript_delay_s: 120,
-  recorded_share: 0.6,
-  customer_id: null,
-  advance_clock: true,
-  drive_api_calls: true,
-  api_answer_rate: 0.7,
-  max_active: 500,
-};
 
 interface ActiveCall {
   plan: CallPlan;
@@ -117,10 +53,6 @@ interface ActiveCall {
   next: number;
   /** The live row was created by POST /calls (it exists before the first step). */
   fromApi: boolean;
-}
-
-function counts(): Record<string, number> {
-  return Object.fromEntries(TRAFFIC_KINDS.map((k) => [k, 0]));
 }
 
 /** The simulator of one emulator; survives store replacement (its calls do not). */
@@ -135,12 +67,20 @@ export class CallSimulator {
   private clockTimer: NodeJS.Timeout | undefined;
   private clockAnchor = { real: 0, sim: 0 };
   private worlds = new Map<number, SimWorld>();
-  private aiPools = new Map<number, TranscriptEntry[]>();
-  private vmPools = new Map<number, string[]>();
-  private recentMissed = new Map<number, string[]>();
+  private readonly memory = new CallerMemory(
+    () => this.config.seed,
+    (id) => this.worlds.get(id),
+  );
   private unsubscribe: (() => void) | undefined;
   private ownWrite = false;
-  private stats = { started: counts(), ended: counts(), events: 0, api_calls: 0, transcripts: 0, errors: 0 };
+  private stats = {
+    started: zeroCounts(),
+    ended: zeroCounts(),
+    events: 0,
+    api_calls: 0,
+    transcripts: 0,
+    errors: 0,
+  };
 
   constructor(
     private readonly getStore: () => EmulatorStore,
@@ -155,36 +95,13 @@ export class CallSimulator {
     for (const call of this.active.values()) for (const t of call.timers) clearTimeout(t);
     this.active.clear();
     this.worlds.clear();
-    this.aiPools.clear();
-    this.vmPools.clear();
-    this.recentMissed.clear();
+    this.memory.clear();
     this.attach(store);
   }
 
   /** Changes settings (running or not). */
   configure(input: SimulatorConfigInput): SimulatorConfig {
-    const c = this.config;
-    const next: SimulatorConfig = {
-      ...c,
-      ...(input.rate_per_minute !== undefined ? { rate_per_minute: input.rate_per_minute } : {}),
-      ...(input.speed !== undefined ? { speed: input.speed } : {}),
-      ...(input.seed !== undefined ? { seed: input.seed } : {}),
-      ...(input.transcript_delay_s !== undefined ? { transcript_delay_s: input.transcript_delay_s } : {}),
-      ...(input.recorded_share !== undefined ? { recorded_share: input.recorded_share } : {}),
-      ...(input.customer_id !== undefined ? { customer_id: input.customer_id } : {}),
-      ...(input.advance_clock !== undefined ? { advance_clock: input.advance_clock } : {}),
-      ...(input.drive_api_calls !== undefined ? { drive_api_calls: input.drive_api_calls } : {}),
-      ...(input.api_answer_rate !== undefined ? { api_answer_rate: input.api_answer_rate } : {}),
-      ...(input.max_active !== undefined ? { max_active: input.max_active } : {}),
-    };
-    if (input.mix !== undefined) {
-      const mix = counts() as Record<TrafficKind, number>;
-      for (const [k, w] of Object.entries(input.mix)) mix[k as TrafficKind] = w ?? 0;
-      if (Object.values(mix).every((w) => w === 0)) throw new Error('mix: give at least one positive weight');
-      next.mix = mix;
-    }
-    if (next.customer_id !== null && !this.getStore().customers.some((x) => x.id === next.customer_id))
-      throw new Error('customer_id: no such customer');
+    const next = applyConfig(this.config, input, this.getStore().customers);
     if (input.seed !== undefined) {
       this.rng = new Rng(hashSeed(next.seed, 'simulator'));
       this.placed = 0;
@@ -257,7 +174,7 @@ export class CallSimulator {
       callId,
       start: this.startSecond(store),
       recordedShare: this.config.recorded_share,
-      recentMissed: this.recentMissed.get(customerId) ?? [],
+      recentMissed: this.memory.missed(customerId),
       ...(input.caller !== undefined ? { external: input.caller } : {}),
       ...(input.callee_user_id !== undefined ? { userId: input.callee_user_id } : {}),
       ...(input.recorded !== undefined ? { recorded: input.recorded } : {}),
@@ -364,9 +281,9 @@ export class CallSimulator {
       this.onError(err, `call ${plan.callId} ${step.name}`);
     }
     if (step.name === 'call.missed' && plan.missedNumber !== null)
-      this.rememberMissed(customerId, plan.missedNumber);
+      this.memory.rememberMissed(customerId, plan.missedNumber);
     if (step.name === 'call.connected' && plan.destination === 'in')
-      this.forgetMissed(customerId, plan.src.number);
+      this.memory.forgetMissed(customerId, plan.src.number);
     this.emit(customerId, callEventBody(plan, step, randomUUID()));
   }
 
@@ -390,7 +307,7 @@ export class CallSimulator {
         this.scheduleTranscript(store, Number(mon.id), plan, rng);
       }
       if (plan.cdr.disposition === 'VM') {
-        const pool = this.vmPool(plan);
+        const pool = this.memory.vmPool(plan);
         store.tables.voicemessages.insert(
           customerId,
           voicemessageRow(plan, cdrId, pool.length > 0 ? rng.pick(pool) : null),
@@ -405,7 +322,7 @@ export class CallSimulator {
   }
 
   private scheduleTranscript(store: EmulatorStore, monitorId: number, plan: CallPlan, rng: Rng): void {
-    const pool = this.aiPool(plan);
+    const pool = this.memory.aiPool(plan);
     if (pool.length === 0) return;
     const ai = rng.pick(pool);
     const timer = setTimeout(
@@ -477,32 +394,7 @@ export class CallSimulator {
     for (const t of call.timers) clearTimeout(t);
     const { plan } = call;
     const at = Math.max(1, Math.floor(((Date.now() - call.realStart) * this.config.speed) / 1000));
-    const connected = plan.connectedAt !== null && at >= plan.connectedAt;
-    const cut = plan.steps.slice(0, call.next);
-    const lastDst = cut.at(-1)?.dst ?? plan.dst;
-    const tCause = connected ? 'Normal Clearing' : 'Originator cancel';
-    const step: PlannedStep = {
-      at,
-      name: 'call.hangup',
-      state: 'HANGUP',
-      context: 'LOCAL_USER',
-      dst: lastDst,
-      tCause,
-      terminatedBy: 'caller',
-    };
-    const ended: CallPlan = {
-      ...plan,
-      steps: [...cut, step],
-      connectedAt: connected ? plan.connectedAt : null,
-      recorded: plan.recorded && connected,
-      cdr: {
-        ...plan.cdr,
-        disposition: connected ? 'CONNECTED' : cut.some((s) => s.state === 'RINGING') ? 'RINGING' : 'INITIAL',
-        duration: at,
-        billsec: connected ? at - (plan.connectedAt as number) : 0,
-        tCause,
-      },
-    };
+    const { ended, step } = hungUpPlan(plan, call.next, at);
     call.plan = ended;
     const rng = new Rng(hashSeed(this.config.seed, `hangup-${id}`));
     try {
@@ -561,41 +453,6 @@ export class CallSimulator {
     if (typeof s.nextLiveId === 'function') return s.nextLiveId();
     const calls = store.tables.calls as unknown as { lastId?: number };
     return (calls.lastId ?? 0) + 1;
-  }
-
-  private aiPool(plan: CallPlan): TranscriptEntry[] {
-    let pool = this.aiPools.get(plan.user.id);
-    if (!pool) {
-      const world = this.worlds.get(plan.customerId);
-      const rng = new Rng(hashSeed(this.config.seed, `ai-${plan.user.id}`));
-      pool = buildTranscriptPool(rng, plan.user.name, world?.company ?? '', world?.language ?? 'en-GB', 6);
-      this.aiPools.set(plan.user.id, pool);
-    }
-    return pool;
-  }
-
-  private vmPool(plan: CallPlan): string[] {
-    let pool = this.vmPools.get(plan.user.id);
-    if (!pool) {
-      const world = this.worlds.get(plan.customerId);
-      const rng = new Rng(hashSeed(this.config.seed, `vm-${plan.user.id}`));
-      pool = buildVoicemailPool(rng, plan.user.name, world?.language ?? 'en-GB', 4);
-      this.vmPools.set(plan.user.id, pool);
-    }
-    return pool;
-  }
-
-  private rememberMissed(customerId: number, number: string): void {
-    const list = this.recentMissed.get(customerId) ?? [];
-    if (!list.includes(number)) list.push(number);
-    if (list.length > 50) list.shift();
-    this.recentMissed.set(customerId, list);
-  }
-
-  private forgetMissed(customerId: number, number: string): void {
-    const list = this.recentMissed.get(customerId);
-    const i = list?.indexOf(number) ?? -1;
-    if (list && i >= 0) list.splice(i, 1);
   }
 
   /** The start of a call placed now: the emulator clock (epoch seconds). */

@@ -15,17 +15,23 @@ export function formatDateTime(d: Date): string {
   );
 }
 
-/** A controllable clock: emulator time only moves when told to, so runs are reproducible. */
-export function createClock(start: Date = DEFAULT_NOW): EmulatorClock {
-  let ms = start.getTime();
+/**
+ * A controllable clock starting at `start`. Fixed (the default), emulator time only moves when told to, so
+ * runs are reproducible; real-time, it also follows the wall clock, so the emulator's dates agree with the
+ * dates its clients stamp (cursors, lag, call logs, callback tasks). Either way it can be set and advanced.
+ */
+export function createClock(start: Date = DEFAULT_NOW, opts: { realTime?: boolean } = {}): EmulatorClock {
+  const wall = opts.realTime === true ? () => Date.now() : () => 0;
+  let offset = start.getTime() - wall();
+  const now = (): Date => new Date(wall() + offset);
   return {
-    now: () => new Date(ms),
+    now,
     advance: (delta: number) => {
-      ms += delta;
+      offset += delta;
     },
     set: (d: Date) => {
-      ms = d.getTime();
+      offset = d.getTime() - wall();
     },
-    nowString: () => formatDateTime(new Date(ms)),
+    nowString: () => formatDateTime(now()),
   };
 }

@@ -1,7 +1,7 @@
 import { parseDateTime } from '../data/calendar';
 import { CallGenerator } from '../data/calls';
 import { hashSeed, Rng } from '../data/prng';
-import type { IdAllocator } from '../data/profiles';
+import { HISTORY_ID_TABLES, historyIdOffset, type IdAllocator } from '../data/profiles';
 import { generateSeedData, type CustomerInfo } from '../data/seed';
 import { createClock, DEFAULT_NOW } from './clock';
 import { MemoryTable } from './memory-table';
@@ -30,7 +30,8 @@ const SORTED_KEYS: Partial<Record<TableName, string>> = { cdrs: 'calldate' };
 
 /** Builds the emulator's data from a seed: same seed and options, byte-identical data. */
 export function createStore(opts: CreateStoreOptions): SeededStore {
-  const clock = createClock(opts.now ?? DEFAULT_NOW);
+  const historyEnd = opts.now ?? (opts.realTime === true ? new Date() : DEFAULT_NOW);
+  const clock = createClock(historyEnd, { realTime: opts.realTime === true });
   const listeners = new Set<ChangeListener>();
   const tables = {} as Record<TableName, MemoryTable>;
   for (const name of TABLE_NAMES) {
@@ -45,13 +46,24 @@ export function createStore(opts: CreateStoreOptions): SeededStore {
     });
   }
 
-  const data = generateSeedData({ seed: opts.seed, cdrs: opts.cdrs, nowMs: clock.now().getTime() });
+  const nowMs = historyEnd.getTime();
+  const data = generateSeedData({
+    seed: opts.seed,
+    cdrs: opts.cdrs,
+    nowMs,
+    historyIdOffset: historyIdOffset(nowMs, DEFAULT_NOW.getTime()),
+  });
   for (const [customerId, byTable] of data.rows) {
     for (const [table, rows] of Object.entries(byTable)) {
       const t = tables[table as TableName] as MemoryTable | undefined;
       if (t === undefined) throw new Error(`seed produced rows for unknown table ${table}`);
       t.load(customerId, rows);
     }
+  }
+  // History tables the seed left empty (--cdrs 0) still start at this run's ids, not at 1.
+  for (const table of HISTORY_ID_TABLES) {
+    const t = table === 'live' ? tables.calls : (tables[table as TableName] as MemoryTable | undefined);
+    t?.reserveId(data.ids.first(table) - 1);
   }
   const accounts = new Map<string, Account>(data.accounts.map((a) => [a.email, a]));
   const adminAccount = data.accounts[0];

@@ -33,6 +33,8 @@ export class MemoryTable implements Table {
   private readonly emit: (op: 'insert' | 'update' | 'remove', row: Row) => void;
   private readonly defaultSortValue: (() => string) | undefined;
   private maxId = 0;
+  /** Property names seen on rows (computed on first use, then grown by inserts and updates). */
+  private properties: Set<string> | undefined;
 
   constructor(opts: MemoryTableOptions) {
     this.name = opts.name;
@@ -56,6 +58,7 @@ export class MemoryTable implements Table {
       sorted = compareIds((part[i - 1] as Row).id, (part[i] as Row).id) < 0;
     }
     if (!sorted) part.sort((a, b) => compareIds(a.id, b.id));
+    this.properties = undefined;
   }
 
   /** The highest numeric id ever held (ids are never reused). */
@@ -82,6 +85,24 @@ export class MemoryTable implements Table {
     return queryRows(this.partitions.get(customerId) ?? [], q, this.ordering);
   }
 
+  hasProperty(name: string): boolean | undefined {
+    if (this.properties === undefined) {
+      // Rows of a table share their shape: the first and last rows of each customer show it.
+      const seen = new Set<string>();
+      for (const rows of this.partitions.values()) {
+        for (const row of [...rows.slice(0, 50), ...rows.slice(-50)])
+          for (const k of Object.keys(row)) seen.add(k);
+      }
+      if (seen.size === 0) return undefined;
+      this.properties = seen;
+    }
+    return this.properties.has(name);
+  }
+
+  private noteProperties(row: Row): void {
+    if (this.properties !== undefined) for (const k of Object.keys(row)) this.properties.add(k);
+  }
+
   insert(customerId: number, input: Omit<Row, 'id'> & { id?: Id }): Row {
     const { id: given, ...fields } = input;
     const id = given === undefined ? this.nextId(input) : this.normaliseId(given);
@@ -104,6 +125,7 @@ export class MemoryTable implements Table {
       }
     }
     rows.splice(at, 0, row);
+    this.noteProperties(row);
     if (typeof id === 'number' && id > this.maxId) this.maxId = id;
     this.emit('insert', row);
     return row;
@@ -120,6 +142,7 @@ export class MemoryTable implements Table {
     }
     const row: Row = { ...old, ...patch, id: old.id };
     rows[i] = row;
+    this.noteProperties(row);
     this.emit('update', row);
     return row;
   }

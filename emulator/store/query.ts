@@ -168,6 +168,28 @@ function narrow(rows: readonly Row[], range: [number, number], cond: FilterCondi
   if (range[1] < range[0]) range[1] = range[0];
 }
 
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1; // absent values last
+  if (b === undefined || b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * Rows (in id order) in the order of `sort`: by the property, ties in id order, all reversed for desc.
+ * `ordered` says the rows already ascend by the property (id, or the table's sorted key).
+ */
+export function sortRows(rows: Row[], sort: CollectionQuery['sort'], ordered = false): Row[] {
+  if (sort === undefined) return rows;
+  const property = sort.property;
+  const out =
+    ordered || property === 'id' ? rows : [...rows].sort((a, b) => compareValues(a[property], b[property]));
+  return sort.desc ? out.reverse() : out;
+}
+
 /** Runs a collection query over rows ordered by id. `forceScan` skips the binary-search path (for tests). */
 export function queryRows(
   rows: readonly Row[],
@@ -185,6 +207,19 @@ export function queryRows(
   }
   const [lo, hi] = range;
   const start = (page - 1) * limit;
+  const sort = q.sort !== undefined && !(q.sort.property === 'id' && !q.sort.desc) ? q.sort : undefined;
+  if (sort !== undefined) {
+    // Every match is needed to order them; then one page of them.
+    const { sort: _sort, ...unsorted } = q;
+    const all = queryRows(
+      rows,
+      { ...unsorted, page: 1, limit: Number.MAX_SAFE_INTEGER },
+      ordering,
+      forceScan,
+    );
+    const sorted = sortRows(all.data, sort, sort.property === ordering.sortedKey);
+    return { data: sorted.slice(start, start + limit), total: all.total };
+  }
   if (rest.length === 0 && q.groupBy === undefined) {
     const from = Math.min(hi, lo + start);
     return { data: rows.slice(from, Math.min(hi, from + limit)), total: hi - lo };

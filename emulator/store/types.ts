@@ -13,6 +13,8 @@ export interface CollectionQuery {
   limit: number;
   filter: FilterCondition[];
   groupBy?: string;
+  /** Order of the rows (default: id ascending); ties keep id order. */
+  sort?: { property: string; desc: boolean };
 }
 export interface CollectionResult {
   data: Row[];
@@ -80,6 +82,8 @@ export interface Table {
   remove(id: Id): boolean;
   removeAll(customerId: number): number;
   count(customerId: number): number;
+  /** Whether the rows have this property; undefined while the table has never held a row. */
+  hasProperty(name: string): boolean | undefined;
 }
 
 export interface EmulatorClock {
@@ -122,5 +126,8 @@ export interface EmulatorStore {
 export interface CreateStoreOptions {
   seed: number;
   cdrs: number;
+  /** End of the seeded history and the clock's start (default: DEFAULT_NOW, or the wall clock when realTime). */
   now?: Date;
+  /** The clock follows the wall clock after seeding (otherwise it moves only when told to). */
+  realTime?: boolean;
 }

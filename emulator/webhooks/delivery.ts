@@ -6,68 +6,19 @@ import { z } from 'zod';
 import { categoriesSelect } from './categories';
 import { FaultPlan, type FaultDecision } from './faults';
 import { postJson, type PostResult } from './http-post';
+import { DeliveryLog, type DeliveryLogEntry, type DeliveryLogFilter } from './delivery-log';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  type deliverySettingsBody,
+  type DeliverySettings,
+} from './delivery-settings';
 import type { Webhook, WebhookRegistry } from './registry';
+
+export { DeliveryLog, type DeliveryLogEntry, type DeliveryLogFilter } from './delivery-log';
+export { DEFAULT_DELIVERY_SETTINGS, deliverySettingsBody, type DeliverySettings } from './delivery-settings';
 
 /** A webhook event body as sent (call event, SMS event, test event or anything else). */
 export type EventBody = Record<string, unknown> & { id: string; event_name: string };
-
-/** Delivery settings (POST /_emulator/webhooks/settings). */
-export const deliverySettingsBody = z.strictObject({
-  timeout_ms: z.number().int().min(1).max(120_000).optional(),
-  /** Retries after the first attempt (0 = none). */
-  retries: z.number().int().min(0).max(10).optional(),
-  /** Wait before retry n (the last value repeats). */
-  backoff_ms: z.array(z.number().int().min(0)).min(1).optional(),
-  /** In-flight POSTs per webhook. */
-  concurrency: z.number().int().min(1).max(1024).optional(),
-  /** How long a held-back (reordered) event waits for its call's next event before it goes anyway. */
-  reorder_hold_ms: z.number().int().min(0).max(600_000).optional(),
-});
-export interface DeliverySettings {
-  timeout_ms: number;
-  retries: number;
-  backoff_ms: number[];
-  concurrency: number;
-  reorder_hold_ms: number;
-}
-
-export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
-  timeout_ms: 5000,
-  retries: 3,
-  backoff_ms: [500, 2000, 8000],
-  concurrency: 16,
-  reorder_hold_ms: 2000,
-};
-
-/** One attempt (or one dropped event) in the delivery log. */
-export interface DeliveryLogEntry {
-  seq: number;
-  /** null for the test event of a webhook not saved yet. */
-  webhook_id: number | null;
-  event_id: string;
-  event_name: string;
-  call_id: number | null;
-  /** 1 for the first try, 2… for retries. */
-  attempt: number;
-  /** 1, or 2 for the injected duplicate copy. */
-  copy: number;
-  status: number | null;
-  error: string | null;
-  ok: boolean;
-  fault: 'dropped' | 'duplicate' | 'reordered' | null;
-  delay_ms: number;
-  ms: number;
-  /** Wall-clock time of the attempt (ISO 8601). */
-  at: string;
-}
-
-/** Filter of GET /_emulator/webhooks/deliveries. */
-export interface DeliveryLogFilter {
-  event_id?: string;
-  call_id?: number;
-  webhook_id?: number;
-  event_name?: string;
-}
 
 interface Job {
   hook: Webhook;
@@ -86,8 +37,6 @@ interface Lane {
   queue: Job[];
 }
 
-const LOG_LIMIT = 200_000;
-
 function callIdOf(event: EventBody): number | null {
   const v = event.call_id;
   if (typeof v === 'number' && Number.isFinite(v)) return v;
@@ -104,8 +53,7 @@ export class WebhookDelivery {
   /** Per webhook and call: events waiting for the previous one of the same call. */
   private readonly chains = new Map<string, Job[]>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private entries: DeliveryLogEntry[] = [];
-  private seq = 0;
+  private readonly attempts = new DeliveryLog();
   private pending = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
@@ -135,25 +83,20 @@ export class WebhookDelivery {
   /** Sends the test event of a webhook being saved (no faults, no retries) and logs the attempt. */
   async sendTest(url: string, event: EventBody, webhookId: number | null): Promise<PostResult> {
     const result = await postJson(url, event, this.settings.timeout_ms);
-    this.record({ webhookId, event, callId: null, attempt: 1, copy: 1, fault: null, delayMs: 0 }, result);
+    this.attempts.record(
+      { webhookId, event, callId: null, attempt: 1, copy: 1, fault: null, delayMs: 0 },
+      result,
+    );
     return result;
   }
 
   /** Log entries, oldest first. */
   log(filter: DeliveryLogFilter = {}): DeliveryLogEntry[] {
-    return this.entries.filter(
-      (e) =>
-        (filter.event_id === undefined || e.event_id === filter.event_id) &&
-        (filter.call_id === undefined || e.call_id === filter.call_id) &&
-        (filter.webhook_id === undefined || e.webhook_id === filter.webhook_id) &&
-        (filter.event_name === undefined || e.event_name === filter.event_name),
-    );
+    return this.attempts.log(filter);
   }
 
   clearLog(): number {
-    const n = this.entries.length;
-    this.entries = [];
-    return n;
+    return this.attempts.clear();
   }
 
   /** Events queued, in flight, delayed, held back or waiting for a retry. */
@@ -201,7 +144,7 @@ export class WebhookDelivery {
       chain: key,
     };
     if (d.drop) {
-      this.record(
+      this.attempts.record(
         { webhookId: hook.id, event, callId, attempt: 1, copy: 1, fault: 'dropped', delayMs: 0 },
         null,
       );
@@ -303,7 +246,7 @@ export class WebhookDelivery {
       result = await postJson(current.url, job.event, this.settings.timeout_ms);
     }
     if (this.closed) return;
-    this.record(
+    this.attempts.record(
       {
         webhookId: job.hook.id,
         event: job.event,
@@ -337,37 +280,5 @@ export class WebhookDelivery {
       this.idleWaiters = [];
       for (const w of waiters) w();
     }
-  }
-
-  private record(
-    a: {
-      webhookId: number | null;
-      event: EventBody;
-      callId: number | null;
-      attempt: number;
-      copy: number;
-      fault: DeliveryLogEntry['fault'];
-      delayMs: number;
-    },
-    result: PostResult | null,
-  ): void {
-    const status = result?.status ?? null;
-    this.entries.push({
-      seq: ++this.seq,
-      webhook_id: a.webhookId,
-      event_id: a.event.id,
-      event_name: a.event.event_name,
-      call_id: a.callId,
-      attempt: a.attempt,
-      copy: a.copy,
-      status,
-      error: result === null ? 'dropped by fault injection' : result.error,
-      ok: status !== null && status >= 200 && status < 300,
-      fault: a.fault,
-      delay_ms: a.delayMs,
-      ms: Math.round((result?.ms ?? 0) * 10) / 10,
-      at: new Date().toISOString(),
-    });
-    if (this.entries.length > LOG_LIMIT) this.entries.splice(0, this.entries.length - LOG_LIMIT);
   }
 }

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPlatformClient, type PlatformClient } from '../../connectors/platform';
-import { startEmulator } from '../../emulator';
+import { DEFAULT_NOW, startEmulator } from '../../emulator';
 import { emulatorRouteTemplates } from '../../emulator/server/routes';
 import { SPEC_ENDPOINTS } from './spec-endpoints';
 import { authSteps, logoutStep } from './steps/auth';
@@ -37,7 +37,7 @@ describe('client against the emulator, endpoint by endpoint', () => {
   const succeeded = new Set<string>();
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 11, cdrs: 3000 });
+    emulator = await startEmulator({ port: 0, seed: 11, cdrs: 3000, now: DEFAULT_NOW });
     const record = (e: { method: string; template: string; status?: number | undefined }) => {
       if (e.status !== undefined && e.status >= 200 && e.status < 400)
         succeeded.add(`${e.method} ${e.template}`);

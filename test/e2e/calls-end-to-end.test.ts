@@ -5,7 +5,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { silentLogger } from '../../lib/logger';
 import { startServer, type RunningServer } from '../../server';
-import { syncStream } from '../../workflows';
+import { syncStreamWorkflow } from '../../contracts';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
 import { eventually } from '../support/eventually';
 
@@ -38,7 +38,7 @@ describe('calls end to end, through lossy webhooks', () => {
     return json as Record<string, unknown>;
   };
   const sync = (stream: string, n: number) =>
-    h.client.workflow.execute(syncStream, {
+    h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: `e2e-sync-${stream}-${n}`,
       args: [{ account: 'acme', stream }],

@@ -3,10 +3,15 @@
 // IVR keys pressed) and updated when its transcript arrives; missed calls open one callback task, a
 // connected call closes it.
 import { sql } from 'kysely';
-import type { CallEventSignal } from '../../workflows/call-types';
-import { callWorkflowId } from '../../workflows/call-types';
-import { callLifecycle, callEventSignal, callEventsSignal } from '../../workflows/call-lifecycle';
-import { syncStream } from '../../workflows';
+import {
+  callEventSignal,
+  callEventsSignal,
+  callLifecycleWorkflow,
+  callStateQuery,
+  callWorkflowId,
+  syncStreamWorkflow,
+  type CallEventSignal,
+} from '../../contracts';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
 
@@ -18,7 +23,7 @@ describe('call lifecycle', () => {
 
   beforeAll(async () => {
     h = await startSyncHarness({ label: 'calls', cdrs: 2_000 });
-    await h.client.workflow.execute(syncStream, {
+    await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-calls-contacts',
       args: [{ account: 'acme', stream: 'contacts' }],
@@ -102,7 +107,7 @@ describe('call lifecycle', () => {
     src,
     dst: '101',
     srcId: null,
-    dstId: 1001,
+    dstId: 120001,
     srcName: null,
     dstName: 'Amelia',
     duration: n,
@@ -113,7 +118,7 @@ describe('call lifecycle', () => {
 
   async function deliver(callId: number, events: CallEventSignal[]): Promise<void> {
     for (const e of events) {
-      await h.client.workflow.signalWithStart(callLifecycle, {
+      await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
         workflowId: callWorkflowId('acme', callId),
         taskQueue: h.taskQueue,
         args: [{ account: 'acme', callId }],
@@ -125,7 +130,7 @@ describe('call lifecycle', () => {
 
   /** Several events in one signal, as the relay hands over a call's backlog. */
   async function deliverTogether(callId: number, events: CallEventSignal[]): Promise<void> {
-    await h.client.workflow.signalWithStart(callLifecycle, {
+    await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
       workflowId: callWorkflowId('acme', callId),
       taskQueue: h.taskQueue,
       args: [{ account: 'acme', callId }],
@@ -148,7 +153,13 @@ describe('call lifecycle', () => {
     const hangup = event(callId, 3, 'call.hangup', contact.tel);
     // The caller picked option 2 in the IVR before the call rang (the key press comes before the hangup,
     // so it is on the timeline before the call is logged).
-    const keyPress = { ...event(callId, 0, 'call.dtmf', contact.tel, 'IVR'), state: 'INITIAL', digits: '2' };
+    const keyPress = {
+      ...event(callId, 0, 'call.dtmf', contact.tel, 'IVR'),
+      state: 'INITIAL',
+      digits: '2',
+      // The body as delivered, with fields the signal's own do not name: the timeline keeps them.
+      body: { id: `${callId}-0`, event_name: 'call.dtmf', call_id: callId, digit: '2', ivr_menu: 'main' },
+    };
     // Out of order and duplicated, as at-least-once delivery does; the key press and the hangup come
     // only in a shared signal (as the relay sends a call's backlog).
     await deliverTogether(callId, [keyPress, hangup, ringing, keyPress]);
@@ -173,6 +184,12 @@ describe('call lifecycle', () => {
       h.deps.warehouse.db,
     );
     expect(timeline[0]!.n).toBe(4);
+    const pressed = await h.deps.warehouse.db
+      .selectFrom('call_events')
+      .select('detail')
+      .where('event_id', '=', `${callId}-0`)
+      .executeTakeFirstOrThrow();
+    expect(pressed.detail).toMatchObject({ digits: '2', body: { ivr_menu: 'main', digit: '2' } });
 
     h.emulator.store.tables.monitors.update(monitorId!, {
       transcript: 'Agent: Acme, good morning.\nCaller: I would like to upgrade my plan.',
@@ -237,5 +254,82 @@ describe('call lifecycle', () => {
       return rows[0]?.status === 'closed' ? rows : undefined;
     }, 'the task to close');
     expect(closed).toHaveLength(1);
+  });
+
+  it('opens the callback as soon as the missed-call event arrives, before any hangup or CDR', async () => {
+    const caller = '+442079460888';
+    const callId = 880_000_000 + (process.pid % 100_000);
+    await deliver(callId, [
+      event(callId, 1, 'call.ringing', caller, 'QUEUE'),
+      event(callId, 2, 'call.missed', caller, 'QUEUE'),
+    ]);
+    const [task] = await eventually(async () => {
+      const rows = await h.deps.warehouse.db
+        .selectFrom('builtin_tasks')
+        .selectAll()
+        .where('caller_number', '=', caller)
+        .execute();
+      return rows.length > 0 ? rows : undefined;
+    }, 'the callback task');
+    expect(task).toMatchObject({ status: 'open' });
+    expect(task!.body).toContain(String(callId));
+    const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
+    expect(await handle.query(callStateQuery)).toMatchObject({
+      ended: false,
+      cdr: null,
+      callbackOpened: true,
+    });
+    await handle.terminate('test done');
+  });
+
+  it('continues a call with hundreds of events as new, keeping its state, its timeline and every signal', async () => {
+    const { callId } = makeCall(contact.tel, 'connected');
+    const many = Array.from({ length: 300 }, (_, i): CallEventSignal => {
+      const name = i % 2 === 0 ? 'call.hold' : 'call.unhold';
+      const second = String(i % 60).padStart(2, '0');
+      const minute = String(Math.floor(i / 60)).padStart(2, '0');
+      return {
+        ...event(callId, 1, name, contact.tel),
+        eventId: `${callId}-many-${i}`,
+        time: `2026-11-01 12:${minute}:${second}`,
+      };
+    });
+    const start = (events: CallEventSignal[]) =>
+      Promise.all(
+        events.map((e) =>
+          h.client.workflow.signalWithStart(callLifecycleWorkflow, {
+            workflowId: callWorkflowId('acme', callId),
+            taskQueue: h.taskQueue,
+            args: [{ account: 'acme', callId, historyLimit: 60 }],
+            signal: callEventSignal,
+            signalArgs: [e],
+          }),
+        ),
+      );
+    // In small groups at once, so that signals arrive while runs hand over.
+    for (let i = 0; i < many.length; i += 10) await start(many.slice(i, i + 10));
+    const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
+    const live = await eventually(async () => {
+      const st = await handle.query(callStateQuery);
+      return st.events === 300 && st.continuedRuns >= 2 ? st : undefined;
+    }, 'every event taken in, over several runs');
+    expect(live.ended).toBe(false);
+    // Redeliveries after the hand-over are still recognised.
+    await start(many.slice(0, 20));
+    await deliver(callId, [event(callId, 9, 'call.hangup', contact.tel)]);
+    const logged = await eventually(async () => {
+      const rows = await callLog(callId);
+      return rows.length > 0 ? rows : undefined;
+    }, 'the call log');
+    expect(logged).toHaveLength(1);
+    expect((await handle.query(callStateQuery)).events).toBe(301);
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from call_events where account = 'acme' and call_id = ${callId}`.execute(
+      h.deps.warehouse.db,
+    );
+    expect(rows[0]!.n).toBe(301);
+    // The run now going holds a bounded part of the history, not 300 signals.
+    const history = await handle.fetchHistory();
+    expect(history.events?.length ?? 0).toBeLessThan(250);
   });
 });

@@ -1,10 +1,14 @@
 // Auto-dial: inside business hours callsync places the callback through the platform (POST /calls),
 // follows the call to its CDR, records each attempt on the task, retries a failed one, and closes the
 // task when the caller is reached.
-import type { CallEventSignal } from '../../workflows/call-types';
-import { callWorkflowId } from '../../workflows/call-types';
-import { callEventSignal, callLifecycle } from '../../workflows/call-lifecycle';
-import { callbackStateQuery } from '../../workflows/callback';
+import {
+  callbackStateQuery,
+  callbackWorkflowId,
+  callEventSignal,
+  callLifecycleWorkflow,
+  callWorkflowId,
+  type CallEventSignal,
+} from '../../contracts';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
@@ -86,7 +90,7 @@ describe('callback auto-dial', () => {
       digits: null,
     });
     for (const e of [event(1, 'call.missed'), event(2, 'call.hangup')]) {
-      await h.client.workflow.signalWithStart(callLifecycle, {
+      await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
         workflowId: callWorkflowId('acme', callId),
         taskQueue: h.taskQueue,
         args: [{ account: 'acme', callId }],
@@ -95,7 +99,7 @@ describe('callback auto-dial', () => {
       });
     }
 
-    const callback = h.client.workflow.getHandle(`callback-acme-${caller}`);
+    const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
     const deadline = Date.now() + 120_000;
     let state = await callback.query(callbackStateQuery).catch(() => undefined);
     while ((state?.dialAttempts.length ?? 0) < 1 && Date.now() < deadline) {

@@ -1,10 +1,11 @@
 // The webhook receiver over real HTTP and a real PostgreSQL: authentication, bad bodies, unknown,
 // DTMF and test events, redelivery, the body limit, and group commit under concurrency.
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../../lib/logger';
 import { buildServerApp } from '../../server/app';
-import { InboxWriter } from '../../server/inbox-writer';
+import { InboxRowRejected, InboxWriter } from '../../server/inbox-writer';
 import { recordRejected } from '../../server/rejected-store';
 import { createWebhookAuthenticator } from '../../server/webhook-auth';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
@@ -119,6 +120,12 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
         'a call.hangup without call_id',
         JSON.stringify({ id: 'hangup-no-call', event_name: 'call.hangup', state: 'HANGUP' }),
         'call_id: required',
+        'call_id',
+      ],
+      [
+        'an event of a call whose call_id is not a positive integer',
+        JSON.stringify({ id: 'xfer-zero', event_name: 'call.transfer', call_id: 0 }),
+        'call_id: must be a positive integer',
         'call_id',
       ],
     ])('answers 400 to a body %s, naming the field, and keeps it', async (_what, text, reason, field) => {
@@ -241,7 +248,7 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
         [events.map((e) => e.id)],
       );
       expect(rows).toHaveLength(200);
-    });
+    }, 60_000); // waiting for PostgreSQL's statistics to settle takes seconds on a busy machine
 
     it('refuses only the body PostgreSQL cannot store, not the deliveries sharing its commit', async () => {
       // JSON.parse accepts a lone surrogate escape; jsonb does not. Sent among good deliveries,
@@ -290,4 +297,173 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
       expect(again.map((r) => r.status)).toEqual(events.map(() => 200));
     });
   });
+
+  describe('poison bodies', () => {
+    it('refuses a very long id (400 naming id) and a body nested too deep, keeps them, and fails no neighbour', async () => {
+      const good = Array.from({ length: 40 }, () => callEvent());
+      const longId = callEvent({ id: `long-${'x'.repeat(10_000)}` });
+      const deepText = JSON.stringify(callEvent()).replace(
+        /}$/,
+        `,"n":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      );
+      const responses = await Promise.all([
+        ...good.slice(0, 20).map((ev) => post(`/webhooks/acme/${SECRET}`, ev)),
+        post(`/webhooks/acme/${SECRET}`, longId),
+        post(`/webhooks/acme/${SECRET}`, deepText),
+        ...good.slice(20).map((ev) => post(`/webhooks/acme/${SECRET}`, ev)),
+      ]);
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(40);
+      expect([statuses[20], statuses[21]]).toEqual([400, 400]);
+      const longBody = (await responses[20]!.json()) as { message: string; errors: Array<{ field: string }> };
+      expect(longBody.errors.map((e) => e.field)).toEqual(['id']);
+      expect(longBody.message).toContain('id: is longer than 255 characters');
+      const deepBody = (await responses[21]!.json()) as { message: string };
+      expect(deepBody.message).toContain('nested deeper');
+      const kept = await w.db
+        .selectFrom('webhook_rejected')
+        .select(['reason', 'body'])
+        .where('body', 'like', '%long-xxxx%')
+        .executeTakeFirstOrThrow();
+      expect(kept.reason).toContain('id:');
+      const { rows } = await w.pool.query('SELECT 1 FROM webhook_inbox WHERE event_id = ANY($1)', [
+        good.map((e) => e.id),
+      ]);
+      expect(rows).toHaveLength(40);
+    });
+
+    it('stores a string holding the escaped text \\u0000 (not a NUL character)', async () => {
+      const ev = callEvent({ info: 'C:\\u0000\\dir' });
+      const res = await post(`/webhooks/acme/${SECRET}`, ev);
+      expect(res.status).toBe(200);
+      expect(await inboxRow(ev.id as string)).toMatchObject({ body: { info: 'C:\\u0000\\dir' } });
+    });
+
+    it('isolates rows PostgreSQL refuses (index row too large, JSON too deep) inside the writer itself', async () => {
+      const writer = new InboxWriter(w.pool, { maxBatch: 100 });
+      const entry = (eventId: string, body: string) => ({
+        account: 'acme',
+        eventId,
+        eventName: 'call.hold',
+        callId: 1,
+        body,
+      });
+      const good = Array.from({ length: 30 }, (_, i) => entry(`iso-${process.pid}-${i}`, '{"a":1}'));
+      const tooLongKey = entry(`iso-long-${randomBytes(4000).toString('hex')}`, '{"a":1}'); // incompressible;
+      const tooDeep = entry(`iso-deep-${process.pid}`, `${'['.repeat(30_000)}${']'.repeat(30_000)}`);
+      const results = await Promise.allSettled(
+        [...good.slice(0, 15), tooLongKey, tooDeep, ...good.slice(15)].map((e) => writer.write(e)),
+      );
+      const rejected = results.filter((r) => r.status === 'rejected');
+      expect(rejected).toHaveLength(2);
+      for (const r of rejected) expect(r.reason).toBeInstanceOf(InboxRowRejected);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(30);
+      // The bad rows were isolated by halving, not by storing everything one by one.
+      expect(writer.stats.flushes).toBeLessThan(32);
+    });
+  });
+
+  describe('secrets', () => {
+    it('keeps no trace of the secret in a refused delivery: path headers redacted, secret blanked', async () => {
+      const res = await post(`/webhooks/acme/${SECRET}`, '{"id":"redact-1"', {
+        'x-forwarded-uri': `/webhooks/acme/${SECRET}`,
+        'x-original-uri': `/webhooks/acme/${SECRET}`,
+        'x-envoy-original-path': `/webhooks/acme/${SECRET}?a=1`,
+        referer: `https://hooks.example.com/webhooks/acme/${SECRET}`,
+        'x-debug-url': `https://proxy/webhooks/acme/${SECRET}`,
+        'x-note': `token ${SECRET} here`,
+        'x-request-tag': 'kept',
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).not.toContain(SECRET);
+      const kept = await w.db
+        .selectFrom('webhook_rejected')
+        .selectAll()
+        .where('body', '=', '{"id":"redact-1"')
+        .executeTakeFirstOrThrow();
+      expect(JSON.stringify(kept)).not.toContain(SECRET);
+      const headers = kept.headers as Record<string, string>;
+      expect(headers['x-forwarded-uri']).toBe('[redacted]');
+      expect(headers['x-envoy-original-path']).toBe('[redacted]');
+      expect(headers['referer']).toBe('[redacted]');
+      expect(headers['x-request-tag']).toBe('kept');
+    });
+
+    it.each([
+      ['an unknown route under the secret', `/webhooks/acme/${SECRET}/extra`],
+      ['a malformed URL holding the secret', `/webhooks/acme/${SECRET}%E0%A4%A`],
+    ])('does not echo the path in the error body of %s', async (_what, path) => {
+      const res = await post(path, callEvent());
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      const text = await res.text();
+      expect(text).not.toContain(SECRET);
+      expect(JSON.parse(text)).toMatchObject({ message: expect.any(String), errors: [] });
+    });
+  });
+});
+
+describe('webhook receiver timeouts', () => {
+  let app: FastifyInstance;
+  let port: number;
+  let w: MigratedWarehouse;
+
+  beforeAll(async () => {
+    w = await createMigratedWarehouse('receiver_timeouts', 2);
+    app = await buildServerApp({
+      logger: silentLogger,
+      requestTimeoutMs: 1500,
+      webhooks: {
+        authenticate: createWebhookAuthenticator([{ name: 'acme', webhookSecret: SECRET }]),
+        inbox: new InboxWriter(w.pool),
+        recordRejected: (d) => recordRejected(w.db, d),
+      },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await w?.dispose();
+  });
+
+  /** Opens a raw connection, sends `head`, then one byte every 100 ms; resolves with ms until the server closed it. */
+  function trickle(head: string, opts: { trickle: boolean }): Promise<{ ms: number; answer: string }> {
+    return new Promise((resolve, reject) => {
+      const started = Date.now();
+      let answer = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(head));
+      const timer = opts.trickle ? setInterval(() => socket.write('x'), 100) : undefined;
+      const giveUp = setTimeout(() => {
+        socket.destroy();
+        reject(new Error('the server did not cut the client off within 10 s'));
+      }, 10_000);
+      socket.on('data', (d) => (answer += d.toString()));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(timer);
+        clearTimeout(giveUp);
+        resolve({ ms: Date.now() - started, answer });
+      });
+    });
+  }
+
+  const head = (path: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"id":`;
+
+  it('cuts off a client that sends its body too slowly', async () => {
+    const { ms } = await trickle(head(`/webhooks/acme/${SECRET}`), { trickle: true });
+    expect(ms).toBeLessThan(5000);
+  }, 15_000);
+
+  it('cuts off a client whose headers stall', async () => {
+    const { ms } = await trickle(`POST /webhooks/acme/${SECRET} HTTP/1.1\r\nHost: x\r\n`, { trickle: false });
+    expect(ms).toBeLessThan(5000);
+  }, 15_000);
+
+  it('answers 401 and cuts off a client still sending after it', async () => {
+    const { ms, answer } = await trickle(head('/webhooks/acme/wrong-secret-0000000000'), { trickle: true });
+    expect(answer).toMatch(/^HTTP\/1\.1 401/);
+    expect(ms).toBeLessThan(1500);
+  }, 15_000);
 });

@@ -8,7 +8,7 @@ import { startTemporalDevServer, type RunningTemporal } from '../../local/tempor
 import { freePort } from '../../lib/free-port';
 import { InboxWriter } from '../../server/inbox-writer';
 import { Relay, temporalSignaller } from '../../server/relay';
-import { callWorkflowId } from '../../workflows/call-types';
+import { callWorkflowId } from '../../contracts';
 import { eventually } from '../support/eventually';
 import { quietTemporalRuntime } from '../support/temporal-runtime';
 import { storeWebhook } from './inbox-fixtures';
@@ -183,7 +183,7 @@ describe('relay: inbox → Temporal', () => {
     expect(rows.map((r) => r.status)).toEqual(['done', 'done', 'done']);
   }, 240_000);
 
-  it("signals a DTMF key press to its call's workflow, with the keys pressed", async () => {
+  it("signals a DTMF key press and events of any name to their call's workflow, with every field", async () => {
     const inbox = new InboxWriter(w.pool);
     const relay = new Relay({
       pool: w.pool,
@@ -195,6 +195,14 @@ describe('relay: inbox → Temporal', () => {
     await store(inbox, [
       event(301, 'call.initial', 1),
       JSON.stringify({ id: 'dtmf-301', event_name: 'call.dtmf', call_id: '301', context: 'IVR', digit: '2' }),
+      // Names the spec does not list still belong to their call, whatever else they carry.
+      JSON.stringify({
+        id: 'xfer-301',
+        event_name: 'call.transfer',
+        call_id: '301',
+        transfer_to: { ext: '102' },
+      }),
+      JSON.stringify({ id: 'rec-301', event_name: 'recording.started', call_id: 301, recording_id: 'r9' }),
     ]);
     relay.start();
     try {
@@ -204,13 +212,17 @@ describe('relay: inbox → Temporal', () => {
             .getHandle(callWorkflowId(ACCOUNT, 301))
             .query(signalsQuery)
             .catch(() => undefined); // not started yet
-          return seen?.events.length === 2 ? seen.events : undefined;
-        }, 'both events signalled');
+          return seen?.events.length === 4 ? seen.events : undefined;
+        }, 'every event signalled');
         const byId = [...call].sort((a, b) => a.eventId.localeCompare(b.eventId));
         expect(byId.map((e) => [e.eventId, e.name, e.context, e.digits])).toEqual([
           ['call-301-1', 'call.initial', 'LOCAL_USER', null],
           ['dtmf-301', 'call.dtmf', 'IVR', '2'],
+          ['rec-301', 'recording.started', null, null],
+          ['xfer-301', 'call.transfer', null, null],
         ]);
+        expect(byId[3]!.body).toMatchObject({ transfer_to: { ext: '102' } });
+        expect(byId[2]!.body).toMatchObject({ recording_id: 'r9' });
       });
     } finally {
       await relay.stop();
@@ -221,6 +233,6 @@ describe('relay: inbox → Temporal', () => {
       .select(['status'])
       .where('call_id', '=', 301)
       .execute();
-    expect(rows.map((r) => r.status)).toEqual(['done', 'done']);
+    expect(rows.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done']);
   }, 120_000);
 });

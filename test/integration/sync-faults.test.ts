@@ -1,7 +1,7 @@
 // Faults injected in the emulator while syncing (429 with Retry-After, 500s, 503s, connection
 // resets, expired tokens): the warehouse still ends up with every record exactly once.
 import { sql } from 'kysely';
-import { backfill, syncStream } from '../../workflows';
+import { backfillWorkflow, syncStreamWorkflow } from '../../contracts';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(300_000);
@@ -60,7 +60,7 @@ describe('sync under injected faults', () => {
       await inject({ route: 'GET /cdrs', expire_token: true, probability: 0.15 }),
     ];
 
-    await h.client.workflow.execute(backfill, {
+    await h.client.workflow.execute(backfillWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'backfill-faults',
       args: [
@@ -70,7 +70,7 @@ describe('sync under injected faults', () => {
     await exactlyTheEmulatorsCdrs();
 
     h.emulator.store.addCdrs(h.emulator.admin.customer_id, 250);
-    await h.client.workflow.execute(syncStream, {
+    await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-faults-1',
       args: [{ account: 'acme', stream: 'cdrs' }],

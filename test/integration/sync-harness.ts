@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import { parseConfig } from '../../config/load';
 import type { CallsyncConfig } from '../../config/schema';
-import { startEmulator } from '../../emulator';
+import { DEFAULT_NOW, startEmulator } from '../../emulator';
 import { silentLogger } from '../../lib/logger';
 import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
 import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
@@ -45,7 +45,7 @@ export interface SyncHarnessOptions {
 
 export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHarness> {
   quietTemporalRuntime();
-  const emulator = await startEmulator({ port: 0, seed: opts.seed ?? 5, cdrs: opts.cdrs });
+  const emulator = await startEmulator({ port: 0, seed: opts.seed ?? 5, cdrs: opts.cdrs, now: DEFAULT_NOW });
   const temporal = await startTemporalDevServer();
   const database = await createTestDatabase(opts.label);
   const taskQueue = `sync-${opts.label}`;

@@ -1,6 +1,6 @@
 // The warehouse sync end to end: emulator → client → Temporal workflows → PostgreSQL.
 import { sql } from 'kysely';
-import { backfill, syncStream } from '../../workflows';
+import { backfillWorkflow, syncStreamWorkflow } from '../../contracts';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(180_000);
@@ -33,7 +33,7 @@ describe('warehouse sync on Temporal', () => {
   };
 
   it('backfills tens of thousands of CDRs exactly: nothing missing, nothing twice', async () => {
-    const result = await h.client.workflow.execute(backfill, {
+    const result = await h.client.workflow.execute(backfillWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'backfill-acme-cdrs-test',
       args: [{ account: 'acme', stream: 'cdrs', from: '2025-11-01', to: '2026-11-02' }],
@@ -55,14 +55,14 @@ describe('warehouse sync on Temporal', () => {
   });
 
   it('incremental sync picks up new CDRs once, and a second run changes nothing', async () => {
-    const first = await h.client.workflow.execute(syncStream, {
+    const first = await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-acme-cdrs-1',
       args: [{ account: 'acme', stream: 'cdrs' }],
     });
     expect(first.records).toBeGreaterThanOrEqual(20_000);
     const added = h.emulator.store.addCdrs(h.emulator.admin.customer_id, 37).map((r) => Number(r.id));
-    const second = await h.client.workflow.execute(syncStream, {
+    const second = await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-acme-cdrs-2',
       args: [{ account: 'acme', stream: 'cdrs' }],
@@ -79,7 +79,7 @@ describe('warehouse sync on Temporal', () => {
   });
 
   it('a transcript that arrives later reaches the recording row', async () => {
-    await h.client.workflow.execute(syncStream, {
+    await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-acme-recordings-1',
       args: [{ account: 'acme', stream: 'recordings' }],
@@ -94,7 +94,7 @@ describe('warehouse sync on Temporal', () => {
     expect(before.audio_uri).toMatch(/^file:\/\//);
     expect(Number(before.audio_bytes)).toBeGreaterThan(1000);
     monitors.update(latest, { transcript: 'Agent: Hello, late transcript here.', summary: 'Late summary' });
-    await h.client.workflow.execute(syncStream, {
+    await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-acme-recordings-2',
       args: [{ account: 'acme', stream: 'recordings' }],
@@ -119,7 +119,7 @@ describe('warehouse sync on Temporal', () => {
       duration: 'about a minute',
     } as never);
     const [after] = h.emulator.store.addCdrs(h.emulator.admin.customer_id, 1);
-    await h.client.workflow.execute(syncStream, {
+    await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'sync-acme-cdrs-3',
       args: [{ account: 'acme', stream: 'cdrs' }],

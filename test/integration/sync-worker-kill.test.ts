@@ -1,7 +1,7 @@
 // A worker killed with SIGKILL in the middle of a backfill, then a new one started: the warehouse
 // still holds exactly the platform's records.
 import { sql } from 'kysely';
-import { backfill, progressQuery } from '../../workflows/backfill';
+import { backfillWorkflow, progressQuery } from '../../contracts';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { spawnWorker, type WorkerProcess } from './worker-process';
 
@@ -22,7 +22,7 @@ describe('backfill across a killed worker', () => {
 
   it('loses and duplicates nothing', async () => {
     workers.push(await spawnWorker(h.configFile));
-    const handle = await h.client.workflow.start(backfill, {
+    const handle = await h.client.workflow.start(backfillWorkflow, {
       taskQueue: h.taskQueue,
       workflowId: 'backfill-kill-test',
       args: [{ account: 'acme', stream: 'cdrs', from: '2025-11-01', to: '2026-11-02' }],

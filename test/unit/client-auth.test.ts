@@ -57,7 +57,7 @@ describe('platform session: login', () => {
     const { client, seen } = testClient(() => single(me));
     await client.customer.me();
     expect(seen.map((s) => s.path)).toEqual(['/me']);
-    expect(seen[0]!.headers.authorization).toBe(basic(42, API_KEY));
+    expect(seen[0]!.headers.authorization).toBe(basic(420042, API_KEY));
   });
 
   it('logs in with e-mail and password before the first request and sends user_id:token', async () => {

@@ -25,7 +25,7 @@ describe('platform core: requests', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]!.method).toBe('GET');
     expect(seen[0]!.path).toBe('/cdrs/7');
-    expect(seen[0]!.headers.authorization).toBe(basic(42, API_KEY));
+    expect(seen[0]!.headers.authorization).toBe(basic(420042, API_KEY));
     expect(seen[0]!.headers['content-type']).toBeUndefined();
   });
 

@@ -4,7 +4,7 @@ import { createPlatformClient, type PlatformClientOptions } from '../../connecto
 import type { RequestEvent } from '../../connectors/platform';
 
 export const BASE_URL = 'http://platform.test/v1.1/voipstudio';
-export const API_KEY = 'ak_live_9f8e7d6c5b4a';
+export const API_KEY = '9f8e7d6c5b4a39281706f5e4d3c2b1a098877665';
 export const PASSWORD = 'pa55-w0rd!secret';
 export const EMAIL = 'admin@example.com';
 
@@ -74,7 +74,7 @@ export function testClient(handler: Handler, overrides: Partial<PlatformClientOp
   const { fetch, seen } = fakeFetch(handler);
   const client = createPlatformClient({
     baseUrl: BASE_URL,
-    credentials: { type: 'apiKey', userId: 42, apiKey: API_KEY },
+    credentials: { type: 'apiKey', userId: 420042, apiKey: API_KEY },
     burst: 1000,
     requestsPerSecond: 1000,
     fetch,

@@ -27,7 +27,7 @@ function secretsOf(...tokens: string[]): string[] {
   return [
     PASSWORD,
     API_KEY,
-    b64(`42:${API_KEY}`),
+    b64(`420042:${API_KEY}`),
     ...tokens.flatMap((t) => [t, b64(`17:${t}`)]),
     encodeURIComponent(PASSWORD),
   ];
@@ -101,7 +101,7 @@ describe('no secrets in errors or logs', () => {
 
   it('redacts the API key and the Basic value wherever the platform echoes them', async () => {
     const { logger, text } = captureLogger();
-    const basicValue = b64(`42:${API_KEY}`);
+    const basicValue = b64(`420042:${API_KEY}`);
     const { client } = testClient(
       (req) =>
         req.path === '/calls'

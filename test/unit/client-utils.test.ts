@@ -1,14 +1,12 @@
-// Pure helpers of the platform client: filter builder, dates, paths, Retry-After, backoff, rate limiter.
+// Pure helpers of the platform client: filter builder, dates, paths, backoff; its rate limiting.
 import {
   backoffDelay,
   encodeFilter,
   expandPath,
   filter,
-  parseRetryAfter,
   toPlatformDate,
   type Cdr,
 } from '../../connectors/platform';
-import { RateLimiter } from '../../connectors/platform/core/rate-limiter';
 import { json, testClient } from './client-fakes';
 
 describe('filter builder', () => {
@@ -87,18 +85,7 @@ describe('expandPath', () => {
   });
 });
 
-describe('retry helpers', () => {
-  it('parses Retry-After as seconds or an HTTP date', () => {
-    const now = Date.UTC(2026, 10, 1, 12, 0, 0);
-    expect(parseRetryAfter('5', now)).toBe(5000);
-    expect(parseRetryAfter('0.5', now)).toBe(500);
-    expect(parseRetryAfter('Sun, 01 Nov 2026 12:00:30 GMT', now)).toBe(30_000);
-    expect(parseRetryAfter('Sun, 01 Nov 2026 11:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter(null, now)).toBeUndefined();
-    expect(parseRetryAfter('', now)).toBeUndefined();
-  });
-
+describe('backoff', () => {
   it('backs off exponentially with full jitter under a cap', () => {
     const opts = { baseMs: 250, capMs: 5000 };
     expect(backoffDelay(0, { ...opts, random: () => 0.999 })).toBe(249);
@@ -108,42 +95,7 @@ describe('retry helpers', () => {
   });
 });
 
-describe('rate limiter', () => {
-  function fakeTime() {
-    const time = { t: 0, slept: [] as number[] };
-    return {
-      time,
-      source: {
-        now: () => time.t,
-        sleep: async (ms: number) => {
-          time.slept.push(ms);
-        },
-      },
-    };
-  }
-
-  it('spaces requests by 1/rate seconds once the burst is spent', async () => {
-    const { time, source } = fakeTime();
-    const limiter = new RateLimiter(4, 1, source);
-    const waits = await Promise.all([
-      limiter.acquire(),
-      limiter.acquire(),
-      limiter.acquire(),
-      limiter.acquire(),
-    ]);
-    expect(waits).toEqual([0, 250, 500, 750]);
-    expect(time.slept).toEqual([250, 500, 750]);
-  });
-
-  it('lets a burst through, then refills with time', async () => {
-    const { time, source } = fakeTime();
-    const limiter = new RateLimiter(10, 3, source);
-    expect(await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire()])).toEqual([0, 0, 0]);
-    expect(await limiter.acquire()).toBe(100);
-    time.t += 1000; // a second later the bucket is full again
-    expect(await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire()])).toEqual([0, 0, 0]);
-  });
-
+describe('rate limiting', () => {
   it('spaces client requests by requestsPerSecond', async () => {
     jest.useFakeTimers({ now: 1_000_000 });
     try {
@@ -171,10 +123,5 @@ describe('rate limiter', () => {
     } finally {
       jest.useRealTimers();
     }
-  });
-
-  it('rejects a non-positive rate', () => {
-    const { source } = fakeTime();
-    expect(() => new RateLimiter(0, 1, source)).toThrow(RangeError);
   });
 });

@@ -12,7 +12,7 @@ const cdr = (over: Partial<Cdr>): Cdr => ({
   duration: 110,
   disposition: 'CONNECTED',
   t_cause: 'Normal Clearing',
-  user_id: 1001,
+  user_id: 120001,
   ...over,
 });
 

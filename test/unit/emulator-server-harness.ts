@@ -1,5 +1,5 @@
 // Starts an emulator on a free port for the emulator-server tests, with small fetch helpers.
-import { startEmulator, type RunningEmulator } from '../../emulator';
+import { DEFAULT_NOW, startEmulator, type RunningEmulator } from '../../emulator';
 
 /** Untyped JSON, which the tests assert on. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,7 +27,7 @@ export function basic(userId: number | string, secret: string): string {
 
 /** Starts an emulator (seed 7) with a small store. */
 export async function startHarness(cdrs = 2000): Promise<Harness> {
-  const emu = await startEmulator({ port: 0, seed: 7, cdrs });
+  const emu = await startEmulator({ port: 0, seed: 7, cdrs, now: DEFAULT_NOW });
   const adminKey = basic(emu.admin.user_id, emu.admin.api_key);
   return {
     emu,

@@ -99,10 +99,11 @@ describe('calls', () => {
 
   it('names a missing or malformed destination', () => {
     expect(errorsFor(createCallBody, {})).toEqual(['to: required']);
-    expect(errorsFor(createCallBody, { to: '02071234567' })).toEqual(['to: must be an E.164 number']);
-    expect(errorsFor(createCallBody, { to: 442071234567 })).toEqual(['to: must be an E.164 number']);
+    const problem = 'to: must be an E.164 number or an extension';
+    expect(errorsFor(createCallBody, { to: '02071234567' })).toEqual([problem]);
+    expect(errorsFor(createCallBody, { to: 442071234567 })).toEqual([problem]);
     expect(errorsFor(createCallBody, { to: '+44', caller_id: 'nobody' })).toEqual([
-      'to: must be an E.164 number',
+      problem,
       'caller_id: must be an E.164 number or "anonymous"',
     ]);
   });
@@ -110,9 +111,18 @@ describe('calls', () => {
   it('checks a transfer patch', () => {
     expect(errorsFor(patchCallBody, { dst: '+442071234568', labels: ['sales'] })).toEqual([]);
     expect(errorsFor(patchCallBody, { dst: 'reception', action_url: 'javascript:alert(1)' })).toEqual([
-      'dst: must be an E.164 number',
+      'dst: must be an E.164 number or an extension',
       'action_url: must be an http(s) URL',
     ]);
+  });
+
+  it('reads numbers as the clients dial them: without + (as E.164) or an extension', () => {
+    expect(createCallBody.parse({ to: '442071234567' }).to).toBe('+442071234567');
+    expect(createCallBody.parse({ to: '+442071234567' }).to).toBe('+442071234567');
+    expect(createCallBody.parse({ to: '2001' }).to).toBe('2001');
+    expect(patchCallBody.parse({ dst: '442071234568' }).dst).toBe('+442071234568');
+    expect(createSmsBody.parse({ to: '447700900123', message: 'hi' }).to).toBe('+447700900123');
+    expect(errorsFor(createSmsBody, { to: '2001', message: 'hi' })).toEqual(['to: must be an E.164 number']);
   });
 });
 

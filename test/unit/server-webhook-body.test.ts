@@ -79,8 +79,6 @@ describe('DTMF key press (event name and body undocumented)', () => {
   it.each([
     ['no call_id', { ...dtmf, call_id: undefined }],
     ['a null call_id', { ...dtmf, call_id: null }],
-    ['a call_id that is not a number', { ...dtmf, call_id: 'abc' }],
-    ['a fractional call_id', { ...dtmf, call_id: 12.5 }],
   ])('keeps a DTMF event with %s as unknown, never refusing it', (_what, body) => {
     expect(parseWebhookBody(JSON.stringify(body))).toMatchObject({
       ok: true,
@@ -115,9 +113,7 @@ describe('DTMF key press (event name and body undocumented)', () => {
     expect(parseWebhookBody(JSON.stringify({ ...call, digit: '1' }))).toMatchObject({
       event: { kind: 'call' },
     });
-    expect(
-      parseWebhookBody(JSON.stringify({ id: 'u', event_name: 'call.keypad', call_id: 1 })),
-    ).toMatchObject({
+    expect(parseWebhookBody(JSON.stringify({ id: 'u', event_name: 'call.keypad', x: 1 }))).toMatchObject({
       event: { kind: 'unknown' },
     });
   });
@@ -157,11 +153,107 @@ describe('stored call bodies (relay)', () => {
   it.each([
     ['a DTMF body without call_id', { id: 'd', event_name: 'call.dtmf', digit: '1' }],
     ['a call body with a bad call_id', { ...call, call_id: 'abc' }],
-    ['an unknown event name', { ...call, event_name: 'call.keypad' }],
+    ['a call id of 0', { ...call, call_id: 0 }],
+    ['an event of no call', { id: 'x', event_name: 'call.keypad' }],
     ['not an object', 'text'],
   ])('reports %s as no longer valid', (_what, body) => {
     const stored = storedCallSignal(body);
     expect(stored.ok).toBe(false);
     if (!stored.ok) expect(stored.error).not.toBe('');
+  });
+});
+
+describe('events of a call beyond the spec (live deployments)', () => {
+  it.each([
+    ['call.transfer', 1234],
+    ['call.transferred', '1234'],
+    ['recording.ready', 1234],
+    ['call.hold.started', '1234'],
+    ['queue.agent.assigned', 1234],
+  ])('classifies %s with call id %p as an event of that call', (name, callId) => {
+    expect(parseWebhookBody(JSON.stringify({ ...call, event_name: name, call_id: callId }))).toMatchObject({
+      ok: true,
+      test: false,
+      event: { kind: 'call', event: { event_name: name, call_id: 1234, src: '+442071234567' } },
+    });
+  });
+
+  it('reads an unlisted event leniently: fields it cannot read are left to the body, not refused', () => {
+    const odd = { id: 'o1', event_name: 'call.transfer', call_id: 7, duration: 'long', src: { n: 1 } };
+    expect(parseWebhookBody(JSON.stringify(odd))).toMatchObject({
+      ok: true,
+      event: { kind: 'call', event: { call_id: 7, duration: undefined } },
+    });
+    const stored = storedCallSignal(odd);
+    expect(stored).toMatchObject({ ok: true, callId: 7, signal: { name: 'call.transfer', body: odd } });
+  });
+
+  it.each([
+    ['call.ringing', 0],
+    ['call.ringing', -5],
+    ['call.hangup', 1.5],
+    ['call.transfer', 0],
+    ['call.transfer', '-1'],
+    ['call.transfer', 'abc'],
+    ['call.transfer', '12a'],
+    ['call.dtmf', 'abc'],
+    ['call.dtmf', 12.5],
+    ['recording.ready', 2 ** 60],
+    ['recording.ready', true],
+    ['recording.ready', { id: 1 }],
+  ])('refuses %s with call id %p (400 naming call_id)', (name, callId) => {
+    const parsed = parseWebhookBody(JSON.stringify({ id: 'bad-call', event_name: name, call_id: callId }));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) {
+      expect(parsed.problems.map((p) => p.field)).toEqual(['call_id']);
+      expect(parsed.reason).toContain('call_id: must be a positive integer');
+    }
+  });
+
+  it('keeps every field of the body in the signal', () => {
+    const body = { ...call, clid: '"Jo" <+4420>', src_hash: 'abc', info: 'x', custom: { tags: ['vip'] } };
+    const stored = storedCallSignal(body);
+    expect(stored).toMatchObject({ ok: true, signal: { eventId: 'ev-1', body } });
+  });
+
+  it.each([
+    [{ dtmf_digits: '12' }, '12'],
+    [{ dtmfDigit: '#' }, '#'],
+    [{ DTMF: '9' }, '9'],
+    [{ digit_pressed: 4 }, '4'],
+    [{ digitsEntered: '3 1' }, '31'],
+    [{ keys: '*5' }, '*5'],
+    [{ key_pressed: 'a' }, 'A'],
+    [{ keypad: '', keys_pressed: '0' }, '0'],
+  ])('finds the keys of a DTMF event in %o', (fields, keys) => {
+    expect(dtmfKeys(fields)).toBe(keys);
+    expect(
+      parseWebhookBody(JSON.stringify({ id: 'k', event_name: 'ivr.dtmf', call_id: '5', ...fields })),
+    ).toMatchObject({ ok: true, event: { kind: 'dtmf', event: { call_id: 5, digits: keys } } });
+  });
+});
+
+describe('bodies PostgreSQL could not store', () => {
+  it('refuses an event id longer than 255 characters, naming id', () => {
+    const parsed = parseWebhookBody(JSON.stringify({ ...call, id: 'x'.repeat(256) }));
+    expect(parsed).toMatchObject({ ok: false, problems: [{ field: 'id' }] });
+    expect(parseWebhookBody(JSON.stringify({ ...call, id: 'x'.repeat(255) })).ok).toBe(true);
+  });
+
+  it('refuses a body nested too deep', () => {
+    const deep = `{"id":"d","event_name":"x","n":${'['.repeat(40)}${']'.repeat(40)}}`;
+    const parsed = parseWebhookBody(deep);
+    expect(parsed).toMatchObject({ ok: false, problems: [{ field: 'body' }] });
+    if (!parsed.ok) expect(parsed.reason).toContain('nested deeper');
+    const flat = `{"id":"d","event_name":"x","n":${'['.repeat(20)}${']'.repeat(20)}}`;
+    expect(parseWebhookBody(flat).ok).toBe(true);
+  });
+
+  it('accepts the escaped text \\u0000 and refuses a real NUL, in values and keys', () => {
+    const escaped = JSON.stringify({ ...call, info: 'C:\\u0000\\path' });
+    expect(escaped).toContain('\\\\u0000');
+    expect(parseWebhookBody(escaped).ok).toBe(true);
+    expect(parseWebhookBody(JSON.stringify({ ...call, ['k\u0000']: 1 })).ok).toBe(false);
+    expect(parseWebhookBody(JSON.stringify({ ...call, info: ['a\u0000'] })).ok).toBe(false);
   });
 });

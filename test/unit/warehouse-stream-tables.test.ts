@@ -63,13 +63,13 @@ describe('row mappers', () => {
       duration: 74,
       live_id: 5501234,
       parent_live_id: 0,
-      user_id: 12,
+      user_id: 120012,
       sip_endpoint_id: 31,
       server_id: 2,
       type: 'O',
       calldate: '2026-10-30 09:15:02+00',
       clid: '"Anna Kowalska" <+48221234567>',
-      src_id: '12',
+      src_id: '120012',
       src_name: 'Anna Kowalska',
       src: '+48221234567',
       src_ua: 'Yealink SIP-T46U 108.86.0.45',
@@ -139,7 +139,7 @@ describe('row mappers', () => {
       from: '+48221234567',
       to: '+447700900123',
       message: 'Your order has shipped 📦',
-      user_id: 12,
+      user_id: 120012,
     });
   });
 

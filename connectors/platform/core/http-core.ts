@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Logger } from '../../../lib/logger';
+import { RateLimiter } from '../../../lib/rate-limiter';
+import { parseRetryAfter } from '../../../lib/retry-after';
 import { collectionEnvelope, singleEnvelope } from '../schemas';
 import {
   describeIssues,
@@ -24,9 +26,8 @@ import type {
   RequestEvent,
   SessionPort,
 } from './request-types';
-import { RateLimiter } from './rate-limiter';
 import { redact, redactDeep } from './redact';
-import { parseRetryAfter, retryDelay, shouldRetry, type BackoffOptions } from './retry';
+import { retryDelay, shouldRetry, type BackoffOptions } from './retry';
 
 export type {
   AuthMode,

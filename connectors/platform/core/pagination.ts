@@ -3,7 +3,7 @@ import { bulkSchema } from '../schemas/fast-parse';
 import { MAX_PAGE_SIZE } from '../config';
 import { describeIssues } from './errors';
 import { encodeFilter, type FilterInput } from './filter';
-import type { QueryParams } from './http-core';
+import type { QueryParams } from './request-types';
 
 /** Options of every collection read. */
 export interface ListOptions {
@@ -15,6 +15,10 @@ export interface ListOptions {
   filter?: FilterInput;
   /** The `group_by` query parameter: one property name. */
   groupBy?: string;
+  /** Order by this property (`sort`, beyond the spec: the live API and its official CLI use it). */
+  sort?: string;
+  /** Direction of `sort` (`dir`), ascending by default. */
+  dir?: 'asc' | 'desc';
   /** Called for each record that fails its schema while iterating records (pages carry them in `invalid`). */
   onInvalid?: (record: InvalidRecord) => void;
   signal?: AbortSignal;
@@ -95,6 +99,8 @@ export class Paginator<T> implements AsyncIterable<T> {
       limit: this.limit,
       filter: encodeFilter(this.options.filter),
       group_by: this.options.groupBy,
+      sort: this.options.sort,
+      dir: this.options.dir?.toUpperCase(),
     };
     const raw = await this.fetchPage(query, this.options.signal);
     const data: T[] = [];

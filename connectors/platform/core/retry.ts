@@ -25,17 +25,6 @@ export function backoffDelay(attempt: number, opts: BackoffOptions = DEFAULT_BAC
   return Math.floor(opts.random() * ceiling);
 }
 
-/** Parses Retry-After (delta seconds or an HTTP date) into milliseconds from `nowMs`; undefined if absent or bad. */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const v = value.trim();
-  if (v === '') return undefined;
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
-}
-
 /**
  * The delay before the next attempt, or undefined when the core should not wait for itself: a 429 whose
  * Retry-After exceeds `maxRetryAfterMs` is thrown so the caller (a Temporal activity) can schedule it.

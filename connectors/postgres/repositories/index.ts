@@ -5,3 +5,4 @@ export * from './quarantine';
 export * from './sync-runs';
 export * from './call-events';
 export * from './stream-status';
+export * from './webhook-inbox';

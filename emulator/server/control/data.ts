@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createStore, TABLE_NAMES } from '../../store';
-import type { EmulatorContext } from '../context';
+import { storeOptions, type EmulatorContext } from '../context';
 import { storeWrite } from '../crud';
 import { badRequest, notFound } from '../http-error';
 import { lookup } from '../records';
@@ -44,10 +44,11 @@ function customerId(ctx: EmulatorContext, given: number | undefined): number {
 export function registerDataControl(app: FastifyInstance, ctx: EmulatorContext): void {
   controlRoute(app, 'POST', '/seed', (req) => {
     const body = validate(seedBody, req.body);
-    const seeded = { seed: body.seed, cdrs: body.cdrs ?? ctx.seeded.cdrs };
-    ctx.replaceStore(createStore(seeded), seeded);
+    // The clock keeps its kind: fixed at the same start, or real time (history ending now, fresh history ids).
+    const seeded = { ...ctx.seeded, seed: body.seed, cdrs: body.cdrs ?? ctx.seeded.cdrs };
+    ctx.replaceStore(createStore(storeOptions(seeded)), seeded);
     const { email, password, user_id, api_key } = ctx.store.admin;
-    return { body: { ...seeded, admin: { email, password, user_id, api_key } } };
+    return { body: { seed: seeded.seed, cdrs: seeded.cdrs, admin: { email, password, user_id, api_key } } };
   });
 
   controlRoute(app, 'POST', '/cdrs', (req) => {

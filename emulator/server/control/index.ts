@@ -18,7 +18,9 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
     const { email, password, user_id, api_key, customer_id } = ctx.store.admin;
     return {
       body: {
-        ...ctx.seeded,
+        seed: ctx.seeded.seed,
+        cdrs: ctx.seeded.cdrs,
+        clock: ctx.seeded.now !== undefined ? 'fixed' : 'real-time',
         now: ctx.clock.nowString(),
         admin: { email, password, user_id, api_key, customer_id },
         customers: ctx.store.customers,

@@ -16,7 +16,7 @@ import {
   parentRow,
   patchRoute,
 } from '../crud';
-import { parseCollectionQuery } from '../collection-query';
+import { checkQueryProperties, parseCollectionQuery } from '../collection-query';
 import { parseRouteSpec, type RouteSpec } from '../paths';
 import { findOwned } from '../records';
 import { bytes } from '../responses';
@@ -52,6 +52,7 @@ function fileRoute(
 function userCdrsCsv(call: AuthedCall): ApiResponse {
   const user = parentRow(call, 'users', '/users/{id}/cdrs.csv');
   const q = parseCollectionQuery(call.query);
+  checkQueryProperties(call.ctx.table('cdrs'), q);
   const { data } = call.ctx.table('cdrs').query(call.identity.customer_id, {
     ...q,
     filter: [{ property: 'user_id', operator: 'eq', value: user.id }, ...q.filter],

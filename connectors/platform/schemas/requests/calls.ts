@@ -1,6 +1,18 @@
 // Request bodies of the calls module.
 import { z } from 'zod';
-import { array, body, codeValue, e164, e164OrExtension, E164, idValue, opt, text, url } from './fields';
+import {
+  array,
+  body,
+  codeValue,
+  dialledNumber,
+  e164,
+  e164OrExtension,
+  E164,
+  idValue,
+  opt,
+  text,
+  url,
+} from './fields';
 
 const callerId = () =>
   z
@@ -11,7 +23,7 @@ const callerId = () =>
 
 /** POST /calls: click-to-call to an E.164 number, optionally from a given user. */
 export const createCallBody = body({
-  to: e164(),
+  to: dialledNumber({ extensions: true }),
   from: opt(idValue()),
   caller_id: opt(callerId()),
 });
@@ -19,7 +31,7 @@ export type CreateCallBody = z.infer<typeof createCallBody>;
 
 /** PATCH /calls/{id}: transfer (dst), change state, label, attach an action link, control recording. */
 export const patchCallBody = body({
-  dst: opt(e164()),
+  dst: opt(dialledNumber({ extensions: true })),
   state: opt(codeValue()),
   labels: opt(array()),
   action_url: opt(url()),

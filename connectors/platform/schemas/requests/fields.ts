@@ -73,6 +73,24 @@ export function e164() {
   return z.string({ error: problem(E164_PROBLEM) }).regex(E164, { error: E164_PROBLEM });
 }
 
+// What the platform's own clients dial: the CTI connector strips the `+`, a community CLI sends "E.164
+// without plus", agents dial extensions. The live platform takes all of them.
+const DIALLED_NUMBER = /^\+?[1-9]\d{6,14}$/;
+const SHORT_EXTENSION = /^\d{1,6}$/;
+
+/**
+ * A number as the platform's clients send it: E.164 with or without `+` (normalised to `+` and digits)
+ * or, where `extensions` is set, an extension of up to 6 digits (kept as it is).
+ */
+export function dialledNumber(opts: { extensions: boolean }) {
+  const msg = opts.extensions ? 'must be an E.164 number or an extension' : E164_PROBLEM;
+  const isExtension = (s: string): boolean => opts.extensions && SHORT_EXTENSION.test(s);
+  return z
+    .string({ error: problem(msg) })
+    .refine((s) => isExtension(s) || DIALLED_NUMBER.test(s), { error: msg })
+    .transform((s) => (isExtension(s) || s.startsWith('+') ? s : `+${s}`));
+}
+
 /** E.164 destination or an internal extension number. */
 export function e164OrExtension() {
   const msg = 'must be an E.164 number or an extension';

@@ -1,9 +1,13 @@
 // Request bodies of the storage module.
 import { z } from 'zod';
-import { base64, body, e164, integer, opt, requiredText, text } from './fields';
+import { base64, body, dialledNumber, e164, integer, opt, requiredText, text } from './fields';
 
 /** POST /sms */
-export const createSmsBody = body({ from: opt(e164()), to: e164(), message: requiredText() });
+export const createSmsBody = body({
+  from: opt(e164()),
+  to: dialledNumber({ extensions: false }),
+  message: requiredText(),
+});
 export type CreateSmsBody = z.infer<typeof createSmsBody>;
 
 /** POST /vmannouncements: `data` is the audio file (MP3, MP4, WAV or AAC) in Base64. */

@@ -1,8 +1,17 @@
+// Client-side rate limiting shared by every outbound API client (the platform's and the CRMs'):
+// each vendor has a request budget, and staying under it is cheaper than being told "slow down".
+
 /** Clock and sleep, injected so tests run without waiting. */
 export interface TimeSource {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
 }
+
+/** The wall clock and a real timer. */
+export const realTime: TimeSource = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /**
  * Token bucket: `ratePerSecond` tokens a second, at most `burst` saved up. A caller that finds the bucket

@@ -1,4 +1,6 @@
-// Plain data passed between the sync workflows and activities (no records: ids, cursors, counts).
+// The incremental sync workflow as schedules, the CLI and tests see it, and the plain data its
+// activities pass back (no records: ids, cursors, counts).
+import { workflowRef } from './workflow-ref';
 
 /** Where an incremental read stands: pages before `page` of the filter `cursor >= since` are committed. */
 export interface SyncCursor {
@@ -21,6 +23,14 @@ export interface SyncStreamInput {
   carried?: { pages: number; records: number; quarantined: number; runId: number };
 }
 
+/** What one sync run did. */
+export interface SyncSummary {
+  pages: number;
+  records: number;
+  quarantined: number;
+  audioArchived: number;
+}
+
 export interface SyncPageInput {
   account: string;
   stream: string;
@@ -38,35 +48,8 @@ export interface SyncPageResult {
   done: boolean;
 }
 
-export interface BackfillInput {
-  account: string;
-  stream: string;
-  /** Start of the range, `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` (UTC). */
-  from: string;
-  /** End of the range (exclusive); now when omitted. */
-  to?: string;
-  /** Window length in ms; from config when omitted. */
-  windowMs?: number;
-  /** Windows run at once; from config when omitted. */
-  parallelism?: number;
-}
+/** The signature of `workflows/sync-stream.ts`. */
+export type SyncStreamWorkflow = (input: SyncStreamInput) => Promise<SyncSummary>;
 
-export interface BackfillWindowInput {
-  account: string;
-  stream: string;
-  from: string;
-  to: string;
-  /** Parent workflow to report progress to. */
-  parentId?: string;
-  carried?: { records: number; quarantined: number };
-}
-
-export interface BackfillProgress {
-  windowsTotal: number;
-  windowsDone: number;
-  records: number;
-  quarantined: number;
-  startedAt: number;
-  recordsPerSecond: number;
-  done: boolean;
-}
+/** Start or schedule a stream's sync through this. */
+export const syncStreamWorkflow = workflowRef<SyncStreamWorkflow>('syncStream');

@@ -1,29 +1,8 @@
 // What travels from the webhook relay into a call's workflow: ids, times, numbers; never secrets.
-import type { CallEvent, DtmfEvent } from '../connectors/platform/schemas/events';
-
-/** Signal name of one call event. */
-export const CALL_EVENT_SIGNAL = 'callEvent';
-
-/**
- * Signal name of several events of one call, in arrival order: the relay hands over a call's
- * backlog in one signal, since each signal costs Temporal far more than an event's few hundred bytes.
- */
-export const CALL_EVENTS_SIGNAL = 'callEvents';
+import type { CallEvent } from '../connectors/platform/schemas/events';
 
 /** Event name the CDR sync sends a call's workflow when it finds the call's CDR (the call has ended). */
 export const CDR_SEEN_EVENT = 'callsync.cdr_seen';
-
-/** Workflow id of a call's lifecycle workflow. */
-export function callWorkflowId(account: string, callId: number): string {
-  return `call-${account}-${callId}`;
-}
-
-export interface CallLifecycleInput {
-  account: string;
-  callId: number;
-  /** Started by the CDR sync for a call no webhook announced. */
-  fromCdr?: boolean;
-}
 
 /** One call event as the workflow sees it. */
 export interface CallEventSignal {
@@ -47,19 +26,24 @@ export interface CallEventSignal {
    * events were relayed lack it, which is harmless: the workflow only passes it on to the timeline.
    */
   digits: string | null;
+  /**
+   * The event's body as delivered, every field of it (live deployments send more than the spec
+   * shows, and the timeline keeps it all). Absent from callsync's own notes and from signals recorded
+   * before bodies travelled.
+   */
+  body?: Record<string, unknown>;
 }
 
-/** The signal payload of a validated call event. */
-export function toCallEventSignal(e: CallEvent): CallEventSignal {
-  return eventSignal(e, null);
+/** The signal payload of a validated event of a call: its fields, its keys (DTMF) and its whole body. */
+export function toCallEventSignal(
+  e: CallEvent,
+  digits: string | null,
+  body: Record<string, unknown>,
+): CallEventSignal {
+  return { ...eventSignal(e, digits), body };
 }
 
-/** The signal payload of a validated DTMF key press (a call event with the keys pressed). */
-export function toDtmfEventSignal(e: DtmfEvent): CallEventSignal {
-  return eventSignal(e, e.digits);
-}
-
-function eventSignal(e: CallEvent | DtmfEvent, digits: string | null): CallEventSignal {
+function eventSignal(e: CallEvent, digits: string | null): CallEventSignal {
   return {
     eventId: e.id,
     name: e.event_name,

@@ -1,0 +1,30 @@
+// The delivery's settings (POST /_emulator/webhooks/settings): timeouts, retries, backoff, concurrency.
+import { z } from 'zod';
+
+/** Delivery settings (POST /_emulator/webhooks/settings). */
+export const deliverySettingsBody = z.strictObject({
+  timeout_ms: z.number().int().min(1).max(120_000).optional(),
+  /** Retries after the first attempt (0 = none). */
+  retries: z.number().int().min(0).max(10).optional(),
+  /** Wait before retry n (the last value repeats). */
+  backoff_ms: z.array(z.number().int().min(0)).min(1).optional(),
+  /** In-flight POSTs per webhook. */
+  concurrency: z.number().int().min(1).max(1024).optional(),
+  /** How long a held-back (reordered) event waits for its call's next event before it goes anyway. */
+  reorder_hold_ms: z.number().int().min(0).max(600_000).optional(),
+});
+export interface DeliverySettings {
+  timeout_ms: number;
+  retries: number;
+  backoff_ms: number[];
+  concurrency: number;
+  reorder_hold_ms: number;
+}
+
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  timeout_ms: 5000,
+  retries: 3,
+  backoff_ms: [500, 2000, 8000],
+  concurrency: 16,
+  reorder_hold_ms: 2000,
+};

@@ -1,0 +1,109 @@
+// Contract test: what the platform's own clients (official CLI, CTI connector, queue tool, community
+// CLI) send and read beyond the letter of the spec, through callsync's client against the emulator.
+import { BadRequestError, createPlatformClient, type PlatformClient } from '../../connectors/platform';
+import { DEFAULT_NOW, startEmulator } from '../../emulator';
+import { firstPage } from './steps/step';
+
+describe('client against the emulator, beyond the spec', () => {
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let client: PlatformClient;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: 12, cdrs: 1500, now: DEFAULT_NOW });
+    client = createPlatformClient({
+      baseUrl: emulator.baseUrl,
+      credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
+      maxRetries: 0,
+      requestsPerSecond: 1000,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await emulator?.close();
+  });
+
+  describe('numbers as the clients dial them', () => {
+    it('places a call to a number without its + (read as E.164) and to an extension', async () => {
+      const call = await client.calls.create({ to: '441632960001' });
+      expect(call.dst).toBe('+441632960001');
+      const internal = await client.calls.create({ to: '101' });
+      expect(internal.dst).toBe('101');
+    });
+
+    it('transfers a call to a number without its +', async () => {
+      const call = await client.calls.create({ to: '+441632960003' });
+      await client.calls.update(call.id, { dst: '441632960004' });
+      expect((await client.calls.get(call.id)).dst).toBe('+441632960004');
+    });
+
+    it('sends an SMS to a number without its +', async () => {
+      const sms = await client.storage.sms.create({ to: '447700900123', message: 'Your callback is booked' });
+      expect(sms.to).toBe('+447700900123');
+    });
+
+    it('still answers 400 naming the field for what is no number', async () => {
+      const err = await client.calls.create({ to: 'call me' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BadRequestError);
+      expect(JSON.stringify((err as BadRequestError).errors)).toContain('to');
+      const sms = await client.storage.sms.create({ to: '101', message: 'x' }).catch((e: unknown) => e);
+      expect(sms).toBeInstanceOf(BadRequestError); // an SMS needs a phone number, not an extension
+    });
+  });
+
+  describe('credential and id shapes the clients validate', () => {
+    it('has 40-hex API keys and tokens and 6- or 7-digit user ids', async () => {
+      expect(emulator.admin.api_key).toMatch(/^[0-9a-f]{40}$/);
+      expect(String(emulator.admin.user_id)).toMatch(/^\d{6,7}$/);
+      for (const account of emulator.store.accounts.values()) {
+        expect(account.api_key).toMatch(/^[0-9a-f]{40}$/);
+        expect(String(account.user_id)).toMatch(/^\d{6,7}$/);
+      }
+      for await (const user of client.customer.users.list()) expect(String(user.id)).toMatch(/^\d{6,7}$/);
+      const res = await fetch(`${emulator.baseUrl}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: emulator.admin.email, password: emulator.admin.password }),
+      });
+      const login = (await res.json()) as { user_token: string; user_id: number };
+      expect(login.user_token).toMatch(/^[0-9a-f]{40}$/);
+      expect(String(login.user_id)).toMatch(/^\d{6,7}$/);
+    });
+  });
+
+  describe('sort, dir and filter', () => {
+    it('orders a collection by sort and dir (most recent first)', async () => {
+      const ids = async (options: Parameters<typeof client.history.cdrs.list>[0]) => {
+        for await (const page of client.history.cdrs.list({ limit: 20, ...options }).pages())
+          return page.data.map((c) => ({ id: Number(c.id), calldate: String(c.calldate) }));
+        return [];
+      };
+      const asc = await ids({});
+      const desc = await ids({ sort: 'calldate', dir: 'desc' });
+      expect(desc).toHaveLength(20);
+      expect(desc[0]!.id).toBeGreaterThan(asc.at(-1)!.id);
+      const dates = desc.map((c) => c.calldate);
+      expect(dates).toEqual([...dates].sort().reverse());
+      const byId = await ids({ sort: 'id', dir: 'desc' });
+      expect(byId.map((c) => c.id)).toEqual([...byId.map((c) => c.id)].sort((a, b) => b - a));
+      const byDuration = await ids({ sort: 'duration', dir: 'desc' });
+      const durations = await Promise.all(byDuration.slice(0, 3).map((c) => client.history.cdrs.get(c.id)));
+      expect(Number(durations[0]!.duration)).toBeGreaterThanOrEqual(Number(durations[2]!.duration));
+    });
+
+    it('answers a filter on a property the resource lacks with 400 "Filtration error", naming it', async () => {
+      const list = client.history.cdrs.list({
+        filter: [{ property: 'colour', operator: 'eq', value: 'red' }],
+      });
+      const err = await firstPage(list).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BadRequestError);
+      expect((err as BadRequestError).message).toContain('Filtration error');
+      expect(JSON.stringify((err as BadRequestError).errors)).toContain('colour');
+      // A property it has still filters (and may match nothing).
+      const none = client.history.cdrs.list({
+        filter: [{ property: 'src', operator: 'eq', value: 'nobody' }],
+      });
+      for await (const page of none.pages()) expect(page.data).toEqual([]);
+    });
+  });
+});
