@@ -6,7 +6,8 @@ import { processCommandLine, stopLeftoverProcess } from '../../local/leftover-pr
 describe('stopLeftoverProcess', () => {
   it('stops a live process whose command line holds the marker, and leaves others alone', async () => {
     const marker = `/tmp/callsync-test-${process.pid}/temporal.db`;
-    const child = spawn('sh', ['-c', 'sleep 60', 'sh', marker], { stdio: 'ignore' });
+    // A process whose command line names the marker, as the Temporal dev server's names its db file.
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)', marker], { stdio: 'ignore' });
     const pid = child.pid!;
     try {
       expect(processCommandLine(pid)).toContain(marker);
