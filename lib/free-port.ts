@@ -37,3 +37,34 @@ export async function portOrFree(
   if (preferred !== undefined && preferred > 0) onTaken?.(preferred, chosen);
   return chosen;
 }
+
+/** True when `err` says a port was already taken (Node's EADDRINUSE, or a server's own log of it). */
+export function isAddressInUse(err: unknown): boolean {
+  if (typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EADDRINUSE')
+    return true;
+  return err instanceof Error && /address already in use/i.test(err.message);
+}
+
+/**
+ * Starts a service on `preferred` (or a free port when it is taken), and again on another free
+ * port when the chosen one is taken by the time the service binds it: two stacks started at once
+ * both see a port free, and only one gets it. `onTaken` hears about each switch.
+ */
+export async function startOnFreePort<T>(
+  preferred: number | undefined,
+  start: (port: number) => Promise<T>,
+  onTaken: (wanted: number, chosen: number) => void,
+  attempts = 3,
+): Promise<T> {
+  let port = await portOrFree(preferred, onTaken);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(port);
+    } catch (err) {
+      if (attempt >= attempts || !isAddressInUse(err)) throw err;
+      const next = await freePort();
+      onTaken(port, next);
+      port = next;
+    }
+  }
+}

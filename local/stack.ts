@@ -8,7 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { accountFromEnv, loadConfig } from '../config/load';
 import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { startEmulator, type RunningEmulator } from '../emulator';
-import { portOrFree } from '../lib/free-port';
+import { startOnFreePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
@@ -149,11 +149,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       archive: { dir: join(opts.dataDir, 'archive'), maxAge: LOCAL_ARCHIVE_MAX_AGE },
     };
     if (!hasAccount) {
-      emulator = await startEmulator({
-        port: await portOrFree(opts.emulatorPort ?? 8787, taken('emulator')),
-        seed: 1,
-        cdrs: opts.emulatorCdrs ?? 50_000,
-      });
+      emulator = await startOnFreePort(
+        opts.emulatorPort ?? 8787,
+        (port) => startEmulator({ port, seed: 1, cdrs: opts.emulatorCdrs ?? 50_000 }),
+        taken('emulator'),
+      );
       const running = emulator;
       stops.push(() => running.close());
       defaults.accounts = [
@@ -180,13 +180,18 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       const leftover = await stopLeftoverPostgres(dir);
       if (leftover) notice(`stopped PostgreSQL (pid ${leftover}) an earlier run left running on ${dir}`);
       // The same port as last time, so a saved connection string keeps working.
-      const pg = await startEmbeddedPostgres({
-        dataDir: dir,
-        port: await portOrFree(state.ports.postgres, taken('PostgreSQL')),
-        persistent: true,
-        callerStopsOnSignals: true,
-        onLog: (line) => log.debug({ postgres: line.trim() }),
-      });
+      const pg = await startOnFreePort(
+        state.ports.postgres,
+        (port) =>
+          startEmbeddedPostgres({
+            dataDir: dir,
+            port,
+            persistent: true,
+            callerStopsOnSignals: true,
+            onLog: (line) => log.debug({ postgres: line.trim() }),
+          }),
+        taken('PostgreSQL'),
+      );
       stops.push(() => pg.stop());
       databaseUrl = pg.url;
       state.ports.postgres = pg.port;
@@ -242,16 +247,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       'schedules applied',
     );
 
-    const server = await startServer({
-      accounts: config.accounts,
-      databaseUrl,
-      port: await portOrFree(opts.serverPort ?? config.server.port, taken('webhook receiver')),
-      host: config.server.host,
-      logger: log,
-      temporal: { client, taskQueue: config.temporal.taskQueue },
-      relay: config.server.relay,
-      requestTimeoutMs: config.server.requestTimeout,
-    });
+    const server = await startOnFreePort(
+      opts.serverPort ?? config.server.port,
+      (port) =>
+        startServer({
+          accounts: config.accounts,
+          databaseUrl,
+          port,
+          host: config.server.host,
+          logger: log,
+          temporal: { client, taskQueue: config.temporal.taskQueue },
+          relay: config.server.relay,
+          requestTimeoutMs: config.server.requestTimeout,
+        }),
+      taken('webhook receiver'),
+    );
     stops.push(() => server.close());
     log.info({ url: server.url }, 'webhook receiver and relay started');
     if (emulator)
