@@ -36,7 +36,7 @@ export function readRunningStack(dataDir: string): StackFile | undefined {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<StackFile>;
     if (typeof value.pid !== 'number' || !value.config) return undefined;
-    if (value.pid !== process.pid && !processCommandLine(value.pid)) return undefined;
+    if (value.pid !== process.pid && !isCallsyncProcess(value.pid)) return undefined;
     return value as StackFile;
   } catch {
     return undefined;
@@ -52,7 +52,7 @@ export function claimDataDir(dataDir: string): () => void {
   const file = join(dataDir, 'start.pid');
   if (existsSync(file)) {
     const pid = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(pid) && pid !== process.pid && processCommandLine(pid)) {
+    if (Number.isInteger(pid) && pid !== process.pid && isCallsyncProcess(pid)) {
       throw new Error(
         `callsync start is already running on ${dataDir} (pid ${pid}); stop it first, or give this one another --data-dir`,
       );
@@ -60,4 +60,9 @@ export function claimDataDir(dataDir: string): () => void {
   }
   writeFileSync(file, `${process.pid}\n`);
   return () => rmSync(file, { force: true });
+}
+
+/** True when `pid` runs the callsync CLI (a pid a dead run left may since belong to another program). */
+function isCallsyncProcess(pid: number): boolean {
+  return /cli\/main\.ts|callsync/.test(processCommandLine(pid) ?? '');
 }
