@@ -9,7 +9,6 @@ import {
   type AudioStream,
 } from '../connectors/postgres';
 import type { ActivityDeps } from './deps';
-import { withFailureMapping } from './failures';
 
 export interface ArchiveAudioInput {
   account: string;
@@ -39,50 +38,48 @@ export function createAudioActivities(deps: ActivityDeps) {
   return {
     /** Downloads the audio of up to `limit` rows not archived yet, checks its size, and records where it is. */
     async archiveAudio(input: ArchiveAudioInput): Promise<ArchiveAudioResult> {
-      return withFailureMapping(async () => {
-        const ctx = Context.current();
-        const ids = await listAudioBacklog(deps.warehouse.db, input.stream, input.account, {
-          limit: input.limit ?? 60,
-          ...(input.afterId !== undefined ? { afterId: input.afterId } : {}),
-          ...archiveWindow(deps.config.archive.maxAge),
-        });
-        const client = deps.platform(input.account);
-        let archived = 0;
-        let missing = 0;
-        const archiveOne = async (id: number): Promise<void> => {
-          try {
-            const file =
-              input.stream === 'recordings'
-                ? await client.history.monitors.mp3(id, { signal: ctx.cancellationSignal })
-                : await client.history.voicemessages.mp3(id, { signal: ctx.cancellationSignal });
-            const stored = await deps.archive.put(
-              audioObjectKey(input.stream, input.account, id),
-              file.body,
-              file.contentLength,
-            );
-            await markAudioArchived(deps.warehouse.db, input.stream, input.account, id, stored);
-            archived += 1;
-          } catch (err) {
-            if (!(err instanceof NotFoundError)) throw err;
-            missing += 1;
-            await addQuarantined(deps.warehouse.db, [
-              {
-                account: input.account,
-                stream: input.stream,
-                recordId: `${id}:audio`,
-                reason: 'audio: the platform answered 404 for the .mp3',
-                raw: { id },
-              },
-            ]);
-          }
-        };
-        // A few downloads at once: each waits mostly on the network, and the client's rate limit holds.
-        for (let i = 0; i < ids.length; i += DOWNLOADS_AT_ONCE) {
-          ctx.heartbeat({ id: ids[i] });
-          await Promise.all(ids.slice(i, i + DOWNLOADS_AT_ONCE).map(archiveOne));
-        }
-        return { archived, missing, lastId: ids.at(-1) };
+      const ctx = Context.current();
+      const ids = await listAudioBacklog(deps.warehouse.db, input.stream, input.account, {
+        limit: input.limit ?? 60,
+        ...(input.afterId !== undefined ? { afterId: input.afterId } : {}),
+        ...archiveWindow(deps.config.archive.maxAge),
       });
+      const client = deps.platform(input.account);
+      let archived = 0;
+      let missing = 0;
+      const archiveOne = async (id: number): Promise<void> => {
+        try {
+          const file =
+            input.stream === 'recordings'
+              ? await client.history.monitors.mp3(id, { signal: ctx.cancellationSignal })
+              : await client.history.voicemessages.mp3(id, { signal: ctx.cancellationSignal });
+          const stored = await deps.archive.put(
+            audioObjectKey(input.stream, input.account, id),
+            file.body,
+            file.contentLength,
+          );
+          await markAudioArchived(deps.warehouse.db, input.stream, input.account, id, stored);
+          archived += 1;
+        } catch (err) {
+          if (!(err instanceof NotFoundError)) throw err;
+          missing += 1;
+          await addQuarantined(deps.warehouse.db, [
+            {
+              account: input.account,
+              stream: input.stream,
+              recordId: `${id}:audio`,
+              reason: 'audio: the platform answered 404 for the .mp3',
+              raw: { id },
+            },
+          ]);
+        }
+      };
+      // A few downloads at once: each waits mostly on the network, and the client's rate limit holds.
+      for (let i = 0; i < ids.length; i += DOWNLOADS_AT_ONCE) {
+        ctx.heartbeat({ id: ids[i] });
+        await Promise.all(ids.slice(i, i + DOWNLOADS_AT_ONCE).map(archiveOne));
+      }
+      return { archived, missing, lastId: ids.at(-1) };
     },
   };
 }

@@ -4,11 +4,12 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
+import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
-import { addCallEvents, callDtmfDigits } from '../connectors/postgres';
+import { addCallEvents, callDtmfDigits, recordCallFailure } from '../connectors/postgres';
 import {
   callbackWorkflow,
   callbackWorkflowId,
@@ -21,7 +22,20 @@ import {
   type MissedCallNote,
 } from '../contracts';
 import type { ActivityDeps } from './deps';
-import { withFailureMapping } from './failures';
+
+/** A call or callback workflow run whose activity failed for good, as the workflow saw it. */
+export interface CallFailureInput {
+  account: string;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  /** The call id, or the caller's number. */
+  subject: string;
+  activity: string;
+  failureType: string;
+  message: string;
+  retryState: string | null;
+}
 
 export interface CallbackTaskInput {
   account: string;
@@ -72,13 +86,25 @@ export function createCallActivities(deps: ActivityDeps) {
   const contactCache = new Map<string, { at: number; found: CrmContact[] }>();
   const CONTACT_CACHE_MS = 60_000;
 
+  // The CRM owner of the call's user; looked up only when the match rule needs it.
+  const callOwner = async (account: string, userId: number | null | undefined): Promise<string | null> => {
+    if (deps.config.crm.matchRule !== 'call_owner' || !userId) return null;
+    return resolveCallOwner({
+      userId,
+      email: await userEmail(account, userId),
+      overrides: deps.config.crm.owners,
+      connector: deps.crm(account),
+    });
+  };
+
   const matchContact = async (
     account: string,
     number: string | null,
-    ownerId: string | null,
+    userId: number | null | undefined,
   ): Promise<CrmContact | null> => {
     if (!number) return null;
     const crm = deps.crm(account);
+    const ownerId = await callOwner(account, userId);
     const cacheKey = `${account}:${number}`;
     let cached = contactCache.get(cacheKey);
     if (!cached || Date.now() - cached.at > CONTACT_CACHE_MS) {
@@ -157,17 +183,15 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** The ended call's facts from its CDR, or null while the CDR is not there yet. */
     async lookupCall(input: { account: string; callId: number }): Promise<CallFacts | null> {
-      return withFailureMapping(async () => {
-        const cdr = await findCdr(input.account, input.callId);
-        if (!cdr) return null;
-        const queue = (cdr.context ?? '').toUpperCase() === 'QUEUE' ? Number(cdr.dst_id) : NaN;
-        return {
-          ...summarizeCdr(cdr, country),
-          cdrId: cdr.id,
-          userId: cdr.user_id ?? null,
-          queueId: Number.isFinite(queue) ? queue : null,
-        };
-      });
+      const cdr = await findCdr(input.account, input.callId);
+      if (!cdr) return null;
+      const queue = (cdr.context ?? '').toUpperCase() === 'QUEUE' ? Number(cdr.dst_id) : NaN;
+      return {
+        ...summarizeCdr(cdr, country),
+        cdrId: cdr.id,
+        userId: cdr.user_id ?? null,
+        queueId: Number.isFinite(queue) ? queue : null,
+      };
     },
 
     /**
@@ -180,46 +204,59 @@ export function createCallActivities(deps: ActivityDeps) {
       known: { recording: boolean; transcript: boolean } | null;
       crmId: string | null;
     }): Promise<LogCallResult> {
-      return withFailureMapping(async () => {
-        const cdr = await findCdr(input.account, input.callId);
-        if (!cdr) {
-          throw ApplicationFailure.create({ type: 'CdrMissing', message: `no CDR for call ${input.callId}` });
-        }
-        const recording = await findRecording(input.account, input.callId);
-        const state = { recording: recording !== null, transcript: Boolean(recording?.transcript?.trim()) };
-        if (
-          input.known &&
-          input.crmId &&
-          input.known.recording === state.recording &&
-          input.known.transcript === state.transcript
-        ) {
-          return { crmId: input.crmId, ...state, written: false };
-        }
-        const summary = summarizeCdr(cdr, country);
-        const account = deps.config.accounts.find((a) => a.name === input.account);
-        const log = buildCallLog({
+      const cdr = await findCdr(input.account, input.callId);
+      if (!cdr) {
+        throw ApplicationFailure.create({ type: 'CdrMissing', message: `no CDR for call ${input.callId}` });
+      }
+      const recording = await findRecording(input.account, input.callId);
+      const state = { recording: recording !== null, transcript: Boolean(recording?.transcript?.trim()) };
+      if (
+        input.known &&
+        input.crmId &&
+        input.known.recording === state.recording &&
+        input.known.transcript === state.transcript
+      ) {
+        return { crmId: input.crmId, ...state, written: false };
+      }
+      const summary = summarizeCdr(cdr, country);
+      const account = deps.config.accounts.find((a) => a.name === input.account);
+      const log = buildCallLog({
+        account: input.account,
+        callId: input.callId,
+        cdr,
+        recording,
+        recordingUrl:
+          recording && account ? `${account.platform.baseUrl}/monitors/${recording.id}.mp3` : null,
+        userEmail: await userEmail(input.account, cdr.user_id),
+        contact: await matchContact(input.account, summary.externalNumber, cdr.user_id),
+        defaultCountry: country,
+        ivrDigits: (await callDtmfDigits(deps.warehouse.db, input.account, input.callId)).join(''),
+      });
+      const { crmId } = await upsertCallLog(deps.warehouse.db, deps.crm(input.account), log, firstAttempt());
+      return { crmId, ...state, written: true };
+    },
+
+    /** Records that a call's or callback's follow-up gave up (shown by `callsync status`). */
+    async recordCallFailure(input: CallFailureInput): Promise<void> {
+      deps.logger.error(
+        {
           account: input.account,
-          callId: input.callId,
-          cdr,
-          recording,
-          recordingUrl:
-            recording && account ? `${account.platform.baseUrl}/monitors/${recording.id}.mp3` : null,
-          userEmail: await userEmail(input.account, cdr.user_id),
-          contact: await matchContact(
-            input.account,
-            summary.externalNumber,
-            cdr.user_id ? String(cdr.user_id) : null,
-          ),
-          defaultCountry: country,
-          ivrDigits: (await callDtmfDigits(deps.warehouse.db, input.account, input.callId)).join(''),
-        });
-        const { crmId } = await upsertCallLog(
-          deps.warehouse.db,
-          deps.crm(input.account),
-          log,
-          firstAttempt(),
-        );
-        return { crmId, ...state, written: true };
+          workflowId: input.workflowId,
+          activity: input.activity,
+          type: input.failureType,
+        },
+        `call follow-up failed: ${input.message}`,
+      );
+      await recordCallFailure(deps.warehouse.db, {
+        account: input.account,
+        workflow_id: input.workflowId,
+        run_id: input.runId,
+        workflow_type: input.workflowType,
+        subject: input.subject,
+        activity: input.activity,
+        failure_type: input.failureType,
+        message: input.message.slice(0, 2000),
+        retry_state: input.retryState,
       });
     },
 
@@ -271,47 +308,31 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Writes the callback task (one per callback, exactly once), open or closed. */
     async upsertCallbackTask(input: CallbackTaskInput): Promise<string> {
-      return withFailureMapping(async () => {
-        const first = input.missed[0];
-        const assignee =
-          deps.config.callbacks.assignTo === 'called_user'
-            ? await userEmail(input.account, first?.calledUserId)
-            : null;
-        const lines = [
-          `${input.missed.length} missed call${input.missed.length === 1 ? '' : 's'} from ${input.number}:`,
-          ...input.missed.map(
-            (m) => `- ${m.at} UTC (call ${m.callId}${m.queueId ? `, queue ${m.queueId}` : ''})`,
-          ),
-          ...(input.dialAttempts.length > 0
-            ? ['Callback attempts:', ...input.dialAttempts.map((a) => `- ${a.at} UTC: ${a.outcome}`)]
-            : []),
-        ];
-        const task: CallbackTask = {
-          key: `${input.account}:callback:${input.number}:${input.firstCallId}`,
-          subject: `Call back ${input.number}`,
-          body: lines.join('\n'),
-          status: input.status,
-          dueAt: input.dueAt,
-          callerNumber: input.number,
-          assigneeEmail: assignee,
-          contact: await matchContact(
-            input.account,
-            input.number,
-            first?.calledUserId ? String(first.calledUserId) : null,
-          ),
-        };
-        return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;
-      });
-    },
-
-    /** Places the callback through the platform (POST /calls) from the assigned user; returns the call id. */
-    async placeCallback(input: { account: string; number: string; userId: number | null }): Promise<number> {
-      return withFailureMapping(async () => {
-        const call = await deps
-          .platform(input.account)
-          .calls.create({ to: input.number, ...(input.userId ? { from: String(input.userId) } : {}) });
-        return call.id;
-      });
+      const first = input.missed[0];
+      const assignee =
+        deps.config.callbacks.assignTo === 'called_user'
+          ? await userEmail(input.account, first?.calledUserId)
+          : null;
+      const lines = [
+        `${input.missed.length} missed call${input.missed.length === 1 ? '' : 's'} from ${input.number}:`,
+        ...input.missed.map(
+          (m) => `- ${m.at} UTC (call ${m.callId}${m.queueId ? `, queue ${m.queueId}` : ''})`,
+        ),
+        ...(input.dialAttempts.length > 0
+          ? ['Callback attempts:', ...input.dialAttempts.map((a) => `- ${a.at} UTC: ${a.outcome}`)]
+          : []),
+      ];
+      const task: CallbackTask = {
+        key: `${input.account}:callback:${input.number}:${input.firstCallId}`,
+        subject: `Call back ${input.number}`,
+        body: lines.join('\n'),
+        status: input.status,
+        dueAt: input.dueAt,
+        callerNumber: input.number,
+        assigneeEmail: assignee,
+        contact: await matchContact(input.account, input.number, first?.calledUserId),
+      };
+      return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;
     },
   };
 }

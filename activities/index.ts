@@ -1,13 +1,23 @@
 import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
 import type { ActivityDeps } from './deps';
+import { createDialActivities } from './dial-activities';
+import { withFailureMappingAll } from './failures';
 import { createSyncActivities } from './sync-activities';
 
 export type { ActivityDeps } from './deps';
 
-/** Every activity the worker registers, built from injected dependencies. */
+/**
+ * Every activity the worker registers, built from injected dependencies. Each one goes through the
+ * one failure mapping (and heartbeats while it runs), wrapped here so no activity can forget it.
+ */
 export function createActivities(deps: ActivityDeps) {
-  return { ...createSyncActivities(deps), ...createAudioActivities(deps), ...createCallActivities(deps) };
+  return withFailureMappingAll({
+    ...createSyncActivities(deps),
+    ...createAudioActivities(deps),
+    ...createCallActivities(deps),
+    ...createDialActivities(deps),
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;

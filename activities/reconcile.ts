@@ -18,7 +18,7 @@ import {
 } from '../contracts';
 
 /** The synthetic event telling a call's workflow that the call's CDR exists (so the call has ended). */
-function cdrSeenEvent(callId: number): CallEventSignal {
+export function cdrSeenEvent(callId: number): CallEventSignal {
   return {
     eventId: `cdr-seen-${callId}`,
     name: CDR_SEEN_EVENT,

@@ -16,7 +16,6 @@ import { advanceCursor, decodeCursor, encodeCursor, maxCursorValue, nextRunCurso
 import { streamDefinition } from '../sync/streams';
 import type { SyncCursor, SyncPageInput, SyncPageResult } from '../contracts';
 import type { ActivityDeps } from './deps';
-import { withFailureMapping } from './failures';
 import { reconcileCalls } from './reconcile';
 
 export interface OpenSyncInput {
@@ -98,75 +97,73 @@ export function createSyncActivities(deps: ActivityDeps) {
      * A retry reads the checkpoint again, so it resumes exactly after the last committed page.
      */
     async syncPage(input: SyncPageInput): Promise<SyncPageResult> {
-      return withFailureMapping(async () => {
-        const ctx = Context.current();
-        const def = streamDefinition(input.stream);
-        const key = { account: input.account, stream: input.stream, scope: input.scope };
-        const cursor = await readCursor(key);
-        const empty = { records: 0, inserted: 0, updated: 0, quarantined: 0 };
-        if (cursor.done) return { ...empty, cursor, done: true };
-        ctx.heartbeat({ page: cursor.page, stage: 'fetch' });
+      const ctx = Context.current();
+      const def = streamDefinition(input.stream);
+      const key = { account: input.account, stream: input.stream, scope: input.scope };
+      const cursor = await readCursor(key);
+      const empty = { records: 0, inserted: 0, updated: 0, quarantined: 0 };
+      if (cursor.done) return { ...empty, cursor, done: true };
+      ctx.heartbeat({ page: cursor.page, stage: 'fetch' });
 
-        const filter: FilterCondition[] = [];
-        if (cursor.since !== null)
-          filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
-        if (cursor.until !== null)
-          filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
-        const paginator = def.list(deps.platform(input.account), {
-          page: cursor.page,
-          limit: deps.config.sync.pageSize,
-          filter,
-          signal: ctx.cancellationSignal,
-        });
-        const page = await paginator.readPage(cursor.page);
-        ctx.heartbeat({ page: cursor.page, stage: 'write', records: page.data.length });
-
-        if (page.invalid.length > 0) {
-          await addQuarantined(
-            warehouse.db,
-            page.invalid.map((bad) => ({
-              account: input.account,
-              stream: input.stream,
-              recordId: recordIdOf(bad.raw, `page${bad.page}#${bad.index}`),
-              reason: `schema: ${bad.reason}`,
-              raw: bad.raw,
-            })),
-          );
-        }
-        const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
-        const records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
-        const checkpoint = { key, cursor: encodeCursor(next) };
-        const written =
-          records.length > 0
-            ? await upsertPage(warehouse.pool, {
-                stream: input.stream as StreamName,
-                account: input.account,
-                records,
-                checkpoint,
-              })
-            : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
-        // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
-        if (input.stream === 'cdrs' && input.scope === '' && cursor.since !== null && deps.temporal) {
-          await reconcileCalls(
-            deps.temporal,
-            {
-              account: input.account,
-              taskQueue: deps.config.temporal.taskQueue,
-              windowMs: deps.config.calls.reconcileWindow,
-              newest: next.max,
-            },
-            page.data as Cdr[],
-          );
-        }
-        return {
-          records: records.length,
-          inserted: written.inserted,
-          updated: written.updated,
-          quarantined: written.quarantined + page.invalid.length,
-          cursor: next,
-          done: next.done === true,
-        };
+      const filter: FilterCondition[] = [];
+      if (cursor.since !== null)
+        filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
+      if (cursor.until !== null)
+        filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
+      const paginator = def.list(deps.platform(input.account), {
+        page: cursor.page,
+        limit: deps.config.sync.pageSize,
+        filter,
+        signal: ctx.cancellationSignal,
       });
+      const page = await paginator.readPage(cursor.page);
+      ctx.heartbeat({ page: cursor.page, stage: 'write', records: page.data.length });
+
+      if (page.invalid.length > 0) {
+        await addQuarantined(
+          warehouse.db,
+          page.invalid.map((bad) => ({
+            account: input.account,
+            stream: input.stream,
+            recordId: recordIdOf(bad.raw, `page${bad.page}#${bad.index}`),
+            reason: `schema: ${bad.reason}`,
+            raw: bad.raw,
+          })),
+        );
+      }
+      const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
+      const records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
+      const checkpoint = { key, cursor: encodeCursor(next) };
+      const written =
+        records.length > 0
+          ? await upsertPage(warehouse.pool, {
+              stream: input.stream as StreamName,
+              account: input.account,
+              records,
+              checkpoint,
+            })
+          : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
+      // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
+      if (input.stream === 'cdrs' && input.scope === '' && cursor.since !== null && deps.temporal) {
+        await reconcileCalls(
+          deps.temporal,
+          {
+            account: input.account,
+            taskQueue: deps.config.temporal.taskQueue,
+            windowMs: deps.config.calls.reconcileWindow,
+            newest: next.max,
+          },
+          page.data as Cdr[],
+        );
+      }
+      return {
+        records: records.length,
+        inserted: written.inserted,
+        updated: written.updated,
+        quarantined: written.quarantined + page.invalid.length,
+        cursor: next,
+        done: next.done === true,
+      };
     },
 
     /** Backfill settings from config (read by the workflow through an activity, since config is not history). */

@@ -8,7 +8,6 @@ import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { parseConfig } from '../config/load';
-import { hubspotConfigSchema, HubSpotConnector } from '../connectors/hubspot';
 import { DEFAULT_NOW, startEmulator } from '../emulator';
 import { silentLogger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
@@ -79,7 +78,7 @@ async function main(): Promise<Record<string, unknown>> {
     archive: { dir: join(scratch, 'archive') },
     logLevel: 'silent',
   });
-  await new HubSpotConnector(hubspotConfigSchema.parse(config.crm.destination)).ensureProperties();
+  // createActivityDeps prepares the portal (callsync_key), as `callsync worker` does.
   const deps = await createActivityDeps(config, databaseUrl, silentLogger);
   const { worker, connection: workerConnection } = await createWorker({
     address: temporal.address,

@@ -66,6 +66,14 @@ export const crmConfigSchema = z.object({
     .default('GB'),
   /** A number matching several contacts: the most recently updated, or the one owned by the call's user. */
   matchRule: z.enum(['most_recent', 'call_owner']).default('most_recent'),
+  /**
+   * For `call_owner`: CRM owner ids by platform user id or e-mail, for users whose CRM e-mail differs
+   * (others are found by e-mail through the CRM's owner/user API).
+   */
+  owners: z
+    .record(z.string().min(1), z.string().min(1))
+    .default({})
+    .transform((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k.trim().toLowerCase(), v]))),
   /** Create a contact for a caller the CRM does not know. */
   createUnknownContacts: z.boolean().default(false),
 });

@@ -1,4 +1,5 @@
-// Builds the activities' dependencies from the configuration: one platform client per account,
+// Builds the activities' dependencies from the configuration: one platform client per account, the
+// CRM destination (prepared: its properties and field access checked once, at start),
 // the warehouse (migrated), and the audio archive.
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -7,7 +8,7 @@ import type { CallsyncConfig } from '../config/schema';
 import { createLocalObjectStore } from '../connectors/object-store';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
-import { createCrmConnectors } from './crm';
+import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import type { Logger } from '../lib/logger';
 
 export interface RuntimeDeps extends ActivityDeps {
@@ -41,12 +42,21 @@ export async function createActivityDeps(
   // Lazy: nothing connects until an activity first starts or signals a workflow.
   const temporalConnection = address ? Connection.lazy({ address }) : undefined;
   await migrateToLatest(warehouse.db);
+  const crm = createCrmConnectors(config, warehouse.db);
+  try {
+    await prepareCrmDestinations(config, crm);
+  } catch (err) {
+    await temporalConnection?.close();
+    await warehouse.close();
+    await Promise.allSettled([...clients.values()].map((c) => c.close()));
+    throw err;
+  }
   return {
     config,
     logger,
     warehouse,
     archive: createLocalObjectStore(resolve(config.archive.dir)),
-    crm: createCrmConnectors(config, warehouse.db),
+    crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
       : {}),

@@ -28,3 +28,23 @@ export function createCrmConnectors(
     return c;
   };
 }
+
+/**
+ * Prepares every configured CRM destination once (HubSpot properties, Salesforce field access), so
+ * a worker on a new portal writes from its first call. A refusal stops the start with the
+ * vendor's reason and the permission to grant.
+ */
+export async function prepareCrmDestinations(
+  config: CallsyncConfig,
+  crm: (account: string) => CrmConnector,
+): Promise<void> {
+  const connectors = new Set(config.accounts.map((a) => crm(a.name)));
+  for (const connector of connectors) {
+    try {
+      await connector.prepare?.();
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new Error(`CRM setup failed (crm.destination ${connector.name}): ${reason}`, { cause: err });
+    }
+  }
+}

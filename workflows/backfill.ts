@@ -19,13 +19,10 @@ import {
 } from '../contracts';
 import { splitWindows } from '../sync/windows';
 import { formatPlatformTime } from '../sync/time';
-import { SYNC_RETRY } from './retry-policy';
+import { SYNC_ACTIVITIES } from '../contracts/activity-options';
 
-const { openSync, openWindow, syncPage, finishSync, backfillSettings } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '15 seconds',
-  retry: SYNC_RETRY,
-});
+const { openSync, openWindow, syncPage, finishSync, backfillSettings } =
+  proxyActivities<Activities>(SYNC_ACTIVITIES);
 
 /**
  * Loads a stream's history for a time range: the range is split into windows run as child

@@ -19,12 +19,10 @@ import {
   type CallState,
   type MissedCallEvent,
 } from '../contracts';
-import { SYNC_RETRY } from './retry-policy';
+import { CALL_ACTIVITIES } from '../contracts/activity-options';
+import { recordingFailures } from './record-failure';
 
-const acts = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: SYNC_RETRY,
-});
+const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
 
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;
@@ -59,7 +57,15 @@ function freshState(input: CallLifecycleInput): CallLifecycleCarried {
  * callback, then updates that same log as the recording and transcript arrive. A call with many
  * events continues as new, carrying its whole state, so its history stays bounded.
  */
-export async function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
+export function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
+  return recordingFailures(
+    { account: input.account, subject: String(input.callId) },
+    acts.recordCallFailure,
+    () => followCall(input),
+  );
+}
+
+async function followCall(input: CallLifecycleInput): Promise<CallState> {
   const s: CallLifecycleCarried = input.carried ?? freshState(input);
   const seen = new Set<string>(s.seen);
   const historyLimit = input.historyLimit ?? CALL_HISTORY_LIMIT;

@@ -1,4 +1,4 @@
-import { condition, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
   callbackStateQuery,
@@ -8,9 +8,11 @@ import {
   type CallbackState,
 } from '../contracts';
 import { msUntilBusinessTime } from '../lib/business-hours';
-import { SYNC_RETRY } from './retry-policy';
+import { CALL_ACTIVITIES, DIAL_ACTIVITIES } from '../contracts/activity-options';
+import { recordingFailures } from './record-failure';
 
-const acts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: SYNC_RETRY });
+const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
+const dial = proxyActivities<Activities>(DIAL_ACTIVITIES);
 
 /** How long an unanswered callback stays open before it closes itself (a week). */
 const OPEN_FOR_MS = 7 * 86_400_000;
@@ -20,7 +22,13 @@ const OPEN_FOR_MS = 7 * 86_400_000;
  * with every further one, closed by itself when a later call with that number connects. Optionally
  * dials the caller back inside business hours, up to the configured number of attempts.
  */
-export async function callback(input: CallbackInput): Promise<CallbackState> {
+export function callback(input: CallbackInput): Promise<CallbackState> {
+  return recordingFailures({ account: input.account, subject: input.number }, acts.recordCallFailure, () =>
+    followCallback(input),
+  );
+}
+
+async function followCallback(input: CallbackInput): Promise<CallbackState> {
   const state: CallbackState = {
     number: input.number,
     status: 'open',
@@ -72,10 +80,13 @@ export async function callback(input: CallbackInput): Promise<CallbackState> {
       continue;
     }
     if (wait > 0 && (await condition(() => changed, wait))) continue;
-    const callId = await acts.placeCallback({
+    const info = workflowInfo();
+    const callId = await dial.placeCallback({
       account: input.account,
       number: input.number,
       userId: state.missed[0]?.calledUserId ?? null,
+      // One key per dial of this run: a retry of the activity finds what an earlier try placed.
+      attemptKey: `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`,
     });
     const outcome = await followDial(input.account, callId);
     state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });

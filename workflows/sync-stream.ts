@@ -1,13 +1,9 @@
 import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SyncStreamInput, SyncSummary } from '../contracts';
-import { SYNC_RETRY } from './retry-policy';
+import { SYNC_ACTIVITIES } from '../contracts/activity-options';
 
-const { openSync, syncPage, finishSync, archiveAudio } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '15 seconds',
-  retry: SYNC_RETRY,
-});
+const { openSync, syncPage, finishSync, archiveAudio } = proxyActivities<Activities>(SYNC_ACTIVITIES);
 
 /** Pages per run before the workflow continues as new, to keep its history small. */
 const PAGES_PER_RUN = 200;

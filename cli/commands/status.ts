@@ -9,12 +9,14 @@ import {
   audioArchiveProgress,
   createDatabase,
   migrateToLatest,
+  recentCallFailures,
   streamAggregates,
   type AudioArchiveProgress,
   type StreamName,
   type WarehouseDatabase,
 } from '../../connectors/postgres';
 import { decodeCursor } from '../../sync/cursor';
+import { formatCallFailures } from './status-call-failures';
 import { STREAMS } from '../../sync/streams';
 import { platformTimeOrUndefined } from '../../sync/time';
 import {
@@ -183,6 +185,9 @@ export function registerStatusCommand(program: Command): void {
         else logger.warn('no Temporal address: running backfills are not shown');
         const rows = await collectStatus(config, warehouse, temporal?.client);
         process.stdout.write(raw.json ? `${JSON.stringify(rows)}\n` : `${formatStatusTable(rows)}\n`);
+        // Separate section: call follow-ups that gave up (text output only; JSON keeps its row array).
+        const failures = raw.json ? '' : formatCallFailures(await recentCallFailures(warehouse.db));
+        if (failures) process.stdout.write(`${failures}\n`);
       } finally {
         await temporal?.close();
         await warehouse.close();

@@ -60,6 +60,16 @@ export interface CallLogUpdate {
 /** What a CRM destination can do for callsync. Every method is safe to call again after a failure. */
 export interface CrmConnector {
   readonly name: string;
+  /**
+   * Makes sure the CRM has what callsync writes (custom properties, writable fields); run once at
+   * worker start, idempotent. Throws a non-retryable CrmError naming the missing permission.
+   */
+  prepare?(): Promise<void>;
+  /**
+   * The CRM owner (user) id of a person's e-mail, through the vendor's owner/user API (cached); null
+   * when the CRM has no such user. Without it, the CRM's owner ids are the platform's user ids.
+   */
+  ownerId?(email: string | null): Promise<string | null>;
   /** Contacts (and leads) whose phone fields hold this E.164 number. */
   findContactsByPhone(e164: string): Promise<CrmContact[]>;
   /** Creates a contact for an unknown caller. */

@@ -41,15 +41,35 @@ export function hubspotRateLimit(err: unknown, nowMs = Date.now()): RateLimitSig
   return { retryAfterMs: header ?? fallback, message, status: 429 };
 }
 
+/**
+ * The scopes a 403 says the token lacks (HubSpot lists them in `errors[].context.requiredGranularScopes`
+ * or `requiredScopes`), so the error names the permission to grant.
+ */
+export function missingScopes(body: unknown): string[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const errors = (body as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return [];
+  const scopes = new Set<string>();
+  for (const e of errors as { context?: Record<string, unknown> }[]) {
+    for (const key of ['requiredGranularScopes', 'requiredScopes']) {
+      const list = e?.context?.[key];
+      if (Array.isArray(list)) for (const s of list) if (typeof s === 'string') scopes.add(s);
+    }
+  }
+  return [...scopes];
+}
+
 /** Any error from the HubSpot client as a CrmError (network errors are retryable). */
 export function toCrmError(err: unknown): CrmError {
   if (err instanceof CrmError) return err;
   if (isApiException(err)) {
+    const scopes = err.code === 403 ? missingScopes(err.body) : [];
+    const message = bodyField(err.body, 'message') ?? err.message;
     return new CrmError({
       destination: DESTINATION,
       status: err.code,
       code: bodyField(err.body, 'category'),
-      message: bodyField(err.body, 'message') ?? err.message,
+      message: scopes.length > 0 ? `${message} (missing scopes: ${scopes.join(', ')})` : message,
       retryable: isRetryableStatus(err.code),
     });
   }

@@ -1,7 +1,7 @@
 // HubSpot destination through the official client (@hubspot/api-client): call engagements with the
 // contact association, callback tasks, contact search by phone and creation. callsync's idempotency
-// key is stored in the custom property `callsync_key` on calls and tasks (ensureProperties creates
-// it); findCallLog/findTask search on it. HubSpot's search index trails writes by a few seconds, so
+// key is stored in the custom property `callsync_key` on calls and tasks (prepare() creates
+// it at worker start); findCallLog/findTask search on it. HubSpot's search index trails writes by a few seconds, so
 // the mapping table, not the search, is what prevents duplicates; the search recovers lost mappings.
 import { Client } from '@hubspot/api-client';
 import { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
@@ -97,32 +97,53 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   /**
-   * Creates the `callsync_key` property (in a `callsync` property group) on calls and tasks. Run once
-   * per portal, e.g. at start; existing ones are left as they are. Needs the crm.schemas write scopes.
+   * Makes sure the portal has what callsync writes: the `callsync_key` property (in a `callsync`
+   * property group) on calls and tasks. Reads first, so a portal where an admin created it needs no
+   * schema write scope; creates what is missing. Idempotent (a 409 from a concurrent start is fine).
+   * Throws a non-retryable CrmError naming the missing scope when the token may not read or create it.
    */
-  async ensureProperties(): Promise<void> {
-    for (const objectType of ['calls', 'tasks']) {
+  async prepare(): Promise<void> {
+    for (const objectType of ['calls', 'tasks'] as const) {
+      if (await this.hasProperty(objectType, KEY_PROPERTY)) continue;
       try {
-        await this.call(() =>
-          this.client.crm.properties.groupsApi.create(objectType, { name: 'callsync', label: 'callsync' }),
-        );
+        await this.createKeyProperty(objectType);
       } catch (err) {
-        if (!(err instanceof CrmError && err.status === 409)) throw err;
+        throw setupError(err, `create the property ${KEY_PROPERTY} on ${objectType}`);
       }
-      try {
-        await this.call(() =>
-          this.client.crm.properties.coreApi.create(objectType, {
-            name: KEY_PROPERTY,
-            label: 'callsync key',
-            description: 'Idempotency key written by callsync; do not edit.',
-            type: PropertyCreateTypeEnum.String,
-            fieldType: PropertyCreateFieldTypeEnum.Text,
-            groupName: 'callsync',
-          }),
-        );
-      } catch (err) {
-        if (!(err instanceof CrmError && err.status === 409) && !isConflict(err)) throw err;
-      }
+    }
+  }
+
+  private async hasProperty(objectType: 'calls' | 'tasks', name: string): Promise<boolean> {
+    try {
+      await this.call(() => this.client.crm.properties.coreApi.getByName(objectType, name));
+      return true;
+    } catch (err) {
+      if (err instanceof CrmError && err.status === 404) return false;
+      throw setupError(err, `read the property ${name} on ${objectType}`);
+    }
+  }
+
+  private async createKeyProperty(objectType: 'calls' | 'tasks'): Promise<void> {
+    try {
+      await this.call(() =>
+        this.client.crm.properties.groupsApi.create(objectType, { name: 'callsync', label: 'callsync' }),
+      );
+    } catch (err) {
+      if (!(err instanceof CrmError && err.status === 409)) throw err;
+    }
+    try {
+      await this.call(() =>
+        this.client.crm.properties.coreApi.create(objectType, {
+          name: KEY_PROPERTY,
+          label: 'callsync key',
+          description: 'Idempotency key written by callsync; do not edit.',
+          type: PropertyCreateTypeEnum.String,
+          fieldType: PropertyCreateFieldTypeEnum.Text,
+          groupName: 'callsync',
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof CrmError && err.status === 409) && !isConflict(err)) throw err;
     }
   }
 
@@ -243,6 +264,21 @@ function toClientFilters(groups: Filters) {
   return groups.map((g) => ({
     filters: g.filters.map((f) => ({ ...f, operator: f.operator as FilterOperatorEnum })),
   }));
+}
+
+/** A setup step that failed, as a CrmError that says what callsync tried and which permission to grant. */
+function setupError(err: unknown, what: string): CrmError {
+  const e = toCrmError(err);
+  if (e.status !== 401 && e.status !== 403) return e;
+  return new CrmError({
+    destination: DESTINATION,
+    status: e.status,
+    code: e.code,
+    message:
+      `cannot ${what}: ${e.message.replace(/^hubspot: /, '')}. Grant the private app the missing ` +
+      `scopes, or create the property by hand (internal name ${KEY_PROPERTY}, single-line text)`,
+    retryable: false,
+  });
 }
 
 function toClientAssociations(list: ReturnType<typeof contactAssociations>) {

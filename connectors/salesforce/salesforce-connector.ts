@@ -22,6 +22,22 @@ import {
   type TaskFields,
 } from './fields';
 
+/** Task fields callsync writes: created only (TaskSubtype), or created and updated. */
+const TASK_FIELDS_WRITTEN: Record<string, 'create' | 'update'> = {
+  Subject: 'update',
+  Description: 'update',
+  Status: 'update',
+  Priority: 'update',
+  ActivityDate: 'update',
+  TaskSubtype: 'create',
+  CallType: 'update',
+  CallDurationInSeconds: 'update',
+  CallDisposition: 'update',
+  CallObject: 'update',
+  WhoId: 'update',
+  OwnerId: 'update',
+};
+
 /** Most records in one sObject Collections request. */
 export const COLLECTION_LIMIT = 200;
 
@@ -74,6 +90,32 @@ export class SalesforceConnector implements CrmConnector {
       return await this.gate.run(send, salesforceRateLimit);
     } catch (err) {
       throw toCrmError(err);
+    }
+  }
+
+  /**
+   * Checks that this user may write every Task field callsync sets (Field-Level Security hides or
+   * locks fields per profile, and a hidden CallObject would fail every call log). Reads the Task
+   * describe once; throws a non-retryable CrmError naming the fields to grant Edit access to.
+   */
+  async prepare(): Promise<void> {
+    const describe = await this.call(() => this.connection.sobject('Task').describe());
+    const fields = new Map(describe.fields.map((f) => [f.name, f]));
+    const missing: string[] = [];
+    for (const [name, need] of Object.entries(TASK_FIELDS_WRITTEN)) {
+      const f = fields.get(name);
+      if (!f || !f.createable || (need === 'update' && !f.updateable)) missing.push(`Task.${name}`);
+    }
+    if (missing.length > 0) {
+      throw new CrmError({
+        destination: DESTINATION,
+        status: 403,
+        code: 'INSUFFICIENT_ACCESS',
+        message:
+          `this user cannot write ${missing.join(', ')}: give the integration user's profile or a ` +
+          'permission set Edit access to these fields (Field-Level Security)',
+        retryable: false,
+      });
     }
   }
 

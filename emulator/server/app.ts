@@ -13,7 +13,7 @@ import { authenticate, missingToken, readCredential } from './auth/credentials';
 import type { EmulatorContext } from './context';
 import { registerControlRoutes } from './control';
 import './fastify-types';
-import { HttpError } from './http-error';
+import { errorEntries, HttpError } from './http-error';
 import { API_PREFIXES, templateRegExp, toRouterPath } from './paths';
 import type { ApiCall, ApiResponse, RouteDef } from './route-def';
 import { emulatorRoutes } from './routes';
@@ -41,6 +41,11 @@ export async function buildEmulatorServer(ctx: EmulatorContext): Promise<Fastify
     maxAge: 600,
   });
   app.addHook('onRequest', (req, reply) => apiGate(ctx, req, reply));
+  // drop_response faults: the handler has run; the connection closes instead of the answer.
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (droppedResponses.has(req)) req.raw.socket.destroy();
+    return payload;
+  });
   app.setErrorHandler((err, _req, reply) => sendError(ctx, reply, err));
   const routes = emulatorRoutes();
   const patterns = routes.map((def) => ({ method: def.method, pattern: templateRegExp(def.template) }));
@@ -69,6 +74,9 @@ function acceptAnyBodyAsJson(app: FastifyInstance): void {
   });
 }
 
+/** Requests whose response a drop_response fault swallows. */
+const droppedResponses = new WeakSet<FastifyRequest>();
+
 /** onRequest for API routes: count it, apply injected faults, then authenticate. */
 async function apiGate(ctx: EmulatorContext, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { routeKey, auth } = req.routeOptions.config;
@@ -82,6 +90,7 @@ async function apiGate(ctx: EmulatorContext, req: FastifyRequest, reply: Fastify
       req.raw.socket.destroy();
       return;
     }
+    if (effect.dropResponse) droppedResponses.add(req);
     if (effect.expireToken) {
       const cred = readCredential(req.headers);
       if (cred) ctx.sessions.destroy(cred.secret);
@@ -150,15 +159,16 @@ function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
 function sendError(ctx: EmulatorContext, reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof HttpError) {
     reply.headers(err.headers);
-    return reply.code(err.status).send({ message: err.message, errors: err.errors });
+    return reply.code(err.status).send({ message: err.message, errors: errorEntries(err.errors) });
   }
   const status = (err as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Framework errors (body too large, malformed URL…): client errors, reported in the platform's shape.
     const code = (err as { code?: unknown }).code;
-    return reply
-      .code(status === 415 ? 400 : status)
-      .send({ message: (err as Error).message, errors: typeof code === 'string' ? [code] : [] });
+    return reply.code(status === 415 ? 400 : status).send({
+      message: (err as Error).message,
+      errors: typeof code === 'string' ? errorEntries([code]) : [],
+    });
   }
   ctx.logger.error({ err }, 'emulator request failed');
   return reply.code(500).send({ message: 'Internal server error', errors: [] });
@@ -181,9 +191,12 @@ function notFoundOrNotAllowed(
         .header('allow', [...allowed, 'OPTIONS'].join(', '))
         .send({
           message: 'Method not allowed',
-          errors: [`${req.method} ${rel}: allowed ${allowed.join(', ')}`],
+          errors: [{ field: 'method', message: `${req.method} ${rel}: allowed ${allowed.join(', ')}` }],
         });
     }
   }
-  return reply.code(404).send({ message: 'Not found', errors: [`${req.method} ${path}: no such endpoint`] });
+  return reply.code(404).send({
+    message: 'Not found',
+    errors: [{ field: 'path', message: `${req.method} ${path}: no such endpoint` }],
+  });
 }

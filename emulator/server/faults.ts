@@ -15,15 +15,21 @@ export const faultInputSchema = z
     retry_after_s: z.number().int().min(0).max(86_400).optional(),
     /** Destroy the connection without answering. */
     reset: z.boolean().optional(),
+    /** Handle the request (a POST creates its record), then destroy the connection instead of answering. */
+    drop_response: z.boolean().optional(),
     /** Expire the caller's session token before authenticating (the request then gets 401). */
     expire_token: z.boolean().optional(),
     /** Apply at most this many times. */
     times: z.number().int().min(1).optional(),
   })
-  .refine((f) => f.latency_ms !== undefined || f.status !== undefined || f.reset || f.expire_token, {
-    message: 'give at least one of latency_ms, status, reset, expire_token',
-    path: ['status'],
-  });
+  .refine(
+    (f) =>
+      f.latency_ms !== undefined || f.status !== undefined || f.reset || f.expire_token || f.drop_response,
+    {
+      message: 'give at least one of latency_ms, status, reset, expire_token, drop_response',
+      path: ['status'],
+    },
+  );
 
 /** A fault as configured by a control request. */
 export type FaultInput = z.infer<typeof faultInputSchema>;
@@ -35,6 +41,8 @@ export type Fault = FaultInput & { id: number; applied: number };
 export interface FaultEffect {
   latencyMs: number;
   reset: boolean;
+  /** Answer nothing after the handler ran (the client sees a reset, the server kept the effect). */
+  dropResponse: boolean;
   expireToken: boolean;
   status?: { code: number; retryAfterS?: number };
 }
@@ -97,9 +105,10 @@ export class FaultRegistry {
       if (fault.times !== undefined && fault.applied >= fault.times) continue;
       if (fault.probability < 1 && this.random() >= fault.probability) continue;
       fault.applied++;
-      effect ??= { latencyMs: 0, reset: false, expireToken: false };
+      effect ??= { latencyMs: 0, reset: false, dropResponse: false, expireToken: false };
       effect.latencyMs += fault.latency_ms ?? 0;
       effect.reset ||= fault.reset === true;
+      effect.dropResponse ||= fault.drop_response === true;
       effect.expireToken ||= fault.expire_token === true;
       if (fault.status !== undefined && !effect.status) {
         const retryAfterS = fault.retry_after_s ?? (fault.status === 429 ? 1 : undefined);

@@ -13,6 +13,24 @@ export class HttpError extends Error {
   }
 }
 
+/** One entry of an error body's `errors`, as the platform's clients read it (`errors[i].field`, `.message`). */
+export interface ErrorEntry {
+  field: string;
+  message: string;
+}
+
+/**
+ * `errors` of a response body. The spec's examples show strings; the official clients read
+ * `errors[i].message` (and the CTI connector `.field`) and print "undefined" for strings, so each
+ * `field: why` becomes `{field, message}` (field '' when a reason names none).
+ */
+export function errorEntries(errors: readonly string[]): ErrorEntry[] {
+  return errors.map((e) => {
+    const m = /^([\w.[\]-]+): (.*)$/s.exec(e);
+    return m ? { field: m[1] ?? '', message: m[2] ?? '' } : { field: '', message: e };
+  });
+}
+
 /** 400 with the messages naming each bad field. */
 export function badRequest(message: string, errors: string[] = []): HttpError {
   return new HttpError(400, message, errors);

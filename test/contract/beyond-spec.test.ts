@@ -45,7 +45,11 @@ describe('client against the emulator, beyond the spec', () => {
     it('still answers 400 naming the field for what is no number', async () => {
       const err = await client.calls.create({ to: 'call me' }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BadRequestError);
-      expect(JSON.stringify((err as BadRequestError).errors)).toContain('to');
+      // Entries are {field, message}, as the official clients read them; the client's message has the reasons.
+      expect((err as BadRequestError).errors).toEqual([
+        { field: 'to', message: 'must be an E.164 number or an extension' },
+      ]);
+      expect((err as BadRequestError).message).toContain('(to: must be an E.164 number or an extension)');
       const sms = await client.storage.sms.create({ to: '101', message: 'x' }).catch((e: unknown) => e);
       expect(sms).toBeInstanceOf(BadRequestError); // an SMS needs a phone number, not an extension
     });
@@ -68,6 +72,23 @@ describe('client against the emulator, beyond the spec', () => {
       const login = (await res.json()) as { user_token: string; user_id: number };
       expect(login.user_token).toMatch(/^[0-9a-f]{40}$/);
       expect(String(login.user_id)).toMatch(/^\d{6,7}$/);
+    });
+  });
+
+  describe('answers the clients read', () => {
+    it('GET /me carries e-mail, names, customer id and the SIP registration', async () => {
+      const me = await client.customer.me();
+      expect(me).toMatchObject({
+        email: emulator.admin.email,
+        customer_id: emulator.admin.customer_id,
+        first_name: expect.stringMatching(/\S/),
+        last_name: expect.stringMatching(/\S/),
+        sip_username: `u${emulator.admin.user_id}`,
+        sip_password: expect.stringMatching(/^[0-9a-f]{20}$/),
+        sip_domain: expect.stringMatching(/^sip\./),
+        sip_wss_url: expect.stringMatching(/^wss:\/\//),
+      });
+      expect(String(me.id)).toBe(String(emulator.admin.user_id)); // the spec's fields stay
     });
   });
 
@@ -98,7 +119,9 @@ describe('client against the emulator, beyond the spec', () => {
       const err = await firstPage(list).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BadRequestError);
       expect((err as BadRequestError).message).toContain('Filtration error');
-      expect(JSON.stringify((err as BadRequestError).errors)).toContain('colour');
+      expect((err as BadRequestError).errors).toEqual([
+        { field: 'filter[0].property', message: 'cdrs have no property "colour"' },
+      ]);
       // A property it has still filters (and may match nothing).
       const none = client.history.cdrs.list({
         filter: [{ property: 'src', operator: 'eq', value: 'nobody' }],

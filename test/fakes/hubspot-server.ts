@@ -35,6 +35,13 @@ export interface FakeHubSpot {
   seedOwner(email: string): string;
   /** The next `count` requests get 429 (with Retry-After when `retryAfterSeconds` is given). */
   rateLimitNext(count: number, retryAfterSeconds?: number): void;
+  /**
+   * The next `count` requests matching `method` and `path` (exact, no query) get this error status
+   * (a 429 in HubSpot's rate-limit format, with Retry-After when `retryAfterSeconds` is given).
+   */
+  failNext(method: string, path: string, status: number, count?: number, retryAfterSeconds?: number): void;
+  /** Custom properties defined on an object type (what a portal admin or callsync created). */
+  customProperties(type: ObjectType): string[];
   close(): Promise<void>;
 }
 
@@ -127,6 +134,17 @@ class HubSpotError extends Error {
   }
 }
 
+/** HubSpot's answer when an app exceeds its rolling 10-second limit. */
+function rateLimitBody() {
+  return {
+    status: 'error',
+    message: 'You have reached your ten_secondly_rolling limit.',
+    errorType: 'RATE_LIMIT',
+    correlationId: randomUUID(),
+    policyName: 'TEN_SECONDLY_ROLLING',
+  };
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -137,8 +155,35 @@ function validTimestamp(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-export async function startFakeHubSpot(opts: { token?: string } = {}): Promise<FakeHubSpot> {
+/** Scopes of a private app; a fake started with `scopes` grants only those (default: all). */
+export interface FakeHubSpotOptions {
+  token?: string;
+  scopes?: string[];
+}
+
+export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<FakeHubSpot> {
   const token = opts.token ?? 'pat-test-token';
+  const requireScope = (scope: string): void => {
+    if (!opts.scopes || opts.scopes.includes(scope)) return;
+    throw new HubSpotError(
+      403,
+      'MISSING_SCOPES',
+      "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
+      [
+        {
+          message: 'One or more of the following scopes are required.',
+          context: { requiredGranularScopes: [scope] },
+        },
+      ],
+    );
+  };
+  const failures: {
+    method: string;
+    path: string;
+    status: number;
+    count: number;
+    retryAfter: number | undefined;
+  }[] = [];
   const store = new Map<ObjectType, Map<string, FakeObject>>([
     ['calls', new Map()],
     ['tasks', new Map()],
@@ -361,9 +406,23 @@ export async function startFakeHubSpot(opts: { token?: string } = {}): Promise<F
         if (!isRecord(f) || typeof f.propertyName !== 'string' || f.operator !== 'EQ') {
           throw new HubSpotError(400, 'VALIDATION_ERROR', 'this fake supports EQ filters only');
         }
+
         return obj.properties[f.propertyName] === f.value;
       });
     };
+    // HubSpot refuses a filter on a property the object type does not have, whatever the data.
+    for (const g of filterGroups) {
+      const filters = isRecord(g) && Array.isArray(g.filters) ? (g.filters as unknown[]) : [];
+      for (const f of filters) {
+        if (isRecord(f) && typeof f.propertyName === 'string' && !known(type, f.propertyName)) {
+          throw new HubSpotError(
+            400,
+            'VALIDATION_ERROR',
+            `There was a problem with the request: property ${f.propertyName} does not exist on ${type}`,
+          );
+        }
+      }
+    }
     const limit = typeof body.limit === 'number' ? body.limit : 10;
     if (limit > 200) throw new HubSpotError(400, 'VALIDATION_ERROR', 'limit must be at most 200');
     const props = Array.isArray(body.properties) ? (body.properties as string[]) : undefined;
@@ -376,16 +435,24 @@ export async function startFakeHubSpot(opts: { token?: string } = {}): Promise<F
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
 
   app.addHook('onRequest', async (req, reply) => {
+    const failure = failures.find(
+      (f) => f.count > 0 && f.method === req.method && f.path === req.url.split('?')[0],
+    );
+    if (failure) {
+      failure.count--;
+      if (failure.retryAfter !== undefined) void reply.header('retry-after', String(failure.retryAfter));
+      if (failure.status === 429) return reply.code(429).send(rateLimitBody());
+      return reply.code(failure.status).send({
+        status: 'error',
+        message: `fault injected by the test (${failure.status})`,
+        correlationId: randomUUID(),
+        category: failure.status === 400 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR',
+      });
+    }
     if (rateLimited > 0) {
       rateLimited--;
       if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
-      return reply.code(429).send({
-        status: 'error',
-        message: 'You have reached your ten_secondly_rolling limit.',
-        errorType: 'RATE_LIMIT',
-        correlationId: randomUUID(),
-        policyName: 'TEN_SECONDLY_ROLLING',
-      });
+      return reply.code(429).send(rateLimitBody());
     }
     if (req.headers.authorization !== `Bearer ${token}`) {
       return reply.code(401).send({
@@ -473,8 +540,18 @@ export async function startFakeHubSpot(opts: { token?: string } = {}): Promise<F
     return { status: 'COMPLETE', results, startedAt, completedAt };
   });
 
+  app.get('/crm/v3/properties/:type/:name', async (req: FastifyRequest) => {
+    const type = objectType(req);
+    requireScope(`crm.schemas.${type}.read`);
+    const name = (req.params as { name: string }).name;
+    if (!known(type, name))
+      throw new HubSpotError(404, 'OBJECT_NOT_FOUND', `Unable to find property ${name} on ${type}`);
+    return { name, label: name, type: 'string', fieldType: 'text', groupName: 'callsync' };
+  });
+
   app.post('/crm/v3/properties/:type/groups', async (req: FastifyRequest, reply: FastifyReply) => {
     const type = objectType(req);
+    requireScope(`crm.schemas.${type}.write`);
     const body = req.body;
     if (!isRecord(body) || typeof body.name !== 'string' || typeof body.label !== 'string') {
       throw new HubSpotError(400, 'VALIDATION_ERROR', 'name and label are required');
@@ -489,6 +566,7 @@ export async function startFakeHubSpot(opts: { token?: string } = {}): Promise<F
 
   app.post('/crm/v3/properties/:type', async (req: FastifyRequest, reply: FastifyReply) => {
     const type = objectType(req);
+    requireScope(`crm.schemas.${type}.write`);
     const body = req.body;
     if (!isRecord(body)) throw new HubSpotError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
     for (const field of ['name', 'label', 'type', 'fieldType', 'groupName']) {
@@ -516,6 +594,7 @@ export async function startFakeHubSpot(opts: { token?: string } = {}): Promise<F
   });
 
   app.get('/crm/v3/owners/', async (req: FastifyRequest) => {
+    requireScope('crm.objects.owners.read');
     const email = (req.query as { email?: string }).email;
     const hits = owners.filter((o) => email === undefined || o.email === email.toLowerCase());
     const now = new Date().toISOString();
@@ -554,6 +633,10 @@ export async function startFakeHubSpot(opts: { token?: string } = {}): Promise<F
       rateLimited = count;
       retryAfter = retryAfterSeconds;
     },
+    failNext: (method, path, status, count = 1, retryAfterSeconds) => {
+      failures.push({ method, path, status, count, retryAfter: retryAfterSeconds });
+    },
+    customProperties: (type) => [...custom.get(type)!],
     close: () => app.close(),
   };
 }

@@ -119,9 +119,18 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 const digits = (s: unknown) => (typeof s === 'string' ? s.replace(/\D/g, '') : '');
 
-export async function startFakeSalesforce(
-  opts: { token?: string; version?: string } = {},
-): Promise<FakeSalesforce> {
+export interface FakeSalesforceOptions {
+  token?: string;
+  version?: string;
+  /**
+   * Task fields the user's Field-Level Security hides ('CallObject'): absent from the describe, and
+   * refused in writes as Salesforce refuses a field the user cannot see.
+   */
+  hiddenTaskFields?: string[];
+}
+
+export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Promise<FakeSalesforce> {
+  const hidden = new Set(opts.hiddenTaskFields ?? []);
   const token = opts.token ?? '00Dfake!session';
   const version = opts.version ?? '62.0';
   const store = new Map<string, FakeRecord>();
@@ -143,7 +152,7 @@ export async function startFakeSalesforce(
     const out: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(input)) {
       if (name === 'attributes' || name === 'Id' || name === 'id') continue;
-      const def = schema[name];
+      const def = type === 'Task' && hidden.has(name) ? undefined : schema[name];
       if (!def)
         throw new SalesforceError(
           400,
@@ -422,6 +431,27 @@ export async function startFakeSalesforce(
         };
       }
     });
+  });
+
+  // The describe of an sObject: its fields as this user sees them (hidden ones left out).
+  app.get(`${base}/sobjects/:type/describe`, async (req: FastifyRequest) => {
+    const type = typeOf((req.params as { type: string }).type);
+    const fields = Object.entries(SCHEMA[type])
+      .filter(([name]) => !(type === 'Task' && hidden.has(name)))
+      .map(([name, def]) => ({
+        name,
+        type: def.kind,
+        createable: !def.readOnly,
+        updateable: !def.readOnly && !def.createOnly,
+        ...(def.max !== undefined ? { length: def.max } : {}),
+        ...(def.refersTo ? { referenceTo: def.refersTo } : {}),
+      }));
+    return {
+      name: type,
+      createable: true,
+      updateable: true,
+      fields: [{ name: 'Id', type: 'id' }, ...fields],
+    };
   });
 
   app.get(`${base}/query`, async (req: FastifyRequest) => query((req.query as { q?: string }).q ?? ''));

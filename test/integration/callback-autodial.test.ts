@@ -1,14 +1,10 @@
 // Auto-dial: inside business hours callsync places the callback through the platform (POST /calls),
 // follows the call to its CDR, records each attempt on the task, retries a failed one, and closes the
 // task when the caller is reached.
-import {
-  callbackStateQuery,
-  callbackWorkflowId,
-  callEventSignal,
-  callLifecycleWorkflow,
-  callWorkflowId,
-  type CallEventSignal,
-} from '../../contracts';
+import { callbackStateQuery, callbackWorkflowId } from '../../contracts';
+import { filter, type Cdr, type LiveCall } from '../../connectors/platform';
+import { eventually } from '../support/eventually';
+import { missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
@@ -34,6 +30,14 @@ describe('callback auto-dial', () => {
         },
       },
     });
+    // The simulator plays the calls placed through POST /calls.
+    await control('POST', '/simulator/start', {
+      rate_per_minute: 0,
+      speed: 60,
+      drive_api_calls: true,
+      api_answer_rate: 0,
+      advance_clock: false,
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -51,53 +55,10 @@ describe('callback auto-dial', () => {
   };
 
   it('dials the missed caller back, records the attempts, and closes the task once connected', async () => {
-    // The simulator plays calls placed through POST /calls: the first one fails (busy), later ones connect.
-    await control('POST', '/simulator/start', {
-      rate_per_minute: 0,
-      speed: 60,
-      drive_api_calls: true,
-      api_answer_rate: 0,
-      advance_clock: false,
-    });
+    // The first call placed fails (busy), later ones connect.
+    await control('PATCH', '/simulator', { api_answer_rate: 0 });
     const caller = '+442079460555';
-    const customer = h.emulator.admin.customer_id;
-    const [cdr] = h.emulator.store.addCdrs(customer, 1);
-    h.emulator.store.tables.cdrs.update(cdr!.id, {
-      type: 'M',
-      src: caller,
-      dst: '101',
-      billsec: 0,
-      disposition: 'RINGING',
-      t_cause: 'No user responding',
-    });
-    const callId = Number(cdr!.live_id);
-    const event = (n: number, name: string): CallEventSignal => ({
-      eventId: `${callId}-${n}`,
-      name,
-      time: null,
-      state: null,
-      context: 'LOCAL_USER',
-      destination: 'in',
-      src: caller,
-      dst: '101',
-      srcId: null,
-      dstId: null,
-      srcName: null,
-      dstName: null,
-      duration: null,
-      tCause: null,
-      connectedAt: null,
-      digits: null,
-    });
-    for (const e of [event(1, 'call.missed'), event(2, 'call.hangup')]) {
-      await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
-        workflowId: callWorkflowId('acme', callId),
-        taskQueue: h.taskQueue,
-        args: [{ account: 'acme', callId }],
-        signal: callEventSignal,
-        signalArgs: [e],
-      });
-    }
+    await missedCall(h, caller);
 
     const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
     const deadline = Date.now() + 120_000;
@@ -124,5 +85,38 @@ describe('callback auto-dial', () => {
     expect(task?.status).toBe('closed');
     expect(task?.body).toMatch(/Callback attempts:/);
     expect(task?.body).toMatch(/connected/);
+  });
+
+  it('never rings the caller twice when the answer to POST /calls is lost after the call was placed', async () => {
+    // The caller answers.
+    await control('PATCH', '/simulator', { api_answer_rate: 1 });
+    await control('POST', '/faults', { route: 'POST /calls', drop_response: true, times: 1 });
+    const caller = '+442079460556';
+    await missedCall(h, caller);
+
+    const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
+    await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
+    const final = await callback.result();
+    expect(final.status).toBe('closed');
+    expect(final.dialAttempts).toHaveLength(1);
+    expect(final.dialAttempts[0]?.outcome).toBe('connected');
+
+    const faults = (await (await fetch(`${h.emulator.origin}/_emulator/faults`)).json()) as {
+      faults: { route: string; applied: number }[];
+    };
+    expect(faults.faults.find((f) => f.route === 'POST /calls')?.applied).toBe(1);
+    // One call to the caller on the platform, live or ended: the lost answer was not dialled again.
+    const platform = h.deps.platform('acme');
+    const live = await platform.calls.list({ filter: filter<LiveCall>().eq('dst', caller) }).readPage(1);
+    const ended = await platform.history.cdrs.list({ filter: filter<Cdr>().eq('dst', caller) }).readPage(1);
+    const callIds = new Set([...live.data.map((c) => c.id), ...ended.data.map((c) => c.live_id)]);
+    expect([...callIds]).toHaveLength(1);
+    const dials = await h.deps.warehouse.db
+      .selectFrom('callback_dials')
+      .selectAll()
+      .where('number', '=', caller)
+      .execute();
+    expect(dials).toHaveLength(1);
+    expect(Number(dials[0]?.call_id)).toBe([...callIds][0]);
   });
 });

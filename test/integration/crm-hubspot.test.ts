@@ -1,6 +1,8 @@
 // The HubSpot connector through the official client against the local HubSpot (test/fakes).
 import { HubSpotConnector, hubspotConfigSchema } from '../../connectors/hubspot';
+import { resolveCallOwner } from '../../connectors/crm/call-owner';
 import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
+import { chooseContact } from '../../connectors/crm/match';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { callbackTask, callLog, contact } from '../unit/crm-fixtures';
 
@@ -20,13 +22,59 @@ function connector(extra: Record<string, unknown> = {}, maxRetryAfterMs?: number
 beforeAll(async () => {
   fake = await startFakeHubSpot();
   hubspot = connector();
-  await hubspot.ensureProperties();
+  await hubspot.prepare();
 });
 afterAll(() => fake.close());
 
 describe('HubSpotConnector', () => {
+  it('call_owner: maps the platform user to its HubSpot owner by e-mail, or by configuration', async () => {
+    const phone = '+442079461234';
+    const mine = fake.seedOwner('rep.one@example.com');
+    const other = fake.seedOwner('rep.two@example.com');
+    const owned = fake.seedContact(
+      { lastname: 'Owned', phone, hubspot_owner_id: mine },
+      '2026-01-01T00:00:00.000Z',
+    );
+    fake.seedContact({ lastname: 'Newer', phone, hubspot_owner_id: other }, '2026-11-01T00:00:00.000Z');
+    const candidates = await hubspot.findContactsByPhone(phone);
+    const owner = await resolveCallOwner({
+      userId: 7,
+      email: 'Rep.One@example.com',
+      overrides: {},
+      connector: hubspot,
+    });
+    expect(owner).toBe(mine);
+    expect(chooseContact(candidates, 'call_owner', owner)?.crmId).toBe(owned);
+    const configured = await resolveCallOwner({
+      userId: 7,
+      email: 'unknown@example.com',
+      overrides: { 'unknown@example.com': other },
+      connector: hubspot,
+    });
+    expect(configured).toBe(other);
+  });
+
+  it('refuses writes of a property the portal does not have, as HubSpot does', async () => {
+    const bare = await startFakeHubSpot();
+    try {
+      const fresh = new HubSpotConnector(
+        hubspotConfigSchema.parse({ type: 'hubspot', accessToken: bare.token, basePath: bare.url }),
+      );
+      await expect(fresh.createCallLog(callLog())).rejects.toThrow(
+        /callsync_key.*does not exist|does not exist.*callsync_key/,
+      );
+      await expect(fresh.findCallLog('acme:1')).rejects.toMatchObject({ status: 400 });
+      await fresh.prepare();
+      await fresh.prepare();
+      expect(bare.customProperties('calls')).toEqual(['callsync_key']);
+      await expect(fresh.createCallLog(callLog())).resolves.toMatch(/^\d+$/);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('creates callsync_key on calls and tasks once (a second run is a no-op)', async () => {
-    await hubspot.ensureProperties();
+    await hubspot.prepare();
     const created = fake.requests.filter((r) => r.path.startsWith('/crm/v3/properties/') && r.status === 201);
     expect(created.map((r) => r.path).sort()).toEqual([
       '/crm/v3/properties/calls',

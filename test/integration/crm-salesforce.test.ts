@@ -1,6 +1,8 @@
 // The Salesforce connector through jsforce against the local Salesforce (test/fakes).
 import { SalesforceConnector, salesforceConfigSchema } from '../../connectors/salesforce';
+import { resolveCallOwner } from '../../connectors/crm/call-owner';
 import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
+import { chooseContact } from '../../connectors/crm/match';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { callbackTask, callLog, contact } from '../unit/crm-fixtures';
 
@@ -139,5 +141,39 @@ describe('SalesforceConnector', () => {
     const limited = await sf.findCallLog('acme:1').catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(CrmRateLimitedError);
     expect(limited).toMatchObject({ retryable: true, retryAfterMs: 3_600_000 });
+  });
+
+  it('prepare() passes when every Task field callsync writes is writable', async () => {
+    await expect(sf.prepare()).resolves.toBeUndefined();
+  });
+
+  it('call_owner: maps the platform user to its Salesforce user by e-mail, or by configuration', async () => {
+    const phone = '+442079461234';
+    const mine = fake.seed('User', { LastName: 'Mine', Email: 'rep.one@example.com' });
+    const other = fake.seed('User', { LastName: 'Other', Email: 'rep.two@example.com' });
+    const owned = fake.seed(
+      'Contact',
+      { LastName: 'Owned', Phone: phone, OwnerId: mine },
+      '2026-01-01T00:00:00.000Z',
+    );
+    fake.seed('Contact', { LastName: 'Newer', Phone: phone, OwnerId: other }, '2026-11-01T00:00:00.000Z');
+    const candidates = await sf.findContactsByPhone(phone);
+    const owner = await resolveCallOwner({
+      userId: 7,
+      email: 'Rep.One@example.com',
+      overrides: {},
+      connector: sf,
+    });
+    expect(owner).toBe(mine);
+    expect(chooseContact(candidates, 'call_owner', owner)?.crmId).toBe(owned);
+    // The platform user id itself never matches a Salesforce owner: the old rule fell back to most recent.
+    expect(chooseContact(candidates, 'call_owner', '7')?.crmId).not.toBe(owned);
+    const configured = await resolveCallOwner({
+      userId: 7,
+      email: 'unknown@example.com',
+      overrides: { '7': mine },
+      connector: sf,
+    });
+    expect(configured).toBe(mine);
   });
 });

@@ -143,7 +143,7 @@ describe('upsertCallLog / upsertTask', () => {
       const hubspot = new HubSpotConnector(
         hubspotConfigSchema.parse({ type: 'hubspot', accessToken: fake.token, basePath: fake.url }),
       );
-      await hubspot.ensureProperties();
+      await hubspot.prepare();
       const log = callLog();
       await Promise.all(Array.from({ length: 4 }, () => upsertCallLog(w.db, hubspot, log)));
       await upsertCallLog(w.db, hubspot, { ...log, summary: 'Transcript arrived.' });

@@ -2,7 +2,6 @@
 // each call's `callLifecycle` workflow (a recording stand-in here), DTMF key presses included, rows
 // are marked done, and rows stay pending while Temporal is away, then drain once it is back.
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { silentLogger } from '../../lib/logger';
 import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
 import { freePort } from '../../lib/free-port';
@@ -13,6 +12,7 @@ import { eventually } from '../support/eventually';
 import { quietTemporalRuntime } from '../support/temporal-runtime';
 import { storeWebhook } from './inbox-fixtures';
 import { signalsQuery } from './receiver-workflow';
+import { withStandInWorker } from './stand-in-worker';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
 const ACCOUNT = 'acme';
@@ -53,19 +53,8 @@ describe('relay: inbox → Temporal', () => {
       )
     ).rows.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: Number(r.n) }), {});
 
-  async function withWorker<T>(run: () => Promise<T>): Promise<T> {
-    const nc = await NativeConnection.connect({ address: temporal.address });
-    try {
-      const worker = await Worker.create({
-        connection: nc,
-        taskQueue,
-        workflowsPath: require.resolve('./receiver-workflow'),
-      });
-      return await worker.runUntil(run());
-    } finally {
-      await nc.close();
-    }
-  }
+  const withWorker = <T>(run: () => Promise<T>): Promise<T> =>
+    withStandInWorker(temporal.address, taskQueue, run);
 
   beforeAll(async () => {
     quietTemporalRuntime();

@@ -2,15 +2,21 @@
 // webhook announced gets its lifecycle (once), a running lifecycle learns that its CDR exists, and a
 // lifecycle that already finished is neither repeated nor an error.
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { reconcileCalls } from '../../activities/reconcile';
+import { cdrSeenEvent, reconcileCalls } from '../../activities/reconcile';
 import type { Cdr } from '../../connectors/platform';
-import { CDR_SEEN_EVENT, callEventSignal, callLifecycleWorkflow, callWorkflowId } from '../../contracts';
+import {
+  CDR_SEEN_EVENT,
+  callEventSignal,
+  callLifecycleWorkflow,
+  callWorkflowId,
+  type CallEventSignal,
+} from '../../contracts';
 import { freePort } from '../../lib/free-port';
 import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
 import { eventually } from '../support/eventually';
 import { quietTemporalRuntime } from '../support/temporal-runtime';
 import { signalsQuery } from './receiver-workflow';
+import { withStandInWorker } from './stand-in-worker';
 
 const ACCOUNT = 'acme';
 const HOUR = 3_600_000;
@@ -34,74 +40,47 @@ describe('reconcileCalls', () => {
   });
 
   it('starts recent unannounced calls once, tells running ones their CDR exists, leaves finished ones alone', async () => {
-    const nc = await NativeConnection.connect({ address: temporal.address });
-    try {
-      const worker = await Worker.create({
-        connection: nc,
+    await withStandInWorker(temporal.address, taskQueue, async () => {
+      // Call 503 was announced by its webhooks and is over: its lifecycle has finished.
+      const finished = await client.workflow.signalWithStart(callLifecycleWorkflow, {
+        workflowId: callWorkflowId(ACCOUNT, 503),
         taskQueue,
-        // A stand-in lifecycle that records its signals and ends at a hangup event.
-        workflowsPath: require.resolve('./receiver-workflow'),
+        args: [{ account: ACCOUNT, callId: 503 }],
+        signal: callEventSignal,
+        signalArgs: [hangup(503)],
       });
-      await worker.runUntil(async () => {
-        // Call 503 was announced by its webhooks and is over: its lifecycle has finished.
-        const finished = await client.workflow.signalWithStart(callLifecycleWorkflow, {
-          workflowId: callWorkflowId(ACCOUNT, 503),
-          taskQueue,
-          args: [{ account: ACCOUNT, callId: 503 }],
-          signal: callEventSignal,
-          signalArgs: [hangup(503)],
-        });
-        await finished.result();
+      await finished.result();
 
-        const opts = { account: ACCOUNT, taskQueue, windowMs: 24 * HOUR, newest: '2026-11-01 10:00:00' };
-        const page = [
-          cdr(1, 501, '2026-11-01 09:00:00'),
-          cdr(2, 502, '2026-11-01 09:30:00'),
-          cdr(3, 502, '2026-11-01 09:30:04'), // a second leg of call 502
-          cdr(4, 503, '2026-11-01 08:00:00'),
-          cdr(5, 504, '2026-10-30 09:00:00'), // history, not a call in flight
-        ];
-        expect(await reconcileCalls(client, opts, page)).toBe(2);
+      const opts = { account: ACCOUNT, taskQueue, windowMs: 24 * HOUR, newest: '2026-11-01 10:00:00' };
+      const page = [
+        cdr(1, 501, '2026-11-01 09:00:00'),
+        cdr(2, 502, '2026-11-01 09:30:00'),
+        cdr(3, 502, '2026-11-01 09:30:04'), // a second leg of call 502
+        cdr(4, 503, '2026-11-01 08:00:00'),
+        cdr(5, 504, '2026-10-30 09:00:00'), // history, not a call in flight
+      ];
+      expect(await reconcileCalls(client, opts, page)).toBe(2);
 
-        const state = (callId: number) =>
-          client.workflow.getHandle(callWorkflowId(ACCOUNT, callId)).query(signalsQuery);
-        expect((await state(501)).input).toEqual({ account: ACCOUNT, callId: 501, fromCdr: true });
-        expect((await state(502)).events).toEqual([]);
-        await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 504)).describe()).rejects.toThrow();
+      const state = (callId: number) =>
+        client.workflow.getHandle(callWorkflowId(ACCOUNT, callId)).query(signalsQuery);
+      expect((await state(501)).input).toEqual({ account: ACCOUNT, callId: 501, fromCdr: true });
+      expect((await state(502)).events).toEqual([]);
+      await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 504)).describe()).rejects.toThrow();
 
-        // The next page (or run) sees the same calls again: nothing starts twice, and the running
-        // lifecycles hear that their CDR exists (a lost hangup webhook no longer keeps them waiting).
-        expect(await reconcileCalls(client, opts, page)).toBe(0);
-        const seen = await eventually(async () => {
-          const events = (await state(501)).events;
-          return events.length > 0 ? events : undefined;
-        }, 'the CDR-seen signal');
-        expect(seen.map((e) => e.name)).toEqual([CDR_SEEN_EVENT]);
-        expect((await finished.describe()).status.name).toBe('COMPLETED');
-      });
-    } finally {
-      await nc.close();
-    }
+      // The next page (or run) sees the same calls again: nothing starts twice, and the running
+      // lifecycles hear that their CDR exists (a lost hangup webhook no longer keeps them waiting).
+      expect(await reconcileCalls(client, opts, page)).toBe(0);
+      const seen = await eventually(async () => {
+        const events = (await state(501)).events;
+        return events.length > 0 ? events : undefined;
+      }, 'the CDR-seen signal');
+      expect(seen.map((e) => e.name)).toEqual([CDR_SEEN_EVENT]);
+      expect((await finished.describe()).status.name).toBe('COMPLETED');
+    });
   }, 120_000);
 });
 
-function hangup(callId: number) {
-  return {
-    eventId: `call-${callId}-hangup`,
-    name: 'call.hangup',
-    time: '2026-11-01 08:05:00',
-    state: 'HANGUP',
-    context: null,
-    destination: null,
-    src: null,
-    dst: null,
-    srcId: null,
-    dstId: null,
-    srcName: null,
-    dstName: null,
-    duration: 300,
-    tCause: null,
-    connectedAt: null,
-    digits: null,
-  };
+/** A platform hangup event (the stand-in lifecycle ends at one). */
+function hangup(callId: number): CallEventSignal {
+  return { ...cdrSeenEvent(callId), eventId: `call-${callId}-hangup`, name: 'call.hangup' };
 }

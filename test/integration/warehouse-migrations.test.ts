@@ -17,6 +17,8 @@ const MIGRATIONS = [
   '2026_11_22_1000_create_call_events',
   '2026_12_01_0900_create_webhook_inbox',
   '2026_12_01_0930_create_crm_tables',
+  '2026_12_08_0900_create_call_failures',
+  '2026_12_08_0910_create_callback_dials',
 ];
 
 // format_type() spelling of each column type.

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { toActivityFailure } from '../../activities/failures';
+import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
 import {
   BadRequestError,
   NotFoundError,
@@ -7,7 +8,7 @@ import {
   ServerError,
   UnauthorizedError,
 } from '../../connectors/platform';
-import { NON_RETRYABLE_TYPES } from '../../workflows/retry-policy';
+import { NON_RETRYABLE_TYPES } from '../../contracts/activity-options';
 
 function failureOf(err: unknown): ApplicationFailure {
   try {
@@ -52,5 +53,75 @@ describe('activity failure mapping', () => {
   it('passes other errors through unchanged', () => {
     const boom = new Error('boom');
     expect(failureOf(boom)).toBe(boom);
+  });
+
+  it('makes a CRM refusal non-retryable, typed by its status', () => {
+    const cases: [CrmError, string][] = [
+      [
+        new CrmError({ destination: 'hubspot', status: 400, message: 'bad', retryable: false }),
+        'CrmBadRequestError',
+      ],
+      [
+        new CrmError({ destination: 'salesforce', status: 403, message: 'no', retryable: false }),
+        'CrmForbiddenError',
+      ],
+      [
+        new CrmError({ destination: 'hubspot', status: 404, message: 'gone', retryable: false }),
+        'CrmNotFoundError',
+      ],
+      [
+        new CrmError({ destination: 'hubspot', status: 207, message: 'batch', retryable: false }),
+        'CrmRejectedError',
+      ],
+    ];
+    for (const [err, type] of cases) {
+      const f = failureOf(err);
+      expect(f).toBeInstanceOf(ApplicationFailure);
+      expect(f.nonRetryable).toBe(true);
+      expect(f.type).toBe(type);
+      expect(NON_RETRYABLE_TYPES).toContain(type);
+    }
+    const flaky = failureOf(
+      new CrmError({ destination: 'hubspot', status: 503, message: 'x', retryable: true }),
+    );
+    expect(flaky.nonRetryable).toBe(false);
+    expect(NON_RETRYABLE_TYPES).not.toContain(flaky.type);
+  });
+
+  it("waits the CRM's Retry-After as the next retry delay", () => {
+    const f = failureOf(
+      new CrmRateLimitedError({
+        destination: 'hubspot',
+        status: 429,
+        message: 'slow down',
+        retryAfterMs: 42_000,
+      }),
+    );
+    expect(f.nonRetryable).toBe(false);
+    expect(f.type).toBe('CrmRateLimitedError');
+    expect(f.nextRetryDelay).toBe(42_000);
+  });
+
+  it("maps HubSpot's and jsforce's own error shapes, should one escape a connector", () => {
+    const hubspot400 = {
+      code: 400,
+      headers: {},
+      body: { message: 'Property "x" does not exist' },
+      message: 'HTTP 400',
+    };
+    expect(failureOf(hubspot400)).toMatchObject({ type: 'CrmBadRequestError', nonRetryable: true });
+    const hubspot429 = {
+      code: 429,
+      headers: { 'retry-after': '30' },
+      body: { message: 'limit' },
+      message: 'HTTP 429',
+    };
+    expect(failureOf(hubspot429)).toMatchObject({ type: 'CrmRateLimitedError', nextRetryDelay: 30_000 });
+    const jsforce = Object.assign(new Error('No such column'), { errorCode: 'INVALID_FIELD' });
+    expect(failureOf(jsforce)).toMatchObject({ type: 'CrmBadRequestError', nonRetryable: true });
+    const limit = Object.assign(new Error('TotalRequests Limit exceeded.'), {
+      errorCode: 'REQUEST_LIMIT_EXCEEDED',
+    });
+    expect(failureOf(limit)).toMatchObject({ type: 'CrmRateLimitedError', nextRetryDelay: 3_600_000 });
   });
 });

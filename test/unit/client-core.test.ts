@@ -225,7 +225,7 @@ describe('platform core: error mapping', () => {
     expect(err.method).toBe('POST');
     expect(err.path).toBe('/calls');
     expect(err.errors).toEqual([{ field: 'to', message: 'required' }]);
-    expect(err.message).toBe('POST /calls: 400 Validation failed');
+    expect(err.message).toBe('POST /calls: 400 Validation failed (to: required)');
   });
 
   it('maps 404 with the expanded path and the request id', async () => {
@@ -299,5 +299,24 @@ describe('platform core: error mapping', () => {
     expect(err).not.toBeInstanceOf(PlatformError);
     expect((err as Error).name).toBe('AbortError');
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('platform core: reasons of an errors array', () => {
+  it('reads string entries (the spec) and {field, message} objects (the live platform) alike', async () => {
+    for (const errors of [
+      ['to: required', 'from: unknown user'],
+      [
+        { field: 'to', message: 'required' },
+        { field: 'from', message: 'unknown user' },
+      ],
+    ]) {
+      const { client } = testClient(() => json(400, { message: 'Validation failed', errors }));
+      const err = (await client.calls
+        .create({ to: '+441234567890' })
+        .catch((e: unknown) => e)) as BadRequestError;
+      expect(err.message).toBe('POST /calls: 400 Validation failed (to: required; from: unknown user)');
+      expect(err.errors).toEqual(errors);
+    }
   });
 });

@@ -84,7 +84,7 @@ describe('no secrets in errors or logs', () => {
     );
     const err = await client.customer.me().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnauthorizedError);
-    expect((err as Error).message).toBe('GET /me: 401 Token [redacted] does not exist');
+    expect((err as Error).message).toBe('GET /me: 401 Token [redacted] does not exist (unknown [redacted])');
     const retried = await client.history.cdrs.get(1).catch((e: unknown) => e);
     expect((retried as Error).message).toContain('overloaded for [redacted]');
     await client.close();

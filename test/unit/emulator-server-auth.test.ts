@@ -95,7 +95,10 @@ describe('credentials', () => {
     const body = await res.json();
     expect(body.message).toBe('Validation failed');
     expect(body.errors).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^email: /), expect.stringMatching(/^password: /)]),
+      expect.arrayContaining([
+        { field: 'email', message: expect.any(String) },
+        { field: 'password', message: expect.any(String) },
+      ]),
     );
   });
 });

@@ -129,9 +129,13 @@ export function errorFromResponse(input: ResponseErrorInput): PlatformError {
   const { status, method, secrets } = input;
   const path = redact(input.path, secrets);
   const said = platformMessage(input.body);
-  const message = `${method} ${path}: ${status}${said ? ` ${redact(said, secrets)}` : ''}`;
+  const errors = errorsArray(input.body, secrets);
+  const reasons = errorReasons(errors);
+  const message =
+    `${method} ${path}: ${status}${said ? ` ${redact(said, secrets)}` : ''}` +
+    (reasons ? ` (${reasons})` : '');
   const init: PlatformErrorInit = { status, method, path, message, requestId: input.requestId };
-  if (status === 400) return new BadRequestError({ ...init, errors: errorsArray(input.body, secrets) });
+  if (status === 400) return new BadRequestError({ ...init, errors });
   if (status === 401) return new UnauthorizedError(init);
   if (status === 403) return new ForbiddenError(init);
   if (status === 404) return new NotFoundError(init);
@@ -147,6 +151,26 @@ function platformMessage(body: unknown): string | undefined {
     if (typeof m === 'string') return m.slice(0, 500);
   }
   return undefined;
+}
+
+/**
+ * The reasons of an `errors` array in one line: entries are strings (the spec's examples) or
+ * `{field, message}` objects (what the live platform sends and its clients read); both are read.
+ */
+export function errorReasons(errors: readonly unknown[], max = 5): string {
+  const reasons = errors.map((e): string => {
+    if (typeof e === 'string') return e;
+    if (e !== null && typeof e === 'object') {
+      const { field, message } = e as { field?: unknown; message?: unknown };
+      if (typeof message === 'string')
+        return typeof field === 'string' && field !== '' ? `${field}: ${message}` : message;
+      return JSON.stringify(e);
+    }
+    return String(e);
+  });
+  const shown = reasons.slice(0, max).map((r) => r.slice(0, 200));
+  if (reasons.length > max) shown.push(`… ${reasons.length - max} more`);
+  return shown.join('; ');
 }
 
 function errorsArray(body: unknown, secrets: readonly string[]): unknown[] {

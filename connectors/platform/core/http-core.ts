@@ -163,7 +163,7 @@ export class PlatformCore {
             }
           }
         }
-        if (retries >= this.opts.maxRetries || !shouldRetry(err)) throw err;
+        if (retries >= (req.maxRetries ?? this.opts.maxRetries) || !shouldRetry(err)) throw err;
         const delayMs = retryDelay(err, retries, this.backoff);
         if (delayMs === undefined) throw err;
         retries++;

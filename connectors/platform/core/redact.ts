@@ -6,6 +6,7 @@ const CENSOR = '[redacted]';
 /** Keys whose values are credentials wherever they appear in a body kept for diagnosis. */
 const SECRET_KEYS = new Set([
   'password',
+  'sip_password',
   'token',
   'user_token',
   'api_key',

@@ -54,6 +54,8 @@ interface BaseRequest {
   /** Extra success statuses besides 2xx (PATCH /calls/{id} answers 301). */
   alsoSuccess?: readonly number[];
   signal?: AbortSignal | undefined;
+  /** Quick retries inside the core for this request (default: the core's maxRetries). */
+  maxRetries?: number;
 }
 
 /**

@@ -11,6 +11,11 @@ export type Ids = Id | readonly Id[];
 /** Per-call options. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Quick retries of this request inside the client (default: the client's maxRetries). 0 for a
+   * request that must not be sent twice blindly, such as placing a call.
+   */
+  maxRetries?: number;
 }
 /** The type a caller writes for a request-body schema. */
 export type Body<S extends z.ZodType> = z.input<S>;
@@ -67,7 +72,16 @@ export function send<S extends z.ZodType>(
   schema: S,
   o: CallOptions = {},
 ): Promise<z.output<S>> {
-  return core.request({ method, template, params, body, response: 'json', schema, signal: o.signal });
+  return core.request({
+    method,
+    template,
+    params,
+    body,
+    response: 'json',
+    schema,
+    signal: o.signal,
+    ...(o.maxRetries !== undefined ? { maxRetries: o.maxRetries } : {}),
+  });
 }
 
 /** A bulk PATCH of a collection with an array of partial records. */

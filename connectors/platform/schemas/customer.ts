@@ -101,5 +101,16 @@ export const meSchema = z.looseObject({
   currency_iso: str(),
   is_root: str(),
   language: str(),
+  // Beyond the spec: the live /me carries what the official clients read.
+  email: str(),
+  first_name: str(),
+  last_name: str(),
+  customer_id: int(),
+  /** SIP registration of the caller's phone (the browser CTI connector registers with it). */
+  sip_username: str(),
+  sip_password: str(),
+  sip_domain: str(),
+  sip_proxy: str(),
+  sip_wss_url: str(),
 });
 export type Me = z.infer<typeof meSchema>;

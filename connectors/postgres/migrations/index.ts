@@ -6,6 +6,8 @@ import * as createServiceState from './2026_11_22_0902_create_service_state';
 import * as createCallEvents from './2026_11_22_1000_create_call_events';
 import * as createWebhookInbox from './2026_12_01_0900_create_webhook_inbox';
 import * as createCrmTables from './2026_12_01_0930_create_crm_tables';
+import * as createCallFailures from './2026_12_08_0900_create_call_failures';
+import * as createCallbackDials from './2026_12_08_0910_create_callback_dials';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -14,4 +16,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_1000_create_call_events': createCallEvents,
   '2026_12_01_0900_create_webhook_inbox': createWebhookInbox,
   '2026_12_01_0930_create_crm_tables': createCrmTables,
+  '2026_12_08_0900_create_call_failures': createCallFailures,
+  '2026_12_08_0910_create_callback_dials': createCallbackDials,
 };

@@ -4,6 +4,7 @@ import type { CdrsTable, MsdrsTable } from './cdrs';
 import type { BuiltinCallLogsTable, BuiltinContactsTable, BuiltinTasksTable, CrmObjectsTable } from './crm';
 import type { CallMeBackTable } from './callmeback';
 import type { ContactsTable, UsersTable } from './directory';
+import type { CallbackDialsTable, CallFailuresTable } from './follow-ups';
 import type { RecordingsTable, VoicemessagesTable } from './media';
 import type { ChatsTable, FaxesTable, SmsTable } from './messages';
 import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './settings';
@@ -35,6 +36,8 @@ export interface Database {
   builtin_tasks: BuiltinTasksTable;
   webhook_inbox: WebhookInboxTable;
   webhook_rejected: WebhookRejectedTable;
+  call_failures: CallFailuresTable;
+  callback_dials: CallbackDialsTable;
 }
 
 export * from './columns';
@@ -43,6 +46,7 @@ export * from './cdrs';
 export * from './crm';
 export * from './callmeback';
 export * from './directory';
+export * from './follow-ups';
 export * from './media';
 export * from './messages';
 export * from './settings';

@@ -1,5 +1,6 @@
 // Customer module: users (and their nested collections), user groups and policies, queue groups,
 // customer deletion and the caller's own metadata (/me).
+import { createHash } from 'node:crypto';
 import {
   bulkPatchUsersBody,
   createQueueGroupBody,
@@ -9,7 +10,7 @@ import {
   patchUserGroupBody,
   patchUserGroupPolicyBody,
 } from '../../../connectors/platform/schemas';
-import { TABLE_NAMES, type FilterCondition } from '../../store';
+import { TABLE_NAMES, type FilterCondition, type Row } from '../../store';
 import {
   bulkPatchRoute,
   createRoute,
@@ -53,9 +54,33 @@ function me(call: AuthedCall): ApiResponse {
       currency_iso: text(customer.currency_iso, 'EUR'),
       is_root: user.is_root === true ? '1' : '0',
       language: text(user.language, customer.language),
+      // Beyond the spec: what the official clients read from /me.
+      email: text(user.email),
+      first_name: text(user.first_name),
+      last_name: text(user.last_name),
+      customer_id: call.identity.customer_id,
+      ...sipRegistration(user, text(customer.domain), call.ctx.store.admin.api_key),
     },
     `${call.baseUrl}/me`,
   );
+}
+
+/**
+ * The SIP account the browser CTI connector registers with (it reads these from /me; the spec does
+ * not show them). The password is derived, so the same seed gives the same one.
+ */
+function sipRegistration(user: Row, domain: string, salt: string): Record<string, string> {
+  const sipDomain = `sip.${domain || 'emulator.local'}`;
+  return {
+    sip_username: `u${String(user.id)}`,
+    sip_password: createHash('sha256')
+      .update(`${salt}:sip:${String(user.id)}`)
+      .digest('hex')
+      .slice(0, 20),
+    sip_domain: sipDomain,
+    sip_proxy: `${sipDomain}:5060`,
+    sip_wss_url: `wss://${sipDomain}:7443/ws`,
+  };
 }
 
 /** Deletes the caller's own customer account: every row, login and session of it. */

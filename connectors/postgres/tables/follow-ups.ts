@@ -1,0 +1,40 @@
+// State of calls' follow-ups that is not a CRM object: failures recorded by the workflows, and
+// auto-dial attempts.
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** A call or callback workflow whose activity failed for good (one row per workflow run). */
+export interface CallFailuresTable {
+  id: Generated<string>;
+  account: string;
+  workflow_id: string;
+  run_id: string;
+  /** callLifecycle or callback. */
+  workflow_type: string;
+  /** The call id, or the caller's number for a callback. */
+  subject: string;
+  /** The activity that gave up (logCall, upsertCallbackTask, placeCallback, …). */
+  activity: string;
+  /** The failure's type name (CrmBadRequestError, RateLimitedError, …). */
+  failure_type: string;
+  message: string;
+  /** Why Temporal stopped retrying (NON_RETRYABLE_FAILURE, MAXIMUM_ATTEMPTS_REACHED, TIMEOUT). */
+  retry_state: string | null;
+  failed_at: Generated<Date>;
+}
+export type CallFailureRow = Selectable<CallFailuresTable>;
+export type NewCallFailureRow = Insertable<CallFailuresTable>;
+
+/** One auto-dial attempt (POST /calls), recorded before the request is sent. */
+export interface CallbackDialsTable {
+  /** `<workflow id>/<run id>#<attempt n>`: one row per dial attempt of a callback run. */
+  attempt_key: string;
+  account: string;
+  number: string;
+  /** Calls to the number (live ids) the platform had before this attempt: not this attempt's call. */
+  known_call_ids: ColumnType<string[], number[], number[]>;
+  /** The call this attempt placed, once known. */
+  call_id: ColumnType<string | null, number | null, number | null>;
+  requested_at: Generated<Date>;
+  placed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+export type CallbackDialRow = Selectable<CallbackDialsTable>;

@@ -1,0 +1,84 @@
+// Every activity's retry policy, timeouts and heartbeat timeout, in one place: workflows take their
+// proxyActivities options from here, and activities/ the heartbeat cadence. Pure data (no I/O), so
+// workflow code may import it.
+import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
+
+/**
+ * Failure types that retrying cannot fix: the platform's (bad request, no permission, gone,
+ * unreadable, bad credentials), the CRM's (activities/failures.ts names them), and bad state.
+ */
+export const NON_RETRYABLE_TYPES = [
+  'BadRequestError',
+  'ForbiddenError',
+  'NotFoundError',
+  'SchemaError',
+  'UnauthorizedError',
+  'ConfigError',
+  'CheckpointMissing',
+  'CrmBadRequestError',
+  'CrmUnauthorizedError',
+  'CrmForbiddenError',
+  'CrmNotFoundError',
+  'CrmConflictError',
+  'CrmRejectedError',
+];
+
+/**
+ * How long an activity may go without a heartbeat before Temporal retries it elsewhere (a worker
+ * that died). Every activity heartbeats while it runs (activities/index.ts), well within this, so
+ * waiting out a Retry-After or reading a slow page never trips it.
+ */
+export const HEARTBEAT_TIMEOUT = '15 seconds';
+
+/**
+ * Sync and backfill pages: transient errors (5xx, network, 429 after its Retry-After) retry with
+ * backoff for as long as it takes. A page resumes from its checkpoint, so a retry repeats nothing,
+ * and a stream that cannot advance shows in `callsync status` as lag.
+ */
+export const SYNC_RETRY: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
+};
+
+/** Activities of syncStream, backfill and backfillWindow. */
+export const SYNC_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: SYNC_RETRY,
+};
+
+/**
+ * A call's follow-up (CDR lookup, CRM call log, callback task) retries a bounded number of times:
+ * a CRM that keeps refusing ends the workflow with a recorded failure (call_failures, shown by
+ * `callsync status`) instead of retrying for ever. Ten attempts span about 20 minutes of backoff,
+ * longer when the vendor's Retry-After asks for it.
+ */
+export const CALL_RETRY: RetryPolicy = {
+  initialInterval: '2 seconds',
+  backoffCoefficient: 2,
+  maximumInterval: '5 minutes',
+  maximumAttempts: 10,
+  nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
+};
+
+/** Activities of callLifecycle and callback. */
+export const CALL_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  // Caps the whole retry sequence too, even when Retry-After delays stretch it.
+  scheduleToCloseTimeout: '12 hours',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: CALL_RETRY,
+};
+
+/**
+ * Placing a callback (POST /calls): few attempts, since each retry first looks for the call an
+ * earlier attempt may have placed; a dial that keeps failing is recorded like other call failures.
+ */
+export const DIAL_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '30 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { ...CALL_RETRY, maximumAttempts: 4 },
+};

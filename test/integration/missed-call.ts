@@ -1,0 +1,57 @@
+// A missed inbound call in the emulator (its CDR), announced to callsync as its webhooks would be:
+// call.missed and call.hangup signalled into the call's lifecycle workflow.
+import {
+  callEventSignal,
+  callLifecycleWorkflow,
+  callWorkflowId,
+  type CallEventSignal,
+} from '../../contracts';
+import type { SyncHarness } from './sync-harness';
+
+/** Adds a missed call from `caller` to the emulator (taken by `userId` when given); returns its call id. */
+export async function missedCall(
+  h: SyncHarness,
+  caller: string,
+  opts: { userId?: number } = {},
+): Promise<number> {
+  const customer = h.emulator.admin.customer_id;
+  const [cdr] = h.emulator.store.addCdrs(customer, 1);
+  h.emulator.store.tables.cdrs.update(cdr!.id, {
+    type: 'M',
+    src: caller,
+    dst: '101',
+    billsec: 0,
+    disposition: 'RINGING',
+    t_cause: 'No user responding',
+    ...(opts.userId !== undefined ? { user_id: opts.userId } : {}),
+  });
+  const callId = Number(cdr!.live_id);
+  const event = (n: number, name: string): CallEventSignal => ({
+    eventId: `${callId}-${n}`,
+    name,
+    time: null,
+    state: null,
+    context: 'LOCAL_USER',
+    destination: 'in',
+    src: caller,
+    dst: '101',
+    srcId: null,
+    dstId: opts.userId ?? null,
+    srcName: null,
+    dstName: null,
+    duration: null,
+    tCause: null,
+    connectedAt: null,
+    digits: null,
+  });
+  for (const e of [event(1, 'call.missed'), event(2, 'call.hangup')]) {
+    await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
+      workflowId: callWorkflowId('acme', callId),
+      taskQueue: h.taskQueue,
+      args: [{ account: 'acme', callId }],
+      signal: callEventSignal,
+      signalArgs: [e],
+    });
+  }
+  return callId;
+}
