@@ -1,4 +1,5 @@
 import type { Row } from '../store/types';
+import { mp3Size } from '../media/mp3';
 import { formatEpoch } from './calendar';
 import type { CallContext } from './call-context';
 import type { CdrParts } from './call-parts';
@@ -37,6 +38,25 @@ function token(rng: Rng): string {
   return s;
 }
 
+/**
+ * What the official CLI names and sizes a recording's download with (not in the spec): when the
+ * recording starts (epoch seconds), who called whom, the file type and its size in bytes.
+ */
+export function recordingFile(
+  cdr: Row,
+  seconds: number,
+  startedAt: number,
+  recordingId: number,
+): { timestamp: number; caller: unknown; called: unknown; type: string; size: number } {
+  return {
+    timestamp: startedAt,
+    caller: cdr.src,
+    called: cdr.dst,
+    type: 'mp3',
+    size: mp3Size({ seconds: seconds > 0 ? seconds : 5, seed: recordingId }),
+  };
+}
+
 /** The recording of a connected call, created when it ends; AI fields are pooled (or absent for now). */
 export function monitorRow(
   ids: IdAllocator,
@@ -46,14 +66,16 @@ export function monitorRow(
   end: number,
   ai?: TranscriptEntry,
 ): Row {
+  const id = ids.take('monitors');
   return {
-    id: ids.take('monitors'),
+    id,
     created_at: formatEpoch(end),
     token: token(rng),
     live_id: cdr.live_id,
     cdr_id: cdr.id,
     user_id: p.user.id,
     duration: p.billsec,
+    ...recordingFile(cdr, p.billsec, end - p.billsec, id),
     transcript: ai?.transcript ?? null,
     transcript_speakers: ai?.transcript_speakers ?? null,
     summary: ai?.summary ?? null,

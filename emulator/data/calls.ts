@@ -15,6 +15,9 @@ import type { Rng } from './prng';
 import type { IdAllocator } from './profiles';
 import type { TranscriptEntry } from './transcripts';
 
+/** Labels of a CDR nobody labelled: one frozen array shared by every such row. */
+const NO_LABELS: readonly string[] = Object.freeze([]);
+
 export type { CallContext, CallOptions, CallSink } from './call-context';
 
 const SERVERS = [3, 4, 7, 9];
@@ -74,6 +77,10 @@ export class CallGenerator {
       call_id: liveId,
       is_root: true,
       root_live_id: liveId,
+      // Beyond the spec: the official CLI and the Data Studio connector read these.
+      labels: NO_LABELS,
+      metadata: null,
+      nb_notes: 0,
     };
     sink('cdrs', cdr);
     this.tally(ctx, p, calldate, charge);
@@ -87,8 +94,10 @@ export class CallGenerator {
         voicemessageRow(this.ids, rng, cdr, p, end, pool.length > 0 ? rng.pick(pool) : null),
       );
     }
-    if (p.disposition === 'CONNECTED' && rng.chance(0.015))
+    if (p.disposition === 'CONNECTED' && rng.chance(0.015)) {
+      cdr.nb_notes = 1; // seeded rows are this object; a store's sink counts notes itself
       sink('cdrnotes', noteRow(this.ids, rng, cdr, p, end));
+    }
     if (scenario === 'webcall') sink('webcalls', webcallRow(this.ids, cdr, p));
     if (scenario === 'cmb') sink('callmeback_cdrs', callMeBackCdrRow(rng, ctx, cdr));
     if (p.info.startsWith('Call tracking')) sink('calltracking_cdrs', trackingCdrRow(ctx, cdr, p));

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { BitWriter } from './bit-writer';
 
 // A tiny MPEG-1 Layer III writer for test tones. Instead of analysing PCM, it writes the spectrum
@@ -121,6 +122,58 @@ export function mp3Tone(opts: Mp3ToneOptions): Buffer {
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
   cache.set(key, out);
   return out;
+}
+
+/** Longest audio the emulator renders (a call lasts at most a few hours). */
+const MAX_STREAM_SECONDS = 6 * 3600;
+/** Frames per chunk of a streamed tone (about 100 KB, 24 s of audio). */
+const CHUNK_FRAMES = 1000;
+
+/** A tone of any length, produced lazily: its byte length, and a stream of it (one chunk reused). */
+export interface Mp3ToneStream {
+  length: number;
+  stream(): Readable;
+}
+
+/**
+ * The same MP3 as mp3Tone, for recordings as long as their call: nothing is built until it is read,
+ * and a read holds one ~100 KB chunk however long the audio is.
+ */
+export function mp3ToneStream(opts: Mp3ToneOptions): Mp3ToneStream {
+  const seconds = Math.max(
+    0.1,
+    Math.min(MAX_STREAM_SECONDS, Number.isFinite(opts.seconds) ? opts.seconds : 1),
+  );
+  const frames = Math.max(1, Math.ceil((seconds * SAMPLE_RATE) / SAMPLES_PER_FRAME));
+  if (seconds <= 600) {
+    const whole = mp3Tone({ ...opts, seconds });
+    return { length: whole.length, stream: () => Readable.from([whole]) };
+  }
+  const sample = mp3Tone({ ...opts, seconds: (CHUNK_FRAMES * SAMPLES_PER_FRAME) / SAMPLE_RATE });
+  const tagLength = sample.length - CHUNK_FRAMES * FRAME_BYTES;
+  return {
+    length: tagLength + frames * FRAME_BYTES,
+    stream: () =>
+      Readable.from(
+        (function* chunks(): Generator<Buffer> {
+          yield sample.subarray(0, tagLength);
+          const chunk = sample.subarray(tagLength);
+          for (let left = frames; left > 0; left -= CHUNK_FRAMES)
+            yield left >= CHUNK_FRAMES ? chunk : chunk.subarray(0, left * FRAME_BYTES);
+        })(),
+      ),
+  };
+}
+
+/** Byte length of mp3ToneStream(opts) without producing it (what a recording's `size` says). */
+export function mp3Size(opts: Mp3ToneOptions): number {
+  const seconds = Math.max(
+    0.1,
+    Math.min(MAX_STREAM_SECONDS, Number.isFinite(opts.seconds) ? opts.seconds : 1),
+  );
+  const frames = Math.max(1, Math.ceil((seconds * SAMPLE_RATE) / SAMPLES_PER_FRAME));
+  const line = 2 * Math.max(1, Math.min(200, Math.round(toneFrequency(opts) / (2 * LINE_HZ))));
+  return id3Tag(`Tone ${Math.round(line * LINE_HZ)} Hz`).length + frames * FRAME_BYTES;
 }
 
 /** Audio parameters of the generated stream (for tests and Content-Length math). */

@@ -150,6 +150,12 @@ function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
         .type(res.contentType)
         .header('content-length', res.bytes.length)
         .send(res.bytes);
+    case 'stream':
+      return reply
+        .code(res.status)
+        .type(res.contentType)
+        .header('content-length', res.length)
+        .send(res.open());
     case 'empty':
       return reply.code(res.status).send();
   }

@@ -1,4 +1,5 @@
 // The shape of one API route: a spec template plus a handler that turns a call into a response.
+import type { Readable } from 'node:stream';
 import type { EmulatorContext } from './context';
 import type { ApiMethod } from './paths';
 
@@ -30,6 +31,8 @@ export interface AuthedCall extends ApiCall {
 export type ApiResponse =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'bytes'; status: number; contentType: string; bytes: Buffer }
+  /** Binary content produced as it is sent (long recordings). */
+  | { kind: 'stream'; status: number; contentType: string; length: number; open(): Readable }
   | { kind: 'empty'; status: number };
 
 /** How a route authenticates: required (401 without), optional (/ping), none (/login and friends). */

@@ -1,6 +1,7 @@
 // Store rows of a simulated call: the live call while it lasts, then its CDR (live_id = call_id), its
 // recording (monitor) and voice message; and the SMS row of an inbound SMS. Same field sets and key order
 // as the seeded data (emulator/data/calls.ts, call-links.ts, activity.ts).
+import { recordingFile } from '../data/call-links';
 import { formatEpoch } from '../data/calendar';
 import { chargeOf } from '../data/call-links';
 import type { Rng } from '../data/prng';
@@ -99,18 +100,23 @@ export function cdrRow(plan: CallPlan, rng: Rng, floor: string | undefined): Omi
     call_id: plan.callId,
     is_root: true,
     root_live_id: plan.callId,
+    labels: [],
+    metadata: null,
+    nb_notes: 0,
   };
 }
 
 /** The recording, created at hangup without its AI results (they arrive later). */
-export function monitorRow(plan: CallPlan, cdrId: number, rng: Rng): Omit<Row, 'id'> {
+export function monitorRow(plan: CallPlan, cdr: Row, rng: Rng): Omit<Row, 'id'> {
   return {
     created_at: formatEpoch(plan.start + plan.cdr.duration),
     token: rng.hex(32),
     live_id: plan.callId,
-    cdr_id: cdrId,
+    cdr_id: Number(cdr.id),
     user_id: plan.user.id,
     duration: plan.cdr.billsec,
+    // The size does not depend on the tone (every tone's tag has the same length), so the CDR id seeds it.
+    ...recordingFile(cdr, plan.cdr.billsec, plan.start + (plan.connectedAt ?? 0), Number(cdr.id)),
     transcript: null,
     transcript_speakers: null,
     summary: null,

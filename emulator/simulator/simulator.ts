@@ -303,7 +303,7 @@ export class CallSimulator {
       const cdr = cdrs.insert(customerId, cdrRow(plan, rng, floor));
       const cdrId = Number(cdr.id);
       if (plan.recorded) {
-        const mon = store.tables.monitors.insert(customerId, monitorRow(plan, cdrId, rng));
+        const mon = store.tables.monitors.insert(customerId, monitorRow(plan, cdr, rng));
         this.scheduleTranscript(store, Number(mon.id), plan, rng);
       }
       if (plan.cdr.disposition === 'VM') {

@@ -102,6 +102,11 @@ export function createStore(opts: CreateStoreOptions): SeededStore {
           row.calldate = lastRow?.calldate; // never before an existing CDR: ids ascend with calldate
         }
         tables[table as TableName].insert(customerId, row);
+        if (table === 'cdrnotes') {
+          const cdrId = Number(row.cdr_id);
+          const noted = tables.cdrs.get(cdrId)?.row;
+          if (noted !== undefined) tables.cdrs.update(cdrId, { nb_notes: Number(noted.nb_notes ?? 0) + 1 });
+        }
       };
       const cdr = generator.call(ctx, endsAt, sink, {
         endsAt,

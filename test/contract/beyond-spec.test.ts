@@ -2,7 +2,7 @@
 // CLI) send and read beyond the letter of the spec, through callsync's client against the emulator.
 import { BadRequestError, createPlatformClient, type PlatformClient } from '../../connectors/platform';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
-import { firstPage } from './steps/step';
+import { firstPage, readAll } from './steps/step';
 
 describe('client against the emulator, beyond the spec', () => {
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -89,6 +89,51 @@ describe('client against the emulator, beyond the spec', () => {
         sip_wss_url: expect.stringMatching(/^wss:\/\//),
       });
       expect(String(me.id)).toBe(String(emulator.admin.user_id)); // the spec's fields stay
+    });
+  });
+
+  describe('recordings and CDRs as the clients read them', () => {
+    it('a recording carries timestamp, caller, called, type and size, and its audio lasts the whole call', async () => {
+      const long = client.history.monitors.list({
+        filter: [{ property: 'duration', operator: 'gt', value: 200 }],
+        limit: 1,
+      });
+      const rec = (await firstPage(long)).data[0] as Record<string, unknown> & {
+        id: number;
+        duration?: unknown;
+      };
+      expect(rec).toMatchObject({
+        timestamp: expect.any(Number),
+        caller: expect.any(String),
+        called: expect.any(String),
+        type: 'mp3',
+        size: expect.any(Number),
+      });
+      const cdr = await client.history.cdrs.get(Number(rec.cdr_id));
+      expect([rec.caller, rec.called]).toEqual([cdr.src, cdr.dst]);
+      const audio = await client.history.monitors.mp3(rec.id);
+      const bytes = await readAll(audio.body);
+      expect(bytes.length).toBe(rec.size);
+      // 32 kbit/s: 4000 bytes a second, for every second of the call (no longer cut at 30 s).
+      expect(bytes.length).toBeGreaterThanOrEqual(Number(rec.duration) * 4000);
+      expect(bytes.subarray(0, 3).toString('latin1')).toBe('ID3');
+    });
+
+    it('a CDR carries labels, metadata and nb_notes, which counts its notes', async () => {
+      const noted = client.history.cdrs.list({
+        filter: [{ property: 'nb_notes', operator: 'gt', value: 0 }],
+        limit: 1,
+      });
+      const cdr = (await firstPage(noted)).data[0] as Record<string, unknown> & { id: number };
+      expect(cdr).toMatchObject({ labels: expect.any(Array), nb_notes: 1 });
+      expect('metadata' in cdr).toBe(true);
+      const notes = await firstPage(client.history.cdrs.notes(cdr.id));
+      expect(notes.data).toHaveLength(1);
+      const plain = (await firstPage(client.history.cdrs.list({ limit: 1 }))).data[0] as Record<
+        string,
+        unknown
+      >;
+      expect(plain).toMatchObject({ labels: [], nb_notes: expect.any(Number) });
     });
   });
 

@@ -23,6 +23,7 @@ import { bytes } from '../responses';
 import type { ApiResponse, AuthedCall, RouteDef } from '../route-def';
 import type { Row, TableName } from '../../store';
 import { DICTIONARIES } from './dictionaries';
+import type { Mp3ToneStream } from '../../media/mp3';
 import { cdrsCsvExport, monitorAudio, pcapOf, sipTraceOf, voicemessageAudio } from './media-content';
 
 /** Content types of the binary endpoints. */
@@ -38,13 +39,22 @@ function fileRoute(
   spec: RouteSpec,
   table: TableName,
   contentType: string,
-  render: (row: Row) => Buffer | string,
+  render: (row: Row) => Buffer | string | Mp3ToneStream,
 ): RouteDef {
   return {
     ...parseRouteSpec(spec),
     auth: 'required',
-    handle: (call: AuthedCall): ApiResponse =>
-      bytes(contentType, render(findOwned(call.ctx.table(table), param(call, 'id'), call.identity))),
+    handle: (call: AuthedCall): ApiResponse => {
+      const content = render(findOwned(call.ctx.table(table), param(call, 'id'), call.identity));
+      if (typeof content === 'string' || Buffer.isBuffer(content)) return bytes(contentType, content);
+      return {
+        kind: 'stream',
+        status: 200,
+        contentType,
+        length: content.length,
+        open: () => content.stream(),
+      };
+    },
   };
 }
 

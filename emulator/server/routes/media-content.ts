@@ -1,24 +1,22 @@
 // Bytes of the binary endpoints, from the media generators of emulator/media (real MP3 frames, PCAP
 // captures, SIP traces and CSV), sized by the record they belong to.
 import { cdrsCsv, mp3Tone, pcapFile, sipTrace } from '../../media';
+import { mp3ToneStream, type Mp3ToneStream } from '../../media/mp3';
 import type { Row } from '../../store';
-
-/** Longest recording the emulator renders, so a long call does not produce megabytes per request. */
-const MAX_AUDIO_SECONDS = 30;
 
 function seconds(v: unknown, fallback: number): number {
   const n = typeof v === 'number' ? v : Number(v);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, MAX_AUDIO_SECONDS) : fallback;
+  return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
-/** A recording's audio (length from its duration when known). */
-export function monitorAudio(row: Row): Buffer {
-  return mp3Tone({ seconds: seconds(row.duration, 5), seed: Number(row.id) || 1 });
+/** A recording's audio, as long as its duration says (streamed, so a long call costs no memory). */
+export function monitorAudio(row: Row): Mp3ToneStream {
+  return mp3ToneStream({ seconds: seconds(row.duration, 5), seed: Number(row.id) || 1 });
 }
 
-/** A voice message's audio. */
-export function voicemessageAudio(row: Row): Buffer {
-  return mp3Tone({ seconds: seconds(row.duration, 5), seed: Number(row.id) || 1 });
+/** A voice message's audio, as long as its duration says. */
+export function voicemessageAudio(row: Row): Mp3ToneStream {
+  return mp3ToneStream({ seconds: seconds(row.duration, 5), seed: Number(row.id) || 1 });
 }
 
 /** A user's audio resource (greeting). */
