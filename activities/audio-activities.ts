@@ -29,6 +29,11 @@ export interface ArchiveAudioResult {
 
 const DOWNLOADS_AT_ONCE = 6;
 
+/** The oldest recording time whose audio is archived, when archive.maxAge limits it. */
+export function archiveWindow(maxAgeMs: number | undefined, now = Date.now()): { since?: Date } {
+  return maxAgeMs === undefined ? {} : { since: new Date(now - maxAgeMs) };
+}
+
 export function createAudioActivities(deps: ActivityDeps) {
   return {
     /** Downloads the audio of up to `limit` rows not archived yet, checks its size, and records where it is. */
@@ -37,6 +42,7 @@ export function createAudioActivities(deps: ActivityDeps) {
       const ids = await listAudioBacklog(deps.warehouse.db, input.stream, input.account, {
         limit: input.limit ?? 60,
         ...(input.afterId !== undefined ? { afterId: input.afterId } : {}),
+        ...archiveWindow(deps.config.archive.maxAge),
       });
       const client = deps.platform(input.account);
       let archived = 0;

@@ -9,7 +9,8 @@ import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import { filter, type Cdr, type Monitor } from '../connectors/platform';
-import { addCallEvents, callDtmfDigits, recordCallFailure } from '../connectors/postgres';
+import { ivrChoices, ivrRouteText } from '../connectors/crm/ivr-route';
+import { addCallEvents, callDtmfDigits, callTimeline, recordCallFailure } from '../connectors/postgres';
 import {
   callbackWorkflow,
   callbackWorkflowId,
@@ -231,6 +232,9 @@ export function createCallActivities(deps: ActivityDeps) {
         contact: await matchContact(input.account, summary.externalNumber, cdr.user_id),
         defaultCountry: country,
         ivrDigits: (await callDtmfDigits(deps.warehouse.db, input.account, input.callId)).join(''),
+        ivrRoute: ivrRouteText(
+          ivrChoices(await callTimeline(deps.warehouse.db, input.account, input.callId)),
+        ),
       });
       const { crmId } = await upsertCallLog(deps.warehouse.db, deps.crm(input.account), log, firstAttempt());
       return { crmId, ...state, written: true };

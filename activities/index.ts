@@ -4,6 +4,7 @@ import type { ActivityDeps } from './deps';
 import { createDialActivities } from './dial-activities';
 import { withFailureMappingAll } from './failures';
 import { createSyncActivities } from './sync-activities';
+import { createWebhookActivities } from './webhook-activities';
 
 export type { ActivityDeps } from './deps';
 
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAudioActivities(deps),
     ...createCallActivities(deps),
     ...createDialActivities(deps),
+    ...createWebhookActivities(deps),
   });
 }
 

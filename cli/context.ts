@@ -1,7 +1,6 @@
 // What every `callsync` command needs: the configuration, the warehouse URL, a Temporal client and a
 // logger. A running `callsync start` leaves its effective settings in <data dir>/local-stack.json, so
 // commands run in another shell reach the same local stack without any configuration.
-import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { Command } from 'commander';
@@ -9,6 +8,7 @@ import { loadConfig } from '../config/load';
 import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { createLogger, type Logger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
+import { readRunningStack } from '../local/stack-file';
 
 type Env = Record<string, string | undefined>;
 
@@ -28,20 +28,24 @@ export function dataDir(opts: GlobalOptions, env: Env = process.env): string {
   return resolve(opts.dataDir ?? env.CALLSYNC_DATA_DIR ?? '.data');
 }
 
-/** The file a running local stack describes itself in. */
-export function localStackFile(dir: string): string {
-  return join(dir, 'local-stack.json');
-}
-
 /** The running local stack's settings (accounts, database URL, Temporal address), if one runs. */
 export function readLocalStack(dir: string): Partial<CallsyncConfigInput> | undefined {
-  const file = localStackFile(dir);
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Partial<CallsyncConfigInput>;
-  } catch {
-    return undefined;
-  }
+  return readRunningStack(dir)?.config;
+}
+
+/**
+ * Throws, saying how to start it, when the command would need the local stack and it is not
+ * running: no `npm start` runs on the data directory, and neither a config file nor DATABASE_URL
+ * names other services.
+ */
+export function requireRunningStack(opts: GlobalOptions, command: string, env: Env = process.env): void {
+  const dir = dataDir(opts, env);
+  if (readLocalStack(dir) || opts.config || env.CALLSYNC_CONFIG || env.DATABASE_URL) return;
+  throw new Error(
+    `the local stack is not running (no \`callsync start\` on ${dir}). Start it with \`npm start\` ` +
+      `(or \`npx callsync start\`) in another shell and run \`npx callsync ${command}\` again; for a ` +
+      'deployment, give --config <file> or DATABASE_URL and TEMPORAL_ADDRESS.',
+  );
 }
 
 /** Loads the configuration for a command: --config / CALLSYNC_CONFIG over the environment, with a running local stack as defaults. */

@@ -7,6 +7,7 @@ import { registerStartCommand } from './commands/start';
 import { registerStatusCommand } from './commands/status';
 import { registerSyncCommand } from './commands/sync';
 import { registerWorkerCommand } from './commands/worker';
+import { describeError } from '../lib/describe-error';
 
 /** The `callsync` command line. Each command lives in cli/commands/ and registers itself here. */
 export function buildProgram(): Command {
@@ -33,7 +34,7 @@ if (require.main === module) {
   buildProgram()
     .parseAsync(process.argv)
     .catch((err: unknown) => {
-      process.stderr.write(`callsync: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`callsync: ${describeError(err)}\n`);
       process.exit(1);
     });
 }

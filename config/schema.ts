@@ -172,6 +172,11 @@ export const configSchema = z.object({
     .object({
       /** Directory where recording and voicemail audio is archived. */
       dir: z.string().default('.data/archive'),
+      /**
+       * Archive only the audio of calls recorded within this long before now; all audio when absent
+       * (`npm start` sets 7d, about 55 MB: the emulator's 183 days of recordings are about 1.4 GB).
+       */
+      maxAge: durationMs.optional(),
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),

@@ -4,12 +4,14 @@ import { backfillWindowWorkflow, backfillWorkflow } from './backfill';
 import { callLifecycleWorkflow } from './call-lifecycle';
 import { callbackWorkflow } from './callback';
 import { syncStreamWorkflow } from './sync-stream';
+import { webhookRetentionWorkflow } from './webhook-retention';
 
 export * from './backfill';
 export * from './call-event-signal';
 export * from './call-lifecycle';
 export * from './callback';
 export * from './sync-stream';
+export * from './webhook-retention';
 export { workflowRef } from './workflow-ref';
 
 /** Every workflow the worker registers, by its registered name. */
@@ -19,4 +21,5 @@ export const workflowContracts = {
   backfillWindow: backfillWindowWorkflow,
   callLifecycle: callLifecycleWorkflow,
   callback: callbackWorkflow,
+  webhookRetention: webhookRetentionWorkflow,
 };

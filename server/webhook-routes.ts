@@ -85,7 +85,14 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
       const refuse = async (reason: string, problems: BodyProblem[]) => {
         log.warn({ account, reason }, 'webhook refused: bad body');
         await opts
-          .recordRejected({ account, reason, body: text, headers: req.headers, secret: req.params.secret })
+          .recordRejected({
+            account,
+            reason,
+            body: text,
+            headers: req.headers,
+            // Either form of the secret, so that a header quoting it elsewhere is blanked too.
+            secret: req.params.secret ?? basicPassword(req.headers.authorization),
+          })
           .catch((err: unknown) => log.error({ err, account }, 'could not keep a refused webhook'));
         return reply.code(400).send(errorBody(`Invalid webhook body: ${reason}`, problems));
       };

@@ -3,3 +3,4 @@ export { syncStream } from './sync-stream';
 export { backfill, backfillWindow } from './backfill';
 export { callLifecycle } from './call-lifecycle';
 export { callback } from './callback';
+export { webhookRetention } from './webhook-retention';

@@ -1,5 +1,6 @@
 // `callsync schedules apply`: makes the Temporal Schedules match the configuration and prints the counts.
 import type { Command } from 'commander';
+import { applyRetentionSchedule } from '../../runtime/retention-schedule';
 import { applySchedules } from '../../runtime/schedules';
 import { connectTemporal, globalOptions, loadCliConfig } from '../context';
 
@@ -17,10 +18,11 @@ export function registerSchedulesCommand(program: Command): void {
       const temporal = await connectTemporal(config);
       try {
         const r = await applySchedules(temporal.client, config);
-        if (raw.json) process.stdout.write(`${JSON.stringify(r)}\n`);
+        const retention = await applyRetentionSchedule(temporal.client, config);
+        if (raw.json) process.stdout.write(`${JSON.stringify({ ...r, retention })}\n`);
         else {
           process.stdout.write(
-            `schedules: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length} deleted, ${r.unchanged.length} unchanged\n`,
+            `schedules: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length} deleted, ${r.unchanged.length} unchanged; webhook retention ${retention}\n`,
           );
         }
       } finally {

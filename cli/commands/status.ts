@@ -1,22 +1,32 @@
 // `callsync status [--json]`: per account × stream, the last successful sync, lag, records in the
-// warehouse, open quarantined records and running backfills.
+// warehouse, open quarantined records, audio archive progress and running backfills.
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { sql } from 'kysely';
+import { archiveWindow } from '../../activities/audio-activities';
 import type { CallsyncConfig } from '../../config/schema';
 import { backfillWorkflow } from '../../contracts';
 import {
+  audioArchiveProgress,
   createDatabase,
   migrateToLatest,
   recentCallFailures,
-  STREAM_TABLES,
+  streamAggregates,
+  type AudioArchiveProgress,
   type StreamName,
   type WarehouseDatabase,
 } from '../../connectors/postgres';
 import { decodeCursor } from '../../sync/cursor';
 import { formatCallFailures } from './status-call-failures';
 import { STREAMS } from '../../sync/streams';
-import { cliLogger, connectTemporal, globalOptions, loadCliConfig, resolveDatabase } from '../context';
+import { platformTimeOrUndefined } from '../../sync/time';
+import {
+  cliLogger,
+  connectTemporal,
+  globalOptions,
+  loadCliConfig,
+  requireRunningStack,
+  resolveDatabase,
+} from '../context';
 
 /** One row of the status table. */
 export interface StreamStatus {
@@ -26,10 +36,14 @@ export interface StreamStatus {
   lastSuccess: string | null;
   /** Seconds since lastSuccess. */
   lagSeconds: number | null;
+  /** How far the data is behind: seconds from the newest synced record (cursorMax) to now (history streams). */
+  dataLagSeconds: number | null;
   /** Largest cursor value committed by the incremental sync (`YYYY-MM-DD HH:MM:SS`). */
   cursorMax: string | null;
   records: number;
   quarantined: number;
+  /** Recordings and voicemail: audio archived, and still to archive within archive.maxAge. */
+  audio?: AudioArchiveProgress;
   /** Workflow ids of running backfills of this stream. */
   backfills: string[];
 }
@@ -41,22 +55,9 @@ export async function collectStatus(
   temporal?: Client,
   now = Date.now(),
 ): Promise<StreamStatus[]> {
-  const db = warehouse.db;
   const streams = (config.sync.streams ?? Object.keys(STREAMS)) as StreamName[];
-  const successes = await db
-    .selectFrom('sync_runs')
-    .select(['account', 'stream', sql<Date>`max(finished_at)`.as('finished')])
-    .where('status', '=', 'succeeded')
-    .where('kind', '=', 'incremental')
-    .groupBy(['account', 'stream'])
-    .execute();
-  const quarantined = await db
-    .selectFrom('quarantined_records')
-    .select(['account', 'stream', sql<number>`count(*)::int`.as('n')])
-    .where('resolved_at', 'is', null)
-    .groupBy(['account', 'stream'])
-    .execute();
-  const checkpoints = await db.selectFrom('sync_checkpoints').selectAll().where('scope', '=', '').execute();
+  const accounts = config.accounts.map((a) => a.name);
+  const aggregates = await streamAggregates(warehouse.db, accounts, streams);
   const running: string[] = [];
   if (temporal) {
     for await (const wf of temporal.workflow.list({
@@ -65,34 +66,30 @@ export async function collectStatus(
       running.push(wf.workflowId);
     }
   }
-  const key = (a: string, s: string) => `${a}\u0000${s}`;
-  const lastByKey = new Map(successes.map((r) => [key(r.account, r.stream), r.finished]));
-  const quarantinedByKey = new Map(quarantined.map((r) => [key(r.account, r.stream), r.n]));
-  const cursorByKey = new Map(checkpoints.map((r) => [key(r.account, r.stream), r.cursor]));
-
+  const { since } = archiveWindow(config.archive.maxAge, now);
+  const secondsSince = (ms: number | null) =>
+    ms === null ? null : Math.max(0, Math.round((now - ms) / 1000));
   const rows: StreamStatus[] = [];
-  for (const account of config.accounts.map((a) => a.name)) {
-    for (const stream of streams) {
-      const table = STREAM_TABLES[stream].table;
-      const count = await db
-        .selectFrom(table)
-        .select(sql<number>`count(*)::int`.as('n'))
-        .where('account', '=', account)
-        .executeTakeFirstOrThrow();
-      const last = lastByKey.get(key(account, stream));
-      const lastDate = last ? new Date(last) : null;
-      const cursor = cursorByKey.get(key(account, stream));
-      rows.push({
-        account,
-        stream,
-        lastSuccess: lastDate ? lastDate.toISOString() : null,
-        lagSeconds: lastDate ? Math.max(0, Math.round((now - lastDate.getTime()) / 1000)) : null,
-        cursorMax: cursor ? safeMax(cursor) : null,
-        records: count.n,
-        quarantined: quarantinedByKey.get(key(account, stream)) ?? 0,
-        backfills: running.filter((id) => id.startsWith(`backfill-${account}-${stream}-`)),
-      });
-    }
+  for (const a of aggregates) {
+    const cursorMax = a.cursor ? safeMax(a.cursor) : null;
+    rows.push({
+      account: a.account,
+      stream: a.stream,
+      lastSuccess: a.lastSuccess ? a.lastSuccess.toISOString() : null,
+      lagSeconds: secondsSince(a.lastSuccess?.getTime() ?? null),
+      // Only history streams' cursors say how recent the data is (a user's cursor is when it was created).
+      dataLagSeconds:
+        STREAMS[a.stream].kind === 'history' && cursorMax
+          ? secondsSince(platformTimeOrUndefined(cursorMax) ?? null)
+          : null,
+      cursorMax,
+      records: a.records,
+      quarantined: a.quarantined,
+      ...(a.stream === 'recordings' || a.stream === 'voicemessages'
+        ? { audio: await audioArchiveProgress(warehouse.db, a.stream, a.account, since) }
+        : {}),
+      backfills: running.filter((id) => id.startsWith(`backfill-${a.account}-${a.stream}-`)),
+    });
   }
   return rows;
 }
@@ -105,11 +102,31 @@ function safeMax(cursor: string): string | null {
   }
 }
 
-function formatLag(seconds: number | null): string {
-  if (seconds === null) return '-';
+function formatDuration(seconds: number): string {
   if (seconds < 120) return `${seconds}s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
-  return `${Math.round(seconds / 3600)}h`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)}h`;
+  return `${Math.round(seconds / 86_400)}d`;
+}
+
+/** LAG: how far the data is behind (newest record to now) and how long ago the last good run ended. */
+export function formatLag(row: Pick<StreamStatus, 'lagSeconds' | 'dataLagSeconds'>): string {
+  const parts: string[] = [];
+  if (row.dataLagSeconds !== null) parts.push(`data ${formatDuration(row.dataLagSeconds)} behind`);
+  if (row.lagSeconds !== null) parts.push(`ran ${formatDuration(row.lagSeconds)} ago`);
+  return parts.length ? parts.join(', ') : '-';
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} kB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** AUDIO: archived of archived + pending, and the bytes so far. */
+function formatAudio(audio: AudioArchiveProgress | undefined): string {
+  if (!audio) return '-';
+  return `${audio.archived}/${audio.archived + audio.pending} (${formatBytes(audio.bytes)})`;
 }
 
 /** The status rows as a padded text table. */
@@ -122,16 +139,18 @@ export function formatStatusTable(rows: StreamStatus[]): string {
     'CURSOR',
     'RECORDS',
     'QUARANTINED',
+    'AUDIO',
     'BACKFILLS',
   ];
   const cells = rows.map((r) => [
     r.account,
     r.stream,
     r.lastSuccess ?? 'never',
-    formatLag(r.lagSeconds),
+    formatLag(r),
     r.cursorMax ?? '-',
     String(r.records),
     String(r.quarantined),
+    formatAudio(r.audio),
     r.backfills.length ? r.backfills.join(', ') : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
@@ -149,9 +168,12 @@ export function formatStatusTable(rows: StreamStatus[]): string {
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('Show, per stream: last success, lag, records, quarantined, running backfills')
+    .description(
+      'Show, per stream: last success, lag (data behind, last run), records, quarantined, audio archived, running backfills',
+    )
     .option('--json', 'print JSON (one array of rows) instead of a table')
     .action(async (raw: { json?: boolean }, cmd: Command) => {
+      requireRunningStack(globalOptions(cmd), 'status');
       const config = loadCliConfig(globalOptions(cmd));
       const logger = cliLogger(config, 'status');
       const database = await resolveDatabase(config, logger);

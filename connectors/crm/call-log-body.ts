@@ -14,7 +14,10 @@ export function truncate(text: string, max: number): string {
 export function callLogBody(log: CallLog, excerptChars = BODY_EXCERPT_MAX_CHARS): string {
   const parts: string[] = [];
   // First: the menu choice is what a rep looks for, and it survives a CRM's cut of a long body.
-  if (log.ivrDigits) parts.push(`IVR keys pressed: ${[...log.ivrDigits].join(' ')}`);
+  if (log.ivrDigits) {
+    const keys = `IVR keys pressed: ${[...log.ivrDigits].join(' ')}`;
+    parts.push(log.ivrRoute ? `${keys}\nIVR route: ${log.ivrRoute}` : keys);
+  }
   if (log.summary) parts.push(`Summary: ${log.summary.trim()}`);
   if (log.sentiment) parts.push(`Sentiment: ${log.sentiment}`);
   if (log.transcriptExcerpt) {

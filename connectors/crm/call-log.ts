@@ -50,6 +50,8 @@ export interface CallLogInput {
   defaultCountry: CountryCode;
   /** DTMF keys pressed during the call, in order (from its timeline); null or '' when none. */
   ivrDigits: string | null;
+  /** Where the IVR keys led (ivrRouteText), or null. */
+  ivrRoute?: string | null;
 }
 
 /** The call log for a call: created at hangup, and rebuilt as the recording and transcript arrive. */
@@ -89,5 +91,6 @@ export function buildCallLog(input: CallLogInput): CallLog {
       : null,
     sentiment: recording?.sentiment ?? null,
     ivrDigits: input.ivrDigits || null,
+    ivrRoute: input.ivrRoute ?? null,
   };
 }

@@ -35,6 +35,8 @@ export interface CallLog {
   sentiment: string | null;
   /** DTMF keys the caller pressed in the IVR, in order (e.g. "21"); null when none. */
   ivrDigits: string | null;
+  /** Where the IVR keys led, e.g. "2 → Sales (600)"; absent or null when not known. */
+  ivrRoute?: string | null;
 }
 
 /** A callback task for a caller nobody reached. */

@@ -12,6 +12,7 @@ import {
   syncStreamWorkflow,
   type CallEventSignal,
 } from '../../contracts';
+import { deliverCallEvents } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
 
@@ -116,17 +117,7 @@ describe('call lifecycle', () => {
     digits: null,
   });
 
-  async function deliver(callId: number, events: CallEventSignal[]): Promise<void> {
-    for (const e of events) {
-      await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
-        workflowId: callWorkflowId('acme', callId),
-        taskQueue: h.taskQueue,
-        args: [{ account: 'acme', callId }],
-        signal: callEventSignal,
-        signalArgs: [e],
-      });
-    }
-  }
+  const deliver = (callId: number, events: CallEventSignal[]) => deliverCallEvents(h, callId, events);
 
   /** Several events in one signal, as the relay hands over a call's backlog. */
   async function deliverTogether(callId: number, events: CallEventSignal[]): Promise<void> {
@@ -157,6 +148,8 @@ describe('call lifecycle', () => {
       ...event(callId, 0, 'call.dtmf', contact.tel, 'IVR'),
       state: 'INITIAL',
       digits: '2',
+      dst: '600',
+      dstName: 'Main menu',
       // The body as delivered, with fields the signal's own do not name: the timeline keeps them.
       body: { id: `${callId}-0`, event_name: 'call.dtmf', call_id: callId, digit: '2', ivr_menu: 'main' },
     };
@@ -177,7 +170,8 @@ describe('call lifecycle', () => {
     });
     expect(log!.contact_id).toBe(`contact:${contact.id}`);
     expect(log!.transcript_excerpt).toBeNull();
-    expect(log!.body.split('\n\n')[0]).toBe('IVR keys pressed: 2');
+    // The key press and where it led: the ringing that followed it, for Amelia at 101.
+    expect(log!.body.split('\n\n')[0]).toBe('IVR keys pressed: 2\nIVR route: 2 → Amelia (101)');
 
     const { rows: timeline } = await sql<{ n: number }>`
       select count(*)::int as n from call_events where account = 'acme' and call_id = ${callId}`.execute(
@@ -201,7 +195,9 @@ describe('call lifecycle', () => {
       return rows[0]?.transcript_excerpt ? rows[0] : undefined;
     }, 'the transcript on the call log');
     expect(updated.summary).toBe('Caller wants to upgrade');
-    expect(updated.body).toMatch(/^IVR keys pressed: 2\n\nSummary: Caller wants to upgrade/);
+    expect(updated.body).toMatch(
+      /^IVR keys pressed: 2\nIVR route: 2 → Amelia \(101\)\n\nSummary: Caller wants to upgrade/,
+    );
     expect(updated.id).toBe(log!.id);
     expect(await callLog(callId)).toHaveLength(1);
     const mapped = await h.deps.warehouse.db

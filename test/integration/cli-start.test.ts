@@ -2,7 +2,7 @@
 // emulator, the Temporal dev server, the worker and the schedules on a given PostgreSQL, fills the
 // warehouse without being asked, answers `callsync status`, and stops cleanly on Ctrl-C.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from './warehouse-db';
@@ -58,7 +58,13 @@ describe('callsync start', () => {
     }
     expect(stdout).toMatch(/platform emulator\s+http:\/\/127\.0\.0\.1:\d+\/v1\.1\/voipstudio/);
     expect(stdout).toMatch(/Temporal UI\s+http:\/\/127\.0\.0\.1:\d+/);
-    expect(existsSync(join(dataDir, 'local-stack.json'))).toBe(true);
+    // The local stack archives only recent calls' audio by default (the emulator's is 1.4 GB).
+    const described = JSON.parse(readFileSync(join(dataDir, 'local-stack.json'), 'utf8')) as {
+      pid: number;
+      config: { archive?: { maxAge?: number } };
+    };
+    expect(described.pid).toBe(child.pid);
+    expect(described.config.archive?.maxAge).toBe(7 * 86_400_000);
 
     // The schedules ran once at creation: CDRs reach the warehouse without anyone asking.
     type Row = { account: string; stream: string; records: number; lastSuccess: string | null };

@@ -5,7 +5,7 @@
 // shows in call_failures and `callsync status`; waiting out a Retry-After keeps the activity alive.
 import { formatCallFailures } from '../../cli/commands/status-call-failures';
 import { parseConfig } from '../../config/load';
-import { callWorkflowId } from '../../contracts';
+import { callbackWorkflowId, callWorkflowId } from '../../contracts';
 import { recentCallFailures } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
 import { createActivityDeps } from '../../runtime/activity-deps';
@@ -136,6 +136,21 @@ describe('callsync worker with HubSpot on a new portal', () => {
     expect(formatCallFailures(failures)).toMatch(
       new RegExp(`FAILED CALL FOLLOW-UPS[\\s\\S]*callLifecycle ${callId}  logCall: CrmBadRequestError`),
     );
+  });
+
+  it("records a callback whose task HubSpot refuses, under the caller's number", async () => {
+    const caller = '+442079460780';
+    fake.failNext('POST', '/crm/v3/objects/tasks', 400);
+    await missedCall(h, caller);
+    const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
+    await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
+    await expect(callback.result()).rejects.toThrow();
+    const failure = (await recentCallFailures(h.deps.warehouse.db)).find((f) => f.subject === caller);
+    expect(failure).toMatchObject({
+      workflow_type: 'callback',
+      activity: 'upsertCallbackTask',
+      failure_type: 'CrmBadRequestError',
+    });
   });
 
   it('heartbeats while it waits out HubSpot Retry-After answers longer than the heartbeat timeout', async () => {

@@ -44,7 +44,17 @@ export async function missedCall(
     connectedAt: null,
     digits: null,
   });
-  for (const e of [event(1, 'call.missed'), event(2, 'call.hangup')]) {
+  await deliverCallEvents(h, callId, [event(1, 'call.missed'), event(2, 'call.hangup')]);
+  return callId;
+}
+
+/** Signals each event into the call's lifecycle (account acme), starting it when needed. */
+export async function deliverCallEvents(
+  h: Pick<SyncHarness, 'client' | 'taskQueue'>,
+  callId: number,
+  events: CallEventSignal[],
+): Promise<void> {
+  for (const e of events) {
     await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
       workflowId: callWorkflowId('acme', callId),
       taskQueue: h.taskQueue,
@@ -53,5 +63,4 @@ export async function missedCall(
       signalArgs: [e],
     });
   }
-  return callId;
 }

@@ -389,6 +389,21 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
       expect(headers['x-request-tag']).toBe('kept');
     });
 
+    it('blanks the secret of Basic credentials wherever a header quotes it', async () => {
+      const res = await post('/webhooks/acme', '{"id":"redact-2"', {
+        authorization: basic(SECRET),
+        'x-debug': `password was ${SECRET}`,
+      });
+      expect(res.status).toBe(400);
+      const kept = await w.db
+        .selectFrom('webhook_rejected')
+        .selectAll()
+        .where('body', '=', '{"id":"redact-2"')
+        .executeTakeFirstOrThrow();
+      expect(JSON.stringify(kept)).not.toContain(SECRET);
+      expect((kept.headers as Record<string, string>)['x-debug']).toBe('password was [redacted]');
+    });
+
     it.each([
       ['an unknown route under the secret', `/webhooks/acme/${SECRET}/extra`],
       ['a malformed URL holding the secret', `/webhooks/acme/${SECRET}%E0%A4%A`],

@@ -19,6 +19,7 @@ const MIGRATIONS = [
   '2026_12_01_0930_create_crm_tables',
   '2026_12_08_0900_create_call_failures',
   '2026_12_08_0910_create_callback_dials',
+  '2026_12_08_0930_webhook_retention_indexes',
 ];
 
 // format_type() spelling of each column type.

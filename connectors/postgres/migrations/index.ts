@@ -8,6 +8,7 @@ import * as createWebhookInbox from './2026_12_01_0900_create_webhook_inbox';
 import * as createCrmTables from './2026_12_01_0930_create_crm_tables';
 import * as createCallFailures from './2026_12_08_0900_create_call_failures';
 import * as createCallbackDials from './2026_12_08_0910_create_callback_dials';
+import * as webhookRetentionIndexes from './2026_12_08_0930_webhook_retention_indexes';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -18,4 +19,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_01_0930_create_crm_tables': createCrmTables,
   '2026_12_08_0900_create_call_failures': createCallFailures,
   '2026_12_08_0910_create_callback_dials': createCallbackDials,
+  '2026_12_08_0930_webhook_retention_indexes': webhookRetentionIndexes,
 };

@@ -28,12 +28,28 @@ export async function markAudioArchived(
   return result.numUpdatedRows > 0n;
 }
 
-/** Ids of rows whose audio is not archived yet, ascending, after `afterId` (keyset pagination). */
+/**
+ * When a row's call was recorded, as timestamptz: recordings have created_at; a voice message's
+ * origtime is text holding `YYYY-MM-DD HH:MM:SS` (UTC) or epoch seconds, and anything else is null
+ * (never a cast error that would stop the archive).
+ */
+function recordedAt(stream: AudioStream) {
+  if (stream === 'recordings') return sql<Date | null>`created_at`;
+  return sql<Date | null>`case
+    when origtime ~ '^\\d{9,11}$' then to_timestamp(origtime::bigint)
+    when origtime ~ '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$' then origtime::timestamp at time zone 'UTC'
+  end`;
+}
+
+/**
+ * Ids of rows whose audio is not archived yet, ascending, after `afterId` (keyset pagination);
+ * with `since`, only rows recorded at or after it (older audio is left on the platform).
+ */
 export async function listAudioBacklog(
   db: Kysely<Database>,
   stream: AudioStream,
   account: string,
-  opts: { limit?: number; afterId?: number } = {},
+  opts: { limit?: number; afterId?: number; since?: Date } = {},
 ): Promise<number[]> {
   let query = db
     .selectFrom(stream as 'recordings')
@@ -41,9 +57,40 @@ export async function listAudioBacklog(
     .where('account', '=', account)
     .where('audio_archived_at', 'is', null);
   if (opts.afterId !== undefined) query = query.where('id', '>', opts.afterId);
+  if (opts.since) query = query.where(recordedAt(stream), '>=', opts.since);
   const rows = await query
     .orderBy('id')
     .limit(opts.limit ?? 100)
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** How far the audio archive of one account's stream has come. */
+export interface AudioArchiveProgress {
+  /** Rows whose audio is archived (whatever their age). */
+  archived: number;
+  /** Rows in the archive's window (`since`) still waiting for their audio. */
+  pending: number;
+  /** Bytes archived. */
+  bytes: number;
+}
+
+/** Archived and pending audio of an account's stream; `since` as given to listAudioBacklog. */
+export async function audioArchiveProgress(
+  db: Kysely<Database>,
+  stream: AudioStream,
+  account: string,
+  since?: Date,
+): Promise<AudioArchiveProgress> {
+  const inWindow = since ? sql<boolean>`${recordedAt(stream)} >= ${since}` : sql<boolean>`true`;
+  const row = await db
+    .selectFrom(stream as 'recordings')
+    .select([
+      sql<number>`count(*) filter (where audio_archived_at is not null)::int`.as('archived'),
+      sql<number>`count(*) filter (where audio_archived_at is null and ${inWindow})::int`.as('pending'),
+      sql<number>`coalesce(sum(audio_bytes), 0)::float8`.as('bytes'),
+    ])
+    .where('account', '=', account)
+    .executeTakeFirstOrThrow();
+  return { archived: row.archived, pending: row.pending, bytes: row.bytes };
 }

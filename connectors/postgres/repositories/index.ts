@@ -4,6 +4,7 @@ export * from './checkpoints';
 export * from './quarantine';
 export * from './sync-runs';
 export * from './call-events';
+export * from './stream-status';
 export * from './call-failures';
 export * from './callback-dials';
 export * from './webhook-inbox';
