@@ -3,7 +3,7 @@
 import type { Logger } from '../../lib/logger';
 import type { Account, CreateStoreOptions, EmulatorClock, EmulatorStore, Table, TableName } from '../store';
 import { PendingCodes } from './auth/pending-codes';
-import { ApiTokens } from './routes/api-tokens';
+import { ApiTokens } from './auth/api-tokens';
 import { SessionRegistry } from './auth/sessions';
 import { FaultRegistry } from './faults';
 import { RequestStats } from './stats';
@@ -33,7 +33,7 @@ export class EmulatorContext {
   readonly stats = new RequestStats();
   readonly faults: FaultRegistry;
   /** Named API tokens minted through /apitokens (beyond the spec); replaced with the store. */
-  apiTokens = new ApiTokens(this);
+  apiTokens = this.newApiTokens();
   private current: EmulatorStore;
   private readonly listeners = new Set<StoreReplacedListener>();
 
@@ -81,8 +81,15 @@ export class EmulatorContext {
     this.seedInfo = { ...seeded };
     this.sessions.expireAll();
     this.codes.clear();
-    this.apiTokens = new ApiTokens(this);
+    this.apiTokens = this.newApiTokens();
     for (const listener of this.listeners) listener(store);
+  }
+
+  private newApiTokens(): ApiTokens {
+    return new ApiTokens(
+      () => this.current.customers,
+      () => this.clock,
+    );
   }
 
   /** Subscribes to store replacement (webhooks and the call simulator re-attach their onChange here). */

@@ -5,13 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { formatDateTime, type Row } from '../../store';
-import { MemoryTable } from '../../store/memory-table';
 import { checkQueryProperties, parseCollectionQuery } from '../collection-query';
-import type { EmulatorContext } from '../context';
 import { HttpError, notFound } from '../http-error';
 import { parseRouteSpec, type RouteSpec } from '../paths';
 import { collection, noContent, single } from '../responses';
-import type { AuthedCall, Identity, RouteDef } from '../route-def';
+import type { AuthedCall, RouteDef } from '../route-def';
 import { validate } from '../validation';
 
 const createTokenBody = z.looseObject({
@@ -26,31 +24,6 @@ const createTokenBody = z.looseObject({
     .nullable()
     .optional(),
 });
-
-/** The minted tokens of one emulator (dropped with the store on a reseed). */
-export class ApiTokens {
-  readonly table = new MemoryTable({ name: 'apitokens' });
-
-  constructor(private readonly ctx: EmulatorContext) {}
-
-  /** The identity a minted token stands for, if it is one and has not expired. */
-  identify(secret: string, userId: string | undefined): Identity | undefined {
-    for (const customer of this.ctx.store.customers) {
-      const { data } = this.table.query(customer.id, {
-        page: 1,
-        limit: 1,
-        filter: [{ property: 'token', operator: 'eq', value: secret }],
-      });
-      const row = data[0];
-      if (row === undefined) continue;
-      if (userId !== undefined && userId !== String(row.user_id)) return undefined;
-      if (typeof row.expiry === 'string' && row.expiry !== '' && row.expiry <= this.ctx.clock.nowString())
-        return undefined;
-      return { user_id: Number(row.user_id), customer_id: customer.id };
-    }
-    return undefined;
-  }
-}
 
 function expiryOf(raw: string | null | undefined): string | null {
   if (raw === undefined || raw === null) return null;
