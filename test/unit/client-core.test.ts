@@ -210,6 +210,19 @@ describe('platform core: retries', () => {
     await client.calls.create({ to: '+441234567890' });
     expect(seen.map((s) => s.method)).toEqual(['POST', 'POST']);
   });
+
+  it('sends a request once when its caller asks for no quick retries (placing a call)', async () => {
+    const { client, seen } = testClient(() => {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      });
+    });
+    await expect(client.calls.create({ to: '+441234567890' }, { maxRetries: 0 })).rejects.toMatchObject({
+      name: 'NetworkError',
+      retryable: true,
+    });
+    expect(seen.map((s) => s.method)).toEqual(['POST']);
+  });
 });
 
 describe('platform core: error mapping', () => {
