@@ -174,7 +174,7 @@ export const configSchema = z.object({
       dir: z.string().default('.data/archive'),
       /**
        * Archive only the audio of calls recorded within this long before now; all audio when absent
-       * (`npm start` sets 7d, about 55 MB: the emulator's 183 days of recordings are about 1.4 GB).
+       * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
     })

@@ -22,8 +22,8 @@ import { startTemporalDevServer } from './temporal-dev-server';
 
 type Env = Record<string, string | undefined>;
 
-/** How much recording audio the local stack archives by default (archive.maxAge): about 55 MB of the emulator's audio. */
-export const LOCAL_ARCHIVE_MAX_AGE = '7d';
+/** How much recording audio the local stack archives by default (archive.maxAge): the emulator's last day, about 35 MB. */
+export const LOCAL_ARCHIVE_MAX_AGE = '1d';
 
 /** Name of the account that stands for the emulator. */
 export const EMULATOR_ACCOUNT = 'local';
@@ -146,7 +146,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const webhookSecret = randomBytes(24).toString('base64url');
     const defaults: Partial<CallsyncConfigInput> = {
       database: { embeddedDir: join(opts.dataDir, 'postgres') },
-      // The emulator's 183 days of recordings are about 1.4 GB of audio; locally, the last week's (55 MB) do.
+      // The emulator's 183 days of recordings are about 8 GB of audio; locally, the last day's (35 MB) do.
       archive: { dir: join(opts.dataDir, 'archive'), maxAge: LOCAL_ARCHIVE_MAX_AGE },
     };
     if (!hasAccount) {

@@ -46,7 +46,10 @@ describe('rate limiter', () => {
     const limiter = new RateLimiter(20, 1, realTime);
     await limiter.acquire();
     const started = Date.now();
-    expect(await limiter.acquire()).toBe(50);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    // 50 ms between tokens, less whatever passed between the two calls on a busy machine.
+    const waited = await limiter.acquire();
+    expect(waited).toBeGreaterThan(30);
+    expect(waited).toBeLessThanOrEqual(50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(waited - 5);
   });
 });
