@@ -12,6 +12,7 @@ import { emulatorRouteTemplates } from '../../emulator/server/routes';
 import { SPEC_ENDPOINTS } from './spec-endpoints';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
 import { firstPage, firstRecord, readAll } from './steps/step';
+import { pdfProblems, pdfText } from '../support/pdf-check';
 
 describe('client against the emulator, beyond the spec', () => {
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
@@ -214,6 +215,27 @@ describe('client against the emulator, beyond the spec', () => {
       expect((stranger as BadRequestError).errors).toEqual([
         { field: 'users[0].id', message: 'no user 999999999 in this account' },
       ]);
+    });
+  });
+
+  describe('faxes', () => {
+    it('GET /faxes/{id} and GET /faxes/{id}.pdf: one fax, and a valid one-page PDF naming from, to and pages', async () => {
+      const listed = await firstRecord(client.storage.faxes.list());
+      const fax = await client.beyondSpec.faxes.get(listed.id);
+      expect(fax).toMatchObject({ id: listed.id, from: listed.from, to: listed.to, pages: listed.pages });
+      const pdf = await client.beyondSpec.faxes.pdf(fax.id);
+      expect(pdf.contentType).toBe('application/pdf');
+      const bytes = await readAll(pdf.body);
+      expect(pdfProblems(bytes)).toEqual([]);
+      expect(pdfText(bytes)).toEqual(
+        expect.arrayContaining([
+          `From: ${String(fax.from)}`,
+          `To: ${String(fax.to)}`,
+          `Pages: ${String(fax.pages)}`,
+        ]),
+      );
+      const missing = await client.beyondSpec.faxes.pdf(999_999_999).catch((e: unknown) => e);
+      expect((missing as PlatformError).status).toBe(404);
     });
   });
 

@@ -4,7 +4,8 @@ import type { PlatformCore } from '../core/http-core';
 import type { ListOptions } from '../core/pagination';
 import { apiTokenSchema, createApiTokenBody, patchQueueBody } from '../schemas/beyond-spec';
 import { queueSchema } from '../schemas/settings';
-import { list, remove, send, type Body, type CallOptions, type Id } from './common';
+import { faxSchema } from '../schemas/storage';
+import { download, getOne, list, remove, send, type Body, type CallOptions, type Id } from './common';
 
 /** The endpoints beyond the spec this client calls, as 'METHOD /template'. */
 export const BEYOND_SPEC_ENDPOINTS = [
@@ -12,6 +13,8 @@ export const BEYOND_SPEC_ENDPOINTS = [
   'POST /apitokens',
   'DELETE /apitokens/{token}',
   'PATCH /queues/{id}',
+  'GET /faxes/{id}',
+  'GET /faxes/{id}.pdf',
 ] as const;
 
 /** Endpoints beyond the spec. */
@@ -30,6 +33,12 @@ export function createBeyondSpecResource(core: PlatformCore) {
       /** PATCH /queues/{id}: agents join or leave (`users`), or any field of POST /queues changes. */
       update: (id: Id, body: Body<typeof patchQueueBody>, o?: CallOptions) =>
         send(core, 'PATCH', '/queues/{id}', { id }, body, queueSchema, o),
+    },
+    faxes: {
+      /** GET /faxes/{id}: one fax. */
+      get: (id: Id, o?: CallOptions) => getOne(core, '/faxes/{id}', { id }, faxSchema, o),
+      /** GET /faxes/{id}.pdf: the fax as a PDF, streamed (application/pdf). */
+      pdf: (id: Id, o?: CallOptions) => download(core, '/faxes/{id}.pdf', { id }, o),
     },
   };
 }

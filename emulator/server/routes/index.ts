@@ -1,6 +1,7 @@
 // Every API route of the emulator, one module file per spec module.
 import { apiTokenRoutes } from './api-tokens';
 import { authRoutes } from './auth';
+import { faxFileRoutes } from './fax-files';
 import { queueAgentRoutes } from './queue-agents';
 import { callMeBackRoutes } from './callmeback';
 import { callsRoutes } from './calls';
@@ -25,6 +26,7 @@ export function emulatorRoutes(): RouteDef[] {
     // Beyond the spec: what the platform's own clients use.
     ...apiTokenRoutes(),
     ...queueAgentRoutes(),
+    ...faxFileRoutes(),
   ];
 }
 
