@@ -12,14 +12,20 @@ import type { AuthedCall, RouteDef } from '../route-def';
 /** Content type of the PDF downloads (faxes, invoices). */
 export const PDF_CONTENT_TYPE = 'application/pdf';
 
+/** A scalar field of a row as text ('' when absent or not a scalar). */
+export function fieldText(row: Row, key: string): string {
+  const v = row[key];
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}
+
 /** The text lines of a fax's PDF. */
 export function faxPdfLines(fax: Row): string[] {
   return [
-    `Fax ${String(fax.id)}`,
-    `From: ${String(fax.from ?? '')}`,
-    `To: ${String(fax.to ?? '')}`,
-    `Pages: ${String(fax.pages ?? '')}`,
-    `Date: ${String(fax.created_at ?? '')}`,
+    `Fax ${fieldText(fax, 'id')}`,
+    `From: ${fieldText(fax, 'from')}`,
+    `To: ${fieldText(fax, 'to')}`,
+    `Pages: ${fieldText(fax, 'pages')}`,
+    `Date: ${fieldText(fax, 'created_at')}`,
   ];
 }
 
