@@ -239,6 +239,39 @@ describe('client against the emulator, beyond the spec', () => {
     });
   });
 
+  describe('transactions', () => {
+    it('GET /transactions: invoices and payments with a running balance; the invoice as a PDF', async () => {
+      const all = await firstPage(client.beyondSpec.transactions.list({ limit: 500 }));
+      expect(all.data.length).toBeGreaterThan(1);
+      let balance = 0;
+      for (const tx of all.data) {
+        expect(tx).toMatchObject({ currency: expect.any(String), invoice_id: expect.any(String) });
+        expect(['invoice', 'payment']).toContain(tx.type);
+        balance = Math.round((balance + Number(tx.amount)) * 100) / 100;
+        expect(tx.balance).toBe(balance);
+      }
+      const latest = await firstRecord(client.beyondSpec.transactions.list({ sort: 'date', dir: 'desc' }));
+      expect(latest.id).toBe(all.data.at(-1)?.id);
+      const invoice = all.data.find((tx) => tx.type === 'invoice')!;
+      const pdf = await client.beyondSpec.transactions.invoice(invoice.id);
+      expect(pdf.contentType).toBe('application/pdf');
+      const bytes = await readAll(pdf.body);
+      expect(pdfProblems(bytes)).toEqual([]);
+      expect(pdfText(bytes)).toContain(`Invoice ${String(invoice.invoice_id)}`);
+      expect(pdfText(bytes)).toContain(
+        `Total: ${String(-Number(invoice.amount))} ${String(invoice.currency)}`,
+      );
+      const missing = await client.beyondSpec.transactions.invoice(999_999_999).catch((e: unknown) => e);
+      expect((missing as PlatformError).status).toBe(404);
+      const badFilter = await firstPage(
+        client.beyondSpec.transactions.list({
+          filter: [{ property: 'colour', operator: 'eq', value: 'red' }],
+        }),
+      ).catch((e: unknown) => e);
+      expect((badFilter as PlatformError).status).toBe(400);
+    });
+  });
+
   describe('sort, dir and filter', () => {
     it('orders a collection by sort and dir (most recent first)', async () => {
       const ids = async (options: Parameters<typeof client.history.cdrs.list>[0]) => {

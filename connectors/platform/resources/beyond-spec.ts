@@ -2,7 +2,12 @@
 // apart from the spec's modules so the client's endpoint list shows them as extras.
 import type { PlatformCore } from '../core/http-core';
 import type { ListOptions } from '../core/pagination';
-import { apiTokenSchema, createApiTokenBody, patchQueueBody } from '../schemas/beyond-spec';
+import {
+  apiTokenSchema,
+  createApiTokenBody,
+  patchQueueBody,
+  transactionSchema,
+} from '../schemas/beyond-spec';
 import { queueSchema } from '../schemas/settings';
 import { faxSchema } from '../schemas/storage';
 import { download, getOne, list, remove, send, type Body, type CallOptions, type Id } from './common';
@@ -15,6 +20,8 @@ export const BEYOND_SPEC_ENDPOINTS = [
   'PATCH /queues/{id}',
   'GET /faxes/{id}',
   'GET /faxes/{id}.pdf',
+  'GET /transactions',
+  'GET /transactions/{id}/invoice',
 ] as const;
 
 /** Endpoints beyond the spec. */
@@ -39,6 +46,12 @@ export function createBeyondSpecResource(core: PlatformCore) {
       get: (id: Id, o?: CallOptions) => getOne(core, '/faxes/{id}', { id }, faxSchema, o),
       /** GET /faxes/{id}.pdf: the fax as a PDF, streamed (application/pdf). */
       pdf: (id: Id, o?: CallOptions) => download(core, '/faxes/{id}.pdf', { id }, o),
+    },
+    transactions: {
+      /** GET /transactions: the account's ledger (invoices and payments with the running balance). */
+      list: (options?: ListOptions) => list(core, '/transactions', transactionSchema, options),
+      /** GET /transactions/{id}/invoice: the invoice of that transaction as a PDF, streamed. */
+      invoice: (id: Id, o?: CallOptions) => download(core, '/transactions/{id}/invoice', { id }, o),
     },
   };
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { body, opt, requiredText, text } from './requests/fields';
 import { createQueueBody } from './requests/settings';
-import { date, int, intId, str } from './primitives';
+import { date, int, intId, num, str } from './primitives';
 
 /** A named API token (`token` is a credential: redacted wherever a body is kept). */
 export const apiTokenSchema = z.looseObject({
@@ -24,3 +24,19 @@ export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
 /** PATCH /queues/{id}: agents join and leave (`users` of {id, status}); any field of POST /queues. */
 export const patchQueueBody = createQueueBody.partial();
 export type PatchQueueBody = z.infer<typeof patchQueueBody>;
+
+/** A ledger entry as the billing clients read it; `invoice_id` names the invoice to download. */
+export const transactionSchema = z.looseObject({
+  id: intId(),
+  date: date(),
+  /** 'invoice' (a debit) or 'payment' (a credit); others may come from the live platform. */
+  type: str(),
+  description: str(),
+  /** Negative for debits. */
+  amount: num(),
+  currency: str(),
+  /** The account's balance after this entry. */
+  balance: num(),
+  invoice_id: str(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;

@@ -2,6 +2,7 @@
 import { apiTokenRoutes } from './api-tokens';
 import { authRoutes } from './auth';
 import { faxFileRoutes } from './fax-files';
+import { transactionRoutes } from './transactions';
 import { queueAgentRoutes } from './queue-agents';
 import { callMeBackRoutes } from './callmeback';
 import { callsRoutes } from './calls';
@@ -27,6 +28,7 @@ export function emulatorRoutes(): RouteDef[] {
     ...apiTokenRoutes(),
     ...queueAgentRoutes(),
     ...faxFileRoutes(),
+    ...transactionRoutes(),
   ];
 }
 
