@@ -272,6 +272,38 @@ describe('client against the emulator, beyond the spec', () => {
     });
   });
 
+  describe('conversations', () => {
+    it('GET /conversations: SMS and chat threads per counterpart, newest first, paged', async () => {
+      const all = (await firstPage(client.beyondSpec.conversations.list({ limit: 5000 }))).data;
+      expect(new Set(all.map((c) => c.channel))).toEqual(new Set(['sms', 'chat']));
+      const times = all.map((c) => String(c.last_message_at));
+      expect(times).toEqual([...times].sort().reverse());
+      const page2 = await firstPage(client.beyondSpec.conversations.list({ page: 2, limit: 3 }));
+      expect(page2.data.map((c) => c.id)).toEqual(all.slice(3, 6).map((c) => c.id));
+      expect(page2.total).toBe(all.length);
+      // A thread counts the SMS both ways with its number.
+      const thread = all.find((c) => c.channel === 'sms')!;
+      const sms = async (side: 'to' | 'from') =>
+        (
+          await firstPage(
+            client.storage.sms.list({
+              filter: [{ property: side, operator: 'eq', value: String(thread.counterpart) }],
+            }),
+          )
+        ).total ?? 0;
+      expect(thread.messages).toBe((await sms('to')) + (await sms('from')));
+      // A new SMS puts its number's thread first.
+      await client.storage.sms.create({ to: '447700900777', message: 'See you at ten' });
+      const newest = await firstRecord(client.beyondSpec.conversations.list({ limit: 1 }));
+      expect(newest).toMatchObject({
+        channel: 'sms',
+        counterpart: '+447700900777',
+        last_message: 'See you at ten',
+        messages: 1,
+      });
+    });
+  });
+
   describe('sort, dir and filter', () => {
     it('orders a collection by sort and dir (most recent first)', async () => {
       const ids = async (options: Parameters<typeof client.history.cdrs.list>[0]) => {

@@ -4,6 +4,7 @@ import type { PlatformCore } from '../core/http-core';
 import type { ListOptions } from '../core/pagination';
 import {
   apiTokenSchema,
+  conversationSchema,
   createApiTokenBody,
   patchQueueBody,
   transactionSchema,
@@ -22,6 +23,7 @@ export const BEYOND_SPEC_ENDPOINTS = [
   'GET /faxes/{id}.pdf',
   'GET /transactions',
   'GET /transactions/{id}/invoice',
+  'GET /conversations',
 ] as const;
 
 /** Endpoints beyond the spec. */
@@ -52,6 +54,10 @@ export function createBeyondSpecResource(core: PlatformCore) {
       list: (options?: ListOptions) => list(core, '/transactions', transactionSchema, options),
       /** GET /transactions/{id}/invoice: the invoice of that transaction as a PDF, streamed. */
       invoice: (id: Id, o?: CallOptions) => download(core, '/transactions/{id}/invoice', { id }, o),
+    },
+    conversations: {
+      /** GET /conversations: SMS and chat threads, one per counterpart, newest first. */
+      list: (options?: ListOptions) => list(core, '/conversations', conversationSchema, options),
     },
   };
 }

@@ -40,3 +40,20 @@ export const transactionSchema = z.looseObject({
   invoice_id: str(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
+
+/** An SMS or chat thread with one counterpart (an SMS number, a chat visitor id), as the CTI inbox reads it. */
+export const conversationSchema = z.looseObject({
+  id: str(),
+  /** 'sms' or 'chat'. */
+  channel: str(),
+  counterpart: str(),
+  counterpart_name: str(),
+  /** The user (SMS) or operator (chat) of the last message. */
+  user_id: int(),
+  /** Number of messages in the thread. */
+  messages: int(),
+  first_message_at: date(),
+  last_message_at: date(),
+  last_message: str(),
+});
+export type Conversation = z.infer<typeof conversationSchema>;

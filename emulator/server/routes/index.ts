@@ -1,6 +1,7 @@
 // Every API route of the emulator, one module file per spec module.
 import { apiTokenRoutes } from './api-tokens';
 import { authRoutes } from './auth';
+import { conversationRoutes } from './conversations';
 import { faxFileRoutes } from './fax-files';
 import { transactionRoutes } from './transactions';
 import { queueAgentRoutes } from './queue-agents';
@@ -29,6 +30,7 @@ export function emulatorRoutes(): RouteDef[] {
     ...queueAgentRoutes(),
     ...faxFileRoutes(),
     ...transactionRoutes(),
+    ...conversationRoutes(),
   ];
 }
 

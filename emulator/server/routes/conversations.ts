@@ -1,0 +1,101 @@
+// GET /conversations, beyond the spec: the CTI connector's inbox lists the account's SMS and chat
+// threads, one per counterpart (an SMS number, a chat visitor), newest first, with page and limit
+// like every collection. The emulator derives them from its SMS and chat rows on each request.
+import type { Row } from '../../store';
+import { allRows, derivedCollection } from '../derived-collection';
+import { parseRouteSpec } from '../paths';
+import type { AuthedCall, RouteDef } from '../route-def';
+import { fieldText } from './fax-files';
+
+/** One message of a thread, reduced to what a conversation row shows. */
+interface Message {
+  channel: 'sms' | 'chat';
+  counterpart: string;
+  name: string;
+  userId: unknown;
+  text: string;
+  at: string;
+}
+
+/** The counterpart of an SMS is the far end: the recipient of an outbound one, the sender of an inbound. */
+function smsMessage(sms: Row): Message {
+  const out = sms.type === 'O';
+  return {
+    channel: 'sms',
+    counterpart: fieldText(sms, out ? 'to' : 'from'),
+    name: fieldText(sms, out ? 'to_name' : 'from_name'),
+    userId: sms.user_id ?? null,
+    text: fieldText(sms, 'message'),
+    at: fieldText(sms, 'created_at'),
+  };
+}
+
+/** Chat messages become thread messages of their chat's visitor. */
+function chatMessages(chats: readonly Row[], msgs: readonly Row[]): Message[] {
+  const byId = new Map(chats.map((c) => [String(c.id), c]));
+  return msgs.flatMap((m) => {
+    const chat = byId.get(fieldText(m, 'chat_id'));
+    if (chat === undefined) return [];
+    return [
+      {
+        channel: 'chat' as const,
+        counterpart: fieldText(chat, 'visitor_id'),
+        name: fieldText(chat, 'visitor_name'),
+        userId: chat.operator_id ?? null,
+        text: fieldText(m, 'message'),
+        at: fieldText(m, 'created_at'),
+      },
+    ];
+  });
+}
+
+/** One row per (channel, counterpart): message count, first and last message. */
+export function conversationRows(messages: readonly Message[]): Row[] {
+  const threads = new Map<string, Row>();
+  for (const m of messages) {
+    if (m.counterpart === '') continue;
+    const id = `${m.channel}-${m.counterpart}`;
+    const t = threads.get(id);
+    if (t === undefined) {
+      threads.set(id, {
+        id,
+        channel: m.channel,
+        counterpart: m.counterpart,
+        counterpart_name: m.name,
+        user_id: m.userId,
+        messages: 1,
+        first_message_at: m.at,
+        last_message_at: m.at,
+        last_message: m.text,
+      });
+      continue;
+    }
+    const later = m.at >= String(t.last_message_at);
+    threads.set(id, {
+      ...t,
+      messages: Number(t.messages) + 1,
+      first_message_at: m.at < String(t.first_message_at) ? m.at : t.first_message_at,
+      ...(later ? { last_message_at: m.at, last_message: m.text, user_id: m.userId } : {}),
+      ...(later && m.name !== '' ? { counterpart_name: m.name } : {}),
+    });
+  }
+  return [...threads.values()];
+}
+
+function listConversations(call: AuthedCall): ReturnType<RouteDef['handle']> {
+  const customer = call.identity.customer_id;
+  const sms = allRows(call.ctx.table('sms'), customer).map(smsMessage);
+  const chats = chatMessages(
+    allRows(call.ctx.table('chats'), customer),
+    allRows(call.ctx.table('chatmsgs'), customer),
+  );
+  return derivedCollection('conversations', customer, conversationRows([...sms, ...chats]), call.query, {
+    property: 'last_message_at',
+    desc: true,
+  });
+}
+
+/** GET /conversations. */
+export function conversationRoutes(): RouteDef[] {
+  return [{ ...parseRouteSpec('GET /conversations'), auth: 'required', handle: listConversations }];
+}
