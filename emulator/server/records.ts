@@ -87,3 +87,9 @@ export function queryAnyOf(
   const start = (q.page - 1) * q.limit;
   return { data: rows.slice(start, start + q.limit), total: rows.length };
 }
+
+/** A scalar field of a row as text ('' when absent or not a scalar), for rendered files. */
+export function fieldText(row: Row, key: string): string {
+  const v = row[key];
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
+}

@@ -4,8 +4,8 @@
 import type { Row } from '../../store';
 import { allRows, derivedCollection } from '../derived-collection';
 import { parseRouteSpec } from '../paths';
+import { fieldText } from '../records';
 import type { AuthedCall, RouteDef } from '../route-def';
-import { fieldText } from './fax-files';
 
 /** One message of a thread, reduced to what a conversation row shows. */
 interface Message {

@@ -5,18 +5,12 @@ import { textPdf } from '../../media';
 import type { Row } from '../../store';
 import { getRoute, param } from '../crud';
 import { parseRouteSpec } from '../paths';
-import { findOwned } from '../records';
+import { fieldText, findOwned } from '../records';
 import { bytes } from '../responses';
 import type { AuthedCall, RouteDef } from '../route-def';
 
 /** Content type of the PDF downloads (faxes, invoices). */
 export const PDF_CONTENT_TYPE = 'application/pdf';
-
-/** A scalar field of a row as text ('' when absent or not a scalar). */
-export function fieldText(row: Row, key: string): string {
-  const v = row[key];
-  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
-}
 
 /** The text lines of a fax's PDF. */
 export function faxPdfLines(fax: Row): string[] {

@@ -8,10 +8,11 @@ import { textPdf } from '../../media';
 import type { Row } from '../../store';
 import { allRows, derivedCollection } from '../derived-collection';
 import { notFound } from '../http-error';
+import { fieldText } from '../records';
 import { parseRouteSpec } from '../paths';
 import { bytes } from '../responses';
 import type { AuthedCall, RouteDef } from '../route-def';
-import { fieldText, PDF_CONTENT_TYPE } from './fax-files';
+import { PDF_CONTENT_TYPE } from './fax-files';
 
 const HOUR_MS = 3_600_000;
 
