@@ -7,4 +7,4 @@ COPY . .
 ENV NODE_ENV=production
 # Worker memory (README, "Worker memory"): two malloc arenas, tsx's CommonJS hook only.
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--require", "tsx/cjs", "worker.ts"]
+CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=8", "--require", "tsx/cjs", "worker.ts"]

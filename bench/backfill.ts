@@ -26,6 +26,7 @@ import {
 } from '../connectors/postgres';
 import { DEFAULT_NOW } from '../emulator/store/clock';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
+import { WORKER_NODE_FLAGS } from '../runtime/worker';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
 import { readyLine, stopChild } from '../lib/child-process';
 import { benchDatabase, Cleanups } from './bench-database';
@@ -54,7 +55,7 @@ const BULK_LOAD_SETTINGS = [
  * arenas (glibc's default, 8 per core, holds on to freed memory of the worker's many threads).
  * The worker also fixes its heap growing factor itself (runtime/worker.ts, tuneWorkerHeap).
  */
-const WORKER_NODE_ARGS = ['--require', 'tsx/cjs'];
+const WORKER_NODE_ARGS = [...WORKER_NODE_FLAGS, '--require', 'tsx/cjs'];
 const WORKER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
 const optionsSchema = z.object({
