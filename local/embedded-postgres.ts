@@ -1,3 +1,5 @@
+import childProcess, { type SpawnOptions } from 'node:child_process';
+import { syncBuiltinESMExports } from 'node:module';
 import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -74,7 +76,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
   const stoppedLeftover = initialised ? await stopLeftoverPostgres(opts.dataDir) : undefined;
   // The package rejects with no reason when the server exits during start; say what PostgreSQL said.
-  await pg.start().catch((err: unknown) => {
+  const started = opts.callerStopsOnSignals ? inOwnProcessGroup(() => pg.start()) : pg.start();
+  await started.catch((err: unknown) => {
     const said = recent.join('').trim().split('\n').slice(-8).join('\n');
     throw new Error(
       `PostgreSQL did not start in ${opts.dataDir} on port ${port}${err ? `: ${describeError(err)}` : ''}\n${said}`,
@@ -92,6 +95,26 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     stoppedLeftover,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * Runs `start` with every process it spawns in a process group of its own. A terminal's Ctrl-C
+ * signals the whole foreground group: PostgreSQL would get it too and shut down before the
+ * receiver and the worker have stopped. The package offers no spawn option, so its `spawn`
+ * binding (an ES module import of node:child_process) is swapped for the duration of the start.
+ */
+async function inOwnProcessGroup<T>(start: () => Promise<T>): Promise<T> {
+  const original = childProcess.spawn;
+  const detachedSpawn = (command: string, args: readonly string[], options: SpawnOptions = {}) =>
+    original(command, args, { ...options, detached: true });
+  childProcess.spawn = detachedSpawn as typeof childProcess.spawn;
+  syncBuiltinESMExports();
+  try {
+    return await start();
+  } finally {
+    childProcess.spawn = original;
+    syncBuiltinESMExports();
+  }
 }
 
 /** The package's class. Its import registers an exit hook; `callerStopsOnSignals` unhooks its signals. */

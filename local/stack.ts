@@ -207,6 +207,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         uiPort: config.temporal.uiPort,
         dbFile: join(opts.dataDir, 'temporal.db'),
         pidFile: join(opts.dataDir, 'temporal.pid'),
+        ownProcessGroup: true,
         ownerToken: state.ownerToken,
         namespace: config.temporal.namespace,
         onLog: (line) => log.debug({ temporal: line.trim() }),

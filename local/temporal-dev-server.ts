@@ -24,6 +24,11 @@ export interface TemporalDevServerOptions {
   ownerToken?: string;
   /** How long to wait for the server to answer. */
   startTimeoutMs?: number;
+  /**
+   * Run the server in a process group of its own, for a caller that stops it itself: a terminal's
+   * Ctrl-C signals the whole foreground group, and the server must outlive the worker that uses it.
+   */
+  ownProcessGroup?: boolean;
   onLog?: (line: string) => void;
   /** Things the user should hear about: a port that was taken, a leftover server that was stopped. */
   onNotice?: (message: string) => void;
@@ -117,7 +122,10 @@ async function startOnce(
   else args.push('--headless');
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
 
-  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cli, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.ownProcessGroup ?? false,
+  });
   const output: string[] = [];
   const collect = (chunk: Buffer): void => {
     const text = chunk.toString();

@@ -8,6 +8,9 @@ import { dataDir, globalOptions } from '../context';
 import { describeError } from '../../lib/describe-error';
 import { installTemporalRuntime } from './worker';
 
+/** Signals this close after the first are the same Ctrl-C, relayed (see stop below). */
+const SAME_SIGNAL_MS = 1_500;
+
 interface StartOptions {
   emulatorPort?: string;
   emulatorCdrs?: string;
@@ -45,13 +48,16 @@ export function registerStartCommand(program: Command): void {
       // started (what already runs is stopped in order), rather than killing this process and
       // leaving PostgreSQL and Temporal running.
       const running: { stack?: LocalStack } = {};
-      let stopping = false;
+      let stoppingSince: number | undefined;
       const stop = (signal: string): void => {
-        if (stopping) {
+        if (stoppingSince !== undefined) {
+          // npm and tsx relay a terminal's Ctrl-C, which also reached this process directly: the
+          // same key press arrives twice within moments. Only a later one forces the exit.
+          if (Date.now() - stoppingSince < SAME_SIGNAL_MS) return;
           process.stderr.write('callsync: forced exit\n');
           process.exit(1);
         }
-        stopping = true;
+        stoppingSince = Date.now();
         const stack = running.stack;
         if (!stack) {
           process.stderr.write(`callsync: ${signal} while starting; stopping once started\n`);
@@ -84,8 +90,8 @@ export function registerStartCommand(program: Command): void {
       });
       running.stack = stack;
       process.stdout.write(`${stack.banner()}\n`);
-      if (stopping) {
-        stopping = false;
+      if (stoppingSince !== undefined) {
+        stoppingSince = undefined;
         stop('SIGINT');
       }
     });

@@ -39,7 +39,9 @@ export interface StartedCli {
 /** Spawns `callsync start …` (or any long-running command). */
 export function startCli(args: string[], env: NodeJS.ProcessEnv): StartedCli {
   const [cmd, argv] = cliCommand(args);
-  const child = spawn(cmd, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own, like a shell's foreground job, so stopCli can signal the whole
+  // group as a terminal's Ctrl-C does.
+  const child = spawn(cmd, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -70,13 +72,17 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv): StartedCli {
   };
 }
 
-/** Sends `signal` and waits for the exit code, failing after `timeoutMs`. */
+/**
+ * Sends `signal` to the command's process group, as a terminal sends Ctrl-C to every process of its
+ * foreground job (children that must stop in order live in groups of their own), and waits for the
+ * exit code, failing after `timeoutMs`.
+ */
 export async function stopCli(
   cli: StartedCli,
   signal: NodeJS.Signals,
   timeoutMs = 60_000,
 ): Promise<number | null> {
-  cli.child.kill(signal);
+  process.kill(-cli.child.pid!, signal);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs)));
   const code = await Promise.race([cli.exited, timeout]);
