@@ -136,7 +136,10 @@ export async function listReportRuns(
 }
 
 /** The latest run (by creation) of each schedule of the given accounts. */
-export async function latestReportRuns(db: Kysely<Database>, accounts: readonly string[]): Promise<ReportRunRow[]> {
+export async function latestReportRuns(
+  db: Kysely<Database>,
+  accounts: readonly string[],
+): Promise<ReportRunRow[]> {
   if (accounts.length === 0) return [];
   return db
     .selectFrom('report_runs')
@@ -175,4 +178,17 @@ export async function getReportSchedule(db: Kysely<Database>, account: string, i
 /** Every synced report schedule of an account, by id. */
 export async function listReportSchedules(db: Kysely<Database>, account: string) {
   return db.selectFrom('report_schedules').selectAll().where('account', '=', account).orderBy('id').execute();
+}
+
+/** The account's CDRs of a period, oldest first (the interim report file; part B's catalogue replaces it). */
+export async function periodCdrs(db: Kysely<Database>, account: string, from: Date, to: Date) {
+  return db
+    .selectFrom('cdrs')
+    .select(['id', 'calldate', 'src', 'dst', 'billsec', 'charge'])
+    .where('account', '=', account)
+    .where('calldate', '>=', from)
+    .where('calldate', '<', to)
+    .orderBy('calldate')
+    .orderBy('id')
+    .execute();
 }
