@@ -10,6 +10,7 @@ import type { ChatsTable, FaxesTable, SmsTable } from './messages';
 import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './settings';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
+import type { ReportDeliveriesTable } from './report-deliveries';
 
 export interface Database {
   cdrs: CdrsTable;
@@ -38,6 +39,7 @@ export interface Database {
   webhook_rejected: WebhookRejectedTable;
   call_failures: CallFailuresTable;
   callback_dials: CallbackDialsTable;
+  report_deliveries: ReportDeliveriesTable;
 }
 
 export * from './columns';
@@ -52,3 +54,4 @@ export * from './messages';
 export * from './settings';
 export * from './service-state';
 export * from './webhooks';
+export * from './report-deliveries';
