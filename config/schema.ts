@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { reportsBuildConfigShape } from '../reports/config';
+import { reportDeliveryConfigSchema } from './report-delivery';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -192,6 +194,14 @@ export const configSchema = z.object({
     })
     .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
+  reports: z
+    .object({
+      ...reportsBuildConfigShape,
+      /** How finished reports are delivered (e-mail, Drive, Sheets). */
+      delivery: reportDeliveryConfigSchema.prefault({}),
+    })
+    .prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;

@@ -9,3 +9,4 @@ export * from './call-failures';
 export * from './callback-dials';
 export * from './webhook-inbox';
 export * from './report-runs';
+export * from './report-deliveries';

@@ -11,6 +11,7 @@ import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './setti
 import type { ReportRunsTable } from './report-runs';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
+import type { ReportDeliveriesTable } from './report-deliveries';
 
 export interface Database {
   cdrs: CdrsTable;
@@ -40,6 +41,7 @@ export interface Database {
   call_failures: CallFailuresTable;
   callback_dials: CallbackDialsTable;
   report_runs: ReportRunsTable;
+  report_deliveries: ReportDeliveriesTable;
 }
 
 export * from './columns';
@@ -55,3 +57,4 @@ export * from './settings';
 export * from './service-state';
 export * from './webhooks';
 export * from './report-runs';
+export * from './report-deliveries';
