@@ -1,15 +1,21 @@
 // Activities of report exports: open (or find) the run of a schedule and period, build its file,
 // close it; and mirror an account's report schedules as Temporal Schedules. Workflows pass ids; the
 // schedule row (e-mails, format, culture) is read here, from the warehouse.
-import { mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { getReportRun, getReportSchedule, openReportRun, updateReportRun } from '../connectors/postgres';
 import type { OpenReportRunInput, OpenReportRunResult } from '../contracts';
+import {
+  buildReportFile,
+  cultureFromCode,
+  formatFromCode,
+  UnknownCodeError,
+  UnknownCultureError,
+  UnknownReportError,
+} from '../reports';
 import { requestedPeriod, scheduledPeriod, PeriodError, type ReportPeriod } from '../reports/period';
 import { checkTimeZone, parseFrequency, ReportScheduleError } from '../reports/schedule-frequency';
 import type { ActivityDeps } from './deps';
-import { buildReportFile, formatFromCode, UnknownCodeError, UnknownReportError } from './report-builder';
 import { mirrorReportSchedules, type MirrorResult } from './report-schedule-mirror';
 
 export interface BuildReportRunResult {
@@ -30,6 +36,7 @@ function permanent(err: unknown): never {
   if (
     err instanceof UnknownReportError ||
     err instanceof UnknownCodeError ||
+    err instanceof UnknownCultureError ||
     err instanceof ReportScheduleError ||
     err instanceof PeriodError
   ) {
@@ -80,7 +87,7 @@ export function createReportActivities(deps: ActivityDeps) {
       // An unknown format code fails the build (recorded on the run), not the opening.
       let format: string | null = schedule.format;
       try {
-        format = formatFromCode(schedule.format);
+        format = formatFromCode(schedule.format, deps.config.reports);
       } catch {
         // kept as the raw code
       }
@@ -113,10 +120,7 @@ export function createReportActivities(deps: ActivityDeps) {
       };
     },
 
-    /**
-     * Builds the run's report file: written beside its place and renamed into it, so a killed attempt
-     * leaves no half file, and a retry writes the same file again.
-     */
+    /** Builds the run's report file (part B's builder); a killed attempt leaves no half file, a retry rebuilds it. */
     async buildReportRun(input: { runId: number }): Promise<BuildReportRunResult> {
       const run = await getReportRun(db, input.runId);
       if (!run)
@@ -128,45 +132,41 @@ export function createReportActivities(deps: ActivityDeps) {
       const schedule = await scheduleOf(run.account, run.schedule_id);
       await updateReportRun(db, run.id, { status: 'building' });
       try {
-        const format = formatFromCode(schedule.format);
+        const reports = deps.config.reports;
+        const format = formatFromCode(schedule.format, reports);
         const filePath = reportFilePath(
-          deps.config.reports.directory,
+          reports.directory,
           run.account,
           run.schedule_id,
           run.period_label,
           format,
         );
-        await mkdir(join(filePath, '..'), { recursive: true });
-        const partial = `${filePath}.${Context.current().info.attempt}.part`;
-        try {
-          const built = await buildReportFile(
-            db,
-            {
-              account: run.account,
-              reportId: schedule.report_id ?? -1,
-              period: {
-                from: run.period_from,
-                to: run.period_to,
-                timezone: run.timezone,
-                label: run.period_label,
-              },
-              format,
-              culture: String(schedule.culture ?? ''),
+        // buildReportFile writes beside the path and renames the finished file in: a retry replaces it whole.
+        const built = await buildReportFile(
+          db,
+          {
+            account: run.account,
+            reportId: schedule.report_id ?? -1,
+            period: {
+              from: run.period_from,
+              to: run.period_to,
+              timezone: run.timezone,
+              label: run.period_label,
             },
-            partial,
-          );
-          await rename(partial, filePath);
-          await updateReportRun(db, run.id, {
-            status: 'delivering',
-            rows: built.rows,
-            bytes: built.bytes,
-            checksum: built.sha256,
-            filePath,
-          });
-          return { rows: built.rows, bytes: built.bytes, checksum: built.sha256, filePath };
-        } finally {
-          await rm(partial, { force: true });
-        }
+            format,
+            culture: cultureFromCode(schedule.culture, reports),
+          },
+          reports.catalogue,
+          filePath,
+        );
+        await updateReportRun(db, run.id, {
+          status: 'delivering',
+          rows: built.rows,
+          bytes: built.bytes,
+          checksum: built.sha256,
+          filePath,
+        });
+        return { rows: built.rows, bytes: built.bytes, checksum: built.sha256, filePath };
       } catch (err) {
         return permanent(err);
       }

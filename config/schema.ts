@@ -184,20 +184,15 @@ export const configSchema = z.object({
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
-  /** Scheduled report exports (the platform's report schedules, mirrored as Temporal Schedules). */
-  reports: z
-    .object({
-      /** Where report files are written (one folder per account). */
-      directory: z.string().default('.data/reports'),
-      /** A run missed while callsync was down still runs when it is back, if at most this late (once). */
-      catchupWindow: durationMs.default(86_400_000),
-    })
-    .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
   reports: z
     .object({
       ...reportsBuildConfigShape,
+      /** Where report files are written (one folder per account). */
+      directory: z.string().default('.data/reports'),
+      /** A run missed while callsync was down still runs when it is back, if at most this late (once). */
+      catchupWindow: durationMs.default(86_400_000),
       /** How finished reports are delivered (e-mail, Drive, Sheets). */
       delivery: reportDeliveryConfigSchema.prefault({}),
     })

@@ -88,6 +88,7 @@ export const REPORT_NON_RETRYABLE_TYPES = [
   ...NON_RETRYABLE_TYPES,
   'UnknownReportError',
   'UnknownCodeError',
+  'UnknownCultureError',
   'ReportScheduleError',
   'ReportScheduleMissing',
   'PeriodError',

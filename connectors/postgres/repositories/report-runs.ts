@@ -179,16 +179,3 @@ export async function getReportSchedule(db: Kysely<Database>, account: string, i
 export async function listReportSchedules(db: Kysely<Database>, account: string) {
   return db.selectFrom('report_schedules').selectAll().where('account', '=', account).orderBy('id').execute();
 }
-
-/** The account's CDRs of a period, oldest first (the interim report file; part B's catalogue replaces it). */
-export async function periodCdrs(db: Kysely<Database>, account: string, from: Date, to: Date) {
-  return db
-    .selectFrom('cdrs')
-    .select(['id', 'calldate', 'src', 'dst', 'billsec', 'charge'])
-    .where('account', '=', account)
-    .where('calldate', '>=', from)
-    .where('calldate', '<', to)
-    .orderBy('calldate')
-    .orderBy('id')
-    .execute();
-}
