@@ -179,3 +179,11 @@ export async function getReportSchedule(db: Kysely<Database>, account: string, i
 export async function listReportSchedules(db: Kysely<Database>, account: string) {
   return db.selectFrom('report_schedules').selectAll().where('account', '=', account).orderBy('id').execute();
 }
+
+/** The run a workflow opened (its progress, for `callsync reports run`). */
+export async function reportRunOfWorkflow(
+  db: Kysely<Database>,
+  workflowId: string,
+): Promise<ReportRunRow | undefined> {
+  return db.selectFrom('report_runs').selectAll().where('workflow_id', '=', workflowId).executeTakeFirst();
+}
