@@ -150,6 +150,18 @@ async function runAndFollow(
       await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, 300))]);
     }
     return await result;
+  } catch (err) {
+    // The run's own reason (report_runs.error) says more than "workflow execution failed".
+    const run = await reportRunOfWorkflow(warehouse.db, workflowId);
+    if (run?.status === 'failed') {
+      throw new Error(
+        `report run ${run.id} (${run.period_label}) failed: ${run.error ?? 'no reason recorded'}`,
+        {
+          cause: err,
+        },
+      );
+    }
+    throw err;
   } finally {
     bar?.stop();
   }
