@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
@@ -183,14 +184,15 @@ export const configSchema = z.object({
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
-  /** Scheduled report exports. */
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Report exports: the report catalogue, format and culture codes (see README "Report exports"). */
   reports: z
     .object({
+      ...reportsBuildConfigShape,
       /** How finished reports are delivered (e-mail, Drive, Sheets). */
       delivery: reportDeliveryConfigSchema.prefault({}),
     })
     .prefault({}),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;
