@@ -5,6 +5,7 @@ import type { ObjectStore } from '../connectors/object-store';
 import type { WarehouseDatabase } from '../connectors/postgres';
 import type { CallsyncConfig } from '../config/schema';
 import type { Logger } from '../lib/logger';
+import type { ReportDeliveryServices } from './report-delivery-services';
 
 /** What activities need, injected once by the worker (credentials live in the clients, never in arguments). */
 export interface ActivityDeps {
@@ -18,4 +19,6 @@ export interface ActivityDeps {
   /** For activities that start or signal other workflows (callbacks). */
   temporal?: Client;
   logger: Logger;
+  /** Report delivery's mail, Drive and Sheets clients; built from config.reports.delivery when absent. */
+  reportDelivery?: ReportDeliveryServices;
 }

@@ -3,6 +3,7 @@ import { createCallActivities } from './call-activities';
 import type { ActivityDeps } from './deps';
 import { createDialActivities } from './dial-activities';
 import { withFailureMappingAll } from './failures';
+import { createReportDeliveryActivities } from './report-delivery-activities';
 import { createSyncActivities } from './sync-activities';
 import { createWebhookActivities } from './webhook-activities';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallActivities(deps),
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
+    ...createReportDeliveryActivities(deps),
   });
 }
 
