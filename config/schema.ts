@@ -4,6 +4,7 @@ import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
+import { temporalConfigSchema } from './temporal';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -125,16 +126,7 @@ export const configSchema = z.object({
       embeddedDir: z.string().default('.data/postgres'),
     })
     .prefault({}),
-  temporal: z
-    .object({
-      /** host:port of the Temporal frontend; a local dev server is started when absent. */
-      address: z.string().optional(),
-      namespace: z.string().default('default'),
-      taskQueue: z.string().default('callsync'),
-      /** Port of the dev server's web UI (local runs only). */
-      uiPort: z.number().int().positive().default(8233),
-    })
-    .prefault({}),
+  temporal: temporalConfigSchema.prefault({}),
   sync: syncConfigSchema.prefault({}),
   server: z
     .object({
@@ -185,7 +177,7 @@ export const configSchema = z.object({
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Report exports: the report catalogue, format and culture codes (see README "Report exports"). */
+  /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
   reports: z
     .object({
       ...reportsBuildConfigShape,

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { accountFromEnv, loadConfig } from '../config/load';
 import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { startEmulator, type RunningEmulator } from '../emulator';
@@ -13,6 +13,7 @@ import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
 import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
+import { connectTemporalClient } from '../runtime/temporal-connection';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
@@ -228,6 +229,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       deps,
+      security: config.temporal,
     });
     stops.push(() => workerConnection.close());
     const running = worker.run();
@@ -236,7 +238,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await running;
     });
 
-    const connection = await Connection.connect({ address: temporalAddress });
+    const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress });
     stops.push(() => connection.close());
     const client = new Client({ connection, namespace: config.temporal.namespace });
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
