@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -57,6 +58,7 @@ export const crmConfigSchema = z.object({
       z.object({ type: z.literal('builtin') }),
       hubspotConfigSchema,
       salesforceConfigSchema,
+      googleTasksConfigSchema,
     ])
     .default({ type: 'builtin' }),
   /** Country assumed for numbers written without a country code. */

@@ -8,3 +8,4 @@ export * from './stream-status';
 export * from './call-failures';
 export * from './callback-dials';
 export * from './webhook-inbox';
+export * from './google-tasklists';

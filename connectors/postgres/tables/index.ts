@@ -10,6 +10,7 @@ import type { ChatsTable, FaxesTable, SmsTable } from './messages';
 import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './settings';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
+import type { GoogleTasklistsTable, TranscriptionJobsTable } from './google-apps';
 
 export interface Database {
   cdrs: CdrsTable;
@@ -38,6 +39,8 @@ export interface Database {
   webhook_rejected: WebhookRejectedTable;
   call_failures: CallFailuresTable;
   callback_dials: CallbackDialsTable;
+  google_tasklists: GoogleTasklistsTable;
+  transcription_jobs: TranscriptionJobsTable;
 }
 
 export * from './columns';
@@ -52,3 +55,4 @@ export * from './messages';
 export * from './settings';
 export * from './service-state';
 export * from './webhooks';
+export * from './google-apps';
