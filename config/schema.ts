@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { reportsBuildConfigShape } from '../reports/config';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
@@ -185,6 +186,8 @@ export const configSchema = z.object({
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Report exports: the report catalogue, format and culture codes (see README "Report exports"). */
+  reports: z.object({ ...reportsBuildConfigShape }).prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;

@@ -8,4 +8,5 @@ export * from './stream-status';
 export * from './call-failures';
 export * from './callback-dials';
 export * from './webhook-inbox';
+export * from './report-runs';
 export * from './google-tasklists';

@@ -8,6 +8,7 @@ import type { CallbackDialsTable, CallFailuresTable } from './follow-ups';
 import type { RecordingsTable, VoicemessagesTable } from './media';
 import type { ChatsTable, FaxesTable, SmsTable } from './messages';
 import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './settings';
+import type { ReportRunsTable } from './report-runs';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
 import type { GoogleTasklistsTable, TranscriptionJobsTable } from './google-apps';
@@ -39,6 +40,7 @@ export interface Database {
   webhook_rejected: WebhookRejectedTable;
   call_failures: CallFailuresTable;
   callback_dials: CallbackDialsTable;
+  report_runs: ReportRunsTable;
   google_tasklists: GoogleTasklistsTable;
   transcription_jobs: TranscriptionJobsTable;
 }
@@ -55,4 +57,5 @@ export * from './messages';
 export * from './settings';
 export * from './service-state';
 export * from './webhooks';
+export * from './report-runs';
 export * from './google-apps';
