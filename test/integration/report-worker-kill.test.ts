@@ -24,7 +24,9 @@ describe('report run across a killed worker', () => {
       label: 'report_kill',
       cdrs: 10,
       inProcessWorker: false,
-      config: { reports: { directory: reports } },
+      config: {
+        reports: { directory: reports, delivery: { email: { outboxDir: join(reports, 'outbox') } } },
+      },
     });
     const db = h.deps.warehouse.db;
     // January 2025 (long before the emulator's data): ROWS charged calls, for the billing report.
