@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { temporalConfigSchema } from './temporal';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
@@ -169,6 +170,8 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
+      s3: s3ConfigSchema.optional(),
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),

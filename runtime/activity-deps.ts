@@ -6,6 +6,7 @@ import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createLocalObjectStore } from '../connectors/object-store';
+import { createS3ObjectStore } from '../connectors/object-store/s3';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
@@ -52,11 +53,12 @@ export async function createActivityDeps(
     await Promise.allSettled([...clients.values()].map((c) => c.close()));
     throw err;
   }
+  const s3 = config.archive.s3 ? createS3ObjectStore(config.archive.s3) : undefined;
   return {
     config,
     logger,
     warehouse,
-    archive: createLocalObjectStore(resolve(config.archive.dir)),
+    archive: s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
@@ -70,6 +72,7 @@ export async function createActivityDeps(
       await Promise.allSettled([...clients.values()].map((c) => c.close()));
       await temporalConnection?.close();
       await warehouse.close();
+      s3?.client.destroy();
     },
   };
 }
