@@ -12,6 +12,7 @@ export * from './call-lifecycle';
 export * from './callback';
 export * from './sync-stream';
 export * from './webhook-retention';
+export * from './task-queues';
 export { workflowRef } from './workflow-ref';
 
 /** Every workflow the worker registers, by its registered name. */
