@@ -1,9 +1,13 @@
 import { z } from 'zod';
+import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
+import { reportsBuildConfigShape } from '../reports/config';
+import { reportDeliveryConfigSchema } from './report-delivery';
 import { temporalConfigSchema } from './temporal';
+import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -59,6 +63,7 @@ export const crmConfigSchema = z.object({
       z.object({ type: z.literal('builtin') }),
       hubspotConfigSchema,
       salesforceConfigSchema,
+      googleTasksConfigSchema,
     ])
     .default({ type: 'builtin' }),
   /** Country assumed for numbers written without a country code. */
@@ -177,7 +182,26 @@ export const configSchema = z.object({
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
+  /** Warehouses besides PostgreSQL (which always holds the service's state and every stream). */
+  warehouse: z
+    .object({
+      /** BigQuery: every stream also loaded into a dataset, exactly once per page. */
+      bigquery: bigqueryConfigSchema.optional(),
+    })
+    .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
+  reports: z
+    .object({
+      ...reportsBuildConfigShape,
+      /** Where report files are written (one folder per account). */
+      directory: z.string().default('.data/reports'),
+      /** A run missed while callsync was down still runs when it is back, if at most this late (once). */
+      catchupWindow: durationMs.default(86_400_000),
+      /** How finished reports are delivered (e-mail, Drive, Sheets). */
+      delivery: reportDeliveryConfigSchema.prefault({}),
+    })
+    .prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;
