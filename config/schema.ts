@@ -6,6 +6,7 @@ import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
+import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
@@ -128,6 +129,10 @@ export const configSchema = z.object({
         .optional(),
       /** Data directory of the embedded server. */
       embeddedDir: z.string().default('.data/postgres'),
+      /** TLS towards PostgreSQL (libpq's sslmode); what the URL says when absent. */
+      sslmode: sslModeSchema.optional(),
+      /** CA of the server's certificate (file or PEM), for verify-ca and verify-full. */
+      sslCa: z.string().min(1).optional(),
     })
     .prefault({}),
   temporal: temporalConfigSchema.prefault({}),
