@@ -1,8 +1,14 @@
 import { z } from 'zod';
+import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
+import { reportDeliveryConfigSchema } from './report-delivery';
+import { sslModeSchema } from '../connectors/postgres/tls';
+import { temporalConfigSchema } from './temporal';
+import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -58,6 +64,7 @@ export const crmConfigSchema = z.object({
       z.object({ type: z.literal('builtin') }),
       hubspotConfigSchema,
       salesforceConfigSchema,
+      googleTasksConfigSchema,
     ])
     .default({ type: 'builtin' }),
   /** Country assumed for numbers written without a country code. */
@@ -122,18 +129,13 @@ export const configSchema = z.object({
         .optional(),
       /** Data directory of the embedded server. */
       embeddedDir: z.string().default('.data/postgres'),
+      /** TLS towards PostgreSQL (libpq's sslmode); what the URL says when absent. */
+      sslmode: sslModeSchema.optional(),
+      /** CA of the server's certificate (file or PEM), for verify-ca and verify-full. */
+      sslCa: z.string().min(1).optional(),
     })
     .prefault({}),
-  temporal: z
-    .object({
-      /** host:port of the Temporal frontend; a local dev server is started when absent. */
-      address: z.string().optional(),
-      namespace: z.string().default('default'),
-      taskQueue: z.string().default('callsync'),
-      /** Port of the dev server's web UI (local runs only). */
-      uiPort: z.number().int().positive().default(8233),
-    })
-    .prefault({}),
+  temporal: temporalConfigSchema.prefault({}),
   sync: syncConfigSchema.prefault({}),
   server: z
     .object({
@@ -178,14 +180,33 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
+      s3: s3ConfigSchema.optional(),
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
+  /** Warehouses besides PostgreSQL (which always holds the service's state and every stream). */
+  warehouse: z
+    .object({
+      /** BigQuery: every stream also loaded into a dataset, exactly once per page. */
+      bigquery: bigqueryConfigSchema.optional(),
+    })
+    .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Report exports: the report catalogue, format and culture codes (see README "Report exports"). */
-  reports: z.object({ ...reportsBuildConfigShape }).prefault({}),
+  /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
+  reports: z
+    .object({
+      ...reportsBuildConfigShape,
+      /** Where report files are written (one folder per account). */
+      directory: z.string().default('.data/reports'),
+      /** A run missed while callsync was down still runs when it is back, if at most this late (once). */
+      catchupWindow: durationMs.default(86_400_000),
+      /** How finished reports are delivered (e-mail, Drive, Sheets). */
+      delivery: reportDeliveryConfigSchema.prefault({}),
+    })
+    .prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;

@@ -2,13 +2,21 @@
 // CRM destination (prepared: its properties and field access checked once, at start),
 // the warehouse (migrated), and the audio archive.
 import { resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
+import { createBigQueryWarehouses } from '../connectors/bigquery';
 import { createLocalObjectStore } from '../connectors/object-store';
+import { createS3ObjectStore } from '../connectors/object-store/s3';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
-import { createDatabase, migrateToLatest } from '../connectors/postgres';
+import {
+  createDatabase,
+  explainPostgresTlsError,
+  migrateToLatest,
+  postgresSsl,
+} from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
+import { lazyTemporalClient } from './temporal-connection';
 import type { Logger } from '../lib/logger';
 
 export interface RuntimeDeps extends ActivityDeps {
@@ -37,25 +45,39 @@ export async function createActivityDeps(
       }),
     );
   }
-  const warehouse = createDatabase(databaseUrl);
+  const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
+  const warehouse = createDatabase(databaseUrl, ssl !== undefined ? { ssl } : {});
   const address = hooks.temporalAddress ?? config.temporal.address;
   // Lazy: nothing connects until an activity first starts or signals a workflow.
-  const temporalConnection = address ? Connection.lazy({ address }) : undefined;
-  await migrateToLatest(warehouse.db);
+  const temporalConnection = address ? lazyTemporalClient({ ...config.temporal, address }) : undefined;
+  // The first query: a refused TLS connection is explained here, naming the setting.
+  await migrateToLatest(warehouse.db).catch((err: unknown) => {
+    throw explainPostgresTlsError(err);
+  });
   const crm = createCrmConnectors(config, warehouse.db);
+  let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
   try {
     await prepareCrmDestinations(config, crm);
+    // BigQuery credentials are read here, once; a bad key fails the start, not every page.
+    if (config.warehouse.bigquery) {
+      bigquery = await createBigQueryWarehouses(
+        config.warehouse.bigquery,
+        config.accounts.map((a) => a.name),
+      );
+    }
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
     await Promise.allSettled([...clients.values()].map((c) => c.close()));
     throw err;
   }
+  const s3 = config.archive.s3 ? createS3ObjectStore(config.archive.s3) : undefined;
   return {
     config,
     logger,
     warehouse,
-    archive: createLocalObjectStore(resolve(config.archive.dir)),
+    ...(bigquery ? { bigquery } : {}),
+    archive: s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
@@ -69,6 +91,7 @@ export async function createActivityDeps(
       await Promise.allSettled([...clients.values()].map((c) => c.close()));
       await temporalConnection?.close();
       await warehouse.close();
+      s3?.client.destroy();
     },
   };
 }

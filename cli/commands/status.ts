@@ -10,13 +10,18 @@ import {
   createDatabase,
   migrateToLatest,
   recentCallFailures,
+  latestReportRuns,
+  listQuarantined,
+  recentReportRunFailures,
   streamAggregates,
   type AudioArchiveProgress,
   type StreamName,
   type WarehouseDatabase,
 } from '../../connectors/postgres';
+import { postgresSsl } from '../../connectors/postgres/tls';
 import { decodeCursor } from '../../sync/cursor';
 import { formatCallFailures } from './status-call-failures';
+import { formatReportStatus } from './report-views';
 import { STREAMS } from '../../sync/streams';
 import { platformTimeOrUndefined } from '../../sync/time';
 import {
@@ -177,7 +182,8 @@ export function registerStatusCommand(program: Command): void {
       const config = loadCliConfig(globalOptions(cmd));
       const logger = cliLogger(config, 'status');
       const database = await resolveDatabase(config, logger);
-      const warehouse = createDatabase(database.url);
+      const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
+      const warehouse = createDatabase(database.url, ssl !== undefined ? { ssl } : {});
       let temporal: Awaited<ReturnType<typeof connectTemporal>> | undefined;
       try {
         await migrateToLatest(warehouse.db);
@@ -188,6 +194,15 @@ export function registerStatusCommand(program: Command): void {
         // Separate section: call follow-ups that gave up (text output only; JSON keeps its row array).
         const failures = raw.json ? '' : formatCallFailures(await recentCallFailures(warehouse.db));
         if (failures) process.stdout.write(`${failures}\n`);
+        if (!raw.json) {
+          const accounts = config.accounts.map((a) => a.name);
+          const reports = formatReportStatus(
+            await latestReportRuns(warehouse.db, accounts),
+            await recentReportRunFailures(warehouse.db, 10),
+            await listQuarantined(warehouse.db, { stream: 'reportschedules' }),
+          );
+          if (reports) process.stdout.write(`${reports}\n`);
+        }
       } finally {
         await temporal?.close();
         await warehouse.close();

@@ -9,6 +9,9 @@ import * as createCrmTables from './2026_12_01_0930_create_crm_tables';
 import * as createCallFailures from './2026_12_08_0900_create_call_failures';
 import * as createCallbackDials from './2026_12_08_0910_create_callback_dials';
 import * as webhookRetentionIndexes from './2026_12_08_0930_webhook_retention_indexes';
+import * as createReportRuns from './2026_12_20_0900_create_report_runs';
+import * as createReportDeliveries from './2026_12_20_1100_create_report_deliveries';
+import * as createGoogleAppsTables from './2026_12_21_1000_create_google_apps_tables';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -20,4 +23,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_08_0900_create_call_failures': createCallFailures,
   '2026_12_08_0910_create_callback_dials': createCallbackDials,
   '2026_12_08_0930_webhook_retention_indexes': webhookRetentionIndexes,
+  '2026_12_20_0900_create_report_runs': createReportRuns,
+  '2026_12_20_1100_create_report_deliveries': createReportDeliveries,
+  '2026_12_21_1000_create_google_apps_tables': createGoogleAppsTables,
 };

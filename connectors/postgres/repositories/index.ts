@@ -8,3 +8,6 @@ export * from './stream-status';
 export * from './call-failures';
 export * from './callback-dials';
 export * from './webhook-inbox';
+export * from './report-runs';
+export * from './report-deliveries';
+export * from './google-tasklists';
