@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { BigQueryWarehouse } from '../connectors/bigquery';
 import type { CrmConnector } from '../connectors/crm/crm-connector';
 import type { PlatformClient } from '../connectors/platform';
 import type { ObjectStore } from '../connectors/object-store';
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   /** For activities that start or signal other workflows (callbacks). */
   temporal?: Client;
   logger: Logger;
+  /** The account's BigQuery warehouse, when it goes to BigQuery too (warehouse.bigquery). */
+  bigquery?: (account: string) => BigQueryWarehouse | undefined;
   /** Report delivery's mail, Drive and Sheets clients; built from config.reports.delivery when absent. */
   reportDelivery?: ReportDeliveryServices;
 }

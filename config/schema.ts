@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
@@ -176,11 +177,22 @@ export const configSchema = z.object({
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
+  /** Warehouses besides PostgreSQL (which always holds the service's state and every stream). */
+  warehouse: z
+    .object({
+      /** BigQuery: every stream also loaded into a dataset, exactly once per page. */
+      bigquery: bigqueryConfigSchema.optional(),
+    })
+    .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
   reports: z
     .object({
       ...reportsBuildConfigShape,
+      /** Where report files are written (one folder per account). */
+      directory: z.string().default('.data/reports'),
+      /** A run missed while callsync was down still runs when it is back, if at most this late (once). */
+      catchupWindow: durationMs.default(86_400_000),
       /** How finished reports are delivered (e-mail, Drive, Sheets). */
       delivery: reportDeliveryConfigSchema.prefault({}),
     })

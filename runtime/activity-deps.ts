@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
+import { createBigQueryWarehouses } from '../connectors/bigquery';
 import { createLocalObjectStore } from '../connectors/object-store';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
@@ -44,8 +45,16 @@ export async function createActivityDeps(
   const temporalConnection = address ? lazyTemporalClient({ ...config.temporal, address }) : undefined;
   await migrateToLatest(warehouse.db);
   const crm = createCrmConnectors(config, warehouse.db);
+  let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
   try {
     await prepareCrmDestinations(config, crm);
+    // BigQuery credentials are read here, once; a bad key fails the start, not every page.
+    if (config.warehouse.bigquery) {
+      bigquery = await createBigQueryWarehouses(
+        config.warehouse.bigquery,
+        config.accounts.map((a) => a.name),
+      );
+    }
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
@@ -56,6 +65,7 @@ export async function createActivityDeps(
     config,
     logger,
     warehouse,
+    ...(bigquery ? { bigquery } : {}),
     archive: createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
