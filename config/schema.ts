@@ -6,6 +6,7 @@ import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
 import { temporalConfigSchema } from './temporal';
+import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -61,6 +62,7 @@ export const crmConfigSchema = z.object({
       z.object({ type: z.literal('builtin') }),
       hubspotConfigSchema,
       salesforceConfigSchema,
+      googleTasksConfigSchema,
     ])
     .default({ type: 'builtin' }),
   /** Country assumed for numbers written without a country code. */
