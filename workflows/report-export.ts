@@ -7,9 +7,11 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { SCHEDULED_START_TIME, type ReportExportInput, type ReportExportResult } from '../contracts';
-import { REPORT_ACTIVITIES } from '../contracts/activity-options';
+import { REPORT_ACTIVITIES, REPORT_DELIVERY_ACTIVITIES } from '../contracts/activity-options';
 
 const { openReportRun, buildReportRun, finishReportRun } = proxyActivities<Activities>(REPORT_ACTIVITIES);
+const { deliverReportDrive, deliverReportEmail, deliverReportSheets } =
+  proxyActivities<Activities>(REPORT_DELIVERY_ACTIVITIES);
 
 /** The failure's own message (an activity failure wraps the activity's error). */
 function reason(err: unknown): string {
@@ -40,8 +42,20 @@ export async function reportExport(input: ReportExportInput): Promise<ReportExpo
   }
   try {
     const built = await buildReportRun({ runId: opened.runId });
+    // Each channel delivers once per run (report_deliveries); a forced re-run delivers anew, once.
+    // Drive first, so a report too large to attach is e-mailed as the link of that same upload.
+    const delivery = {
+      runId: opened.runId,
+      ...(input.force ? { generation: info.firstExecutionRunId } : {}),
+    };
+    const results = [
+      await deliverReportDrive(delivery),
+      await deliverReportEmail(delivery),
+      await deliverReportSheets(delivery),
+    ];
+    const deliveries = results.filter((r) => r.state !== 'skipped').length;
     await finishReportRun({ runId: opened.runId, status: 'succeeded' });
-    return { ...base, outcome: 'built', rows: built.rows, bytes: built.bytes, deliveries: 0 };
+    return { ...base, outcome: 'built', rows: built.rows, bytes: built.bytes, deliveries };
   } catch (err) {
     await finishReportRun({ runId: opened.runId, status: 'failed', error: reason(err) });
     throw err;
