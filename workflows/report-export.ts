@@ -43,17 +43,24 @@ export async function reportExport(input: ReportExportInput): Promise<ReportExpo
   try {
     const built = await buildReportRun({ runId: opened.runId });
     // Each channel delivers once per run (report_deliveries); a forced re-run delivers anew, once.
-    // Drive first, so a report too large to attach is e-mailed as the link of that same upload.
+    // Drive first, so a report too large to attach is e-mailed as the link of that same upload. A
+    // channel that fails for good does not stop the others; the run then fails with its reasons.
     const delivery = {
       runId: opened.runId,
       ...(input.force ? { generation: info.firstExecutionRunId } : {}),
     };
-    const results = [
-      await deliverReportDrive(delivery),
-      await deliverReportEmail(delivery),
-      await deliverReportSheets(delivery),
-    ];
-    const deliveries = results.filter((r) => r.state !== 'skipped').length;
+    let deliveries = 0;
+    const failures: string[] = [];
+    for (const deliver of [deliverReportDrive, deliverReportEmail, deliverReportSheets]) {
+      try {
+        if ((await deliver(delivery)).state !== 'skipped') deliveries += 1;
+      } catch (err) {
+        failures.push(reason(err));
+      }
+    }
+    if (failures.length > 0) {
+      throw ApplicationFailure.nonRetryable(failures.join('; '), 'ReportDeliveryFailed');
+    }
     await finishReportRun({ runId: opened.runId, status: 'succeeded' });
     return { ...base, outcome: 'built', rows: built.rows, bytes: built.bytes, deliveries };
   } catch (err) {
