@@ -24,8 +24,8 @@ function reason(err: unknown): string {
 /**
  * Exports one report schedule for one period: fixes the period from the run's scheduled time (a
  * retry or a replay sees the same time), opens its report_runs row (a period that already succeeded
- * is left alone unless forced), builds the file, and closes the run. A failure is recorded with its
- * reason on the run before the workflow fails.
+ * is left alone unless forced), builds the file, delivers it (Drive, e-mail, Sheets), and closes the
+ * run. A failure is recorded with its reason on the run before the workflow fails.
  */
 export async function reportExport(input: ReportExportInput): Promise<ReportExportResult> {
   const info = workflowInfo();
