@@ -5,6 +5,7 @@ import { createDialActivities } from './dial-activities';
 import { withFailureMappingAll } from './failures';
 import { createSyncActivities } from './sync-activities';
 import { createWebhookActivities } from './webhook-activities';
+import { createTranscriptionActivities } from './transcription-activities';
 
 export type { ActivityDeps } from './deps';
 
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallActivities(deps),
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
+    ...createTranscriptionActivities(deps),
   });
 }
 

@@ -4,6 +4,7 @@ import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
+import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -188,6 +189,19 @@ export const configSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Report exports: the report catalogue, format and culture codes (see README "Report exports"). */
   reports: z.object({ ...reportsBuildConfigShape }).prefault({}),
+  /** Transcripts for recordings that have none (off unless `google` is given; see README). */
+  transcription: z
+    .object({
+      google: googleTranscriptionConfigSchema
+        .extend({
+          /** Only recordings made this recently are transcribed (older ones are left as they are). */
+          maxAge: durationMs.default(7 * 86_400_000),
+          /** How often each account's recordings are looked at. */
+          every: durationMs.default(10 * 60_000),
+        })
+        .optional(),
+    })
+    .prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;

@@ -82,3 +82,13 @@ export const DIAL_ACTIVITIES: ActivityOptions = {
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { ...CALL_RETRY, maximumAttempts: 4 },
 };
+
+/**
+ * Transcription of one recording: a long-running recognition polled inside the activity (heartbeating
+ * with the operation's name), so an attempt may take a while; a retry resumes the same operation.
+ */
+export const TRANSCRIPTION_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '1 minute',
+  retry: { ...SYNC_RETRY, maximumAttempts: 10 },
+};

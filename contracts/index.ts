@@ -5,6 +5,7 @@ import { callLifecycleWorkflow } from './call-lifecycle';
 import { callbackWorkflow } from './callback';
 import { syncStreamWorkflow } from './sync-stream';
 import { webhookRetentionWorkflow } from './webhook-retention';
+import { transcribeRecordingsWorkflow } from './transcription';
 
 export * from './backfill';
 export * from './call-event-signal';
@@ -12,6 +13,7 @@ export * from './call-lifecycle';
 export * from './callback';
 export * from './sync-stream';
 export * from './webhook-retention';
+export * from './transcription';
 export { workflowRef } from './workflow-ref';
 
 /** Every workflow the worker registers, by its registered name. */
@@ -22,4 +24,5 @@ export const workflowContracts = {
   callLifecycle: callLifecycleWorkflow,
   callback: callbackWorkflow,
   webhookRetention: webhookRetentionWorkflow,
+  transcribeRecordings: transcribeRecordingsWorkflow,
 };

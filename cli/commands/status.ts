@@ -17,6 +17,7 @@ import {
 } from '../../connectors/postgres';
 import { decodeCursor } from '../../sync/cursor';
 import { formatCallFailures } from './status-call-failures';
+import { collectTranscriptionUsage, formatTranscriptionUsage } from './status-transcription';
 import { STREAMS } from '../../sync/streams';
 import { platformTimeOrUndefined } from '../../sync/time';
 import {
@@ -188,6 +189,10 @@ export function registerStatusCommand(program: Command): void {
         // Separate section: call follow-ups that gave up (text output only; JSON keeps its row array).
         const failures = raw.json ? '' : formatCallFailures(await recentCallFailures(warehouse.db));
         if (failures) process.stdout.write(`${failures}\n`);
+        const usage = raw.json
+          ? ''
+          : formatTranscriptionUsage(await collectTranscriptionUsage(warehouse.db, config));
+        if (usage) process.stdout.write(`${usage}\n`);
       } finally {
         await temporal?.close();
         await warehouse.close();

@@ -10,3 +10,4 @@ export * from './callback-dials';
 export * from './webhook-inbox';
 export * from './report-runs';
 export * from './google-tasklists';
+export * from './transcription-jobs';
