@@ -2,7 +2,9 @@ import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
 import type { ActivityDeps } from './deps';
 import { createDialActivities } from './dial-activities';
+import { createReportActivities } from './report-activities';
 import { withFailureMappingAll } from './failures';
+import { createReportDeliveryActivities } from './report-delivery-activities';
 import { createSyncActivities } from './sync-activities';
 import { createWebhookActivities } from './webhook-activities';
 import { createTranscriptionActivities } from './transcription-activities';
@@ -20,6 +22,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallActivities(deps),
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
+    ...createReportActivities(deps),
+    ...createReportDeliveryActivities(deps),
     ...createTranscriptionActivities(deps),
   });
 }

@@ -134,6 +134,12 @@ export function createSyncActivities(deps: ActivityDeps) {
       const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
       const records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
       const checkpoint = { key, cursor: encodeCursor(next) };
+      // BigQuery first, PostgreSQL (with the checkpoint) last: the one checkpoint moves only once
+      // every warehouse holds the page, and a retry re-reads the page, whose BigQuery jobs it finds.
+      await deps.bigquery?.(input.account)?.writePage({
+        position: { ...key, since: cursor.since, until: cursor.until, page: cursor.page },
+        records,
+      });
       const written =
         records.length > 0
           ? await upsertPage(warehouse.pool, {

@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { reportsBuildConfigShape } from '../reports/config';
+import { reportDeliveryConfigSchema } from './report-delivery';
+import { temporalConfigSchema } from './temporal';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
 
@@ -127,16 +130,7 @@ export const configSchema = z.object({
       embeddedDir: z.string().default('.data/postgres'),
     })
     .prefault({}),
-  temporal: z
-    .object({
-      /** host:port of the Temporal frontend; a local dev server is started when absent. */
-      address: z.string().optional(),
-      namespace: z.string().default('default'),
-      taskQueue: z.string().default('callsync'),
-      /** Port of the dev server's web UI (local runs only). */
-      uiPort: z.number().int().positive().default(8233),
-    })
-    .prefault({}),
+  temporal: temporalConfigSchema.prefault({}),
   sync: syncConfigSchema.prefault({}),
   server: z
     .object({
@@ -186,9 +180,26 @@ export const configSchema = z.object({
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
+  /** Warehouses besides PostgreSQL (which always holds the service's state and every stream). */
+  warehouse: z
+    .object({
+      /** BigQuery: every stream also loaded into a dataset, exactly once per page. */
+      bigquery: bigqueryConfigSchema.optional(),
+    })
+    .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Report exports: the report catalogue, format and culture codes (see README "Report exports"). */
-  reports: z.object({ ...reportsBuildConfigShape }).prefault({}),
+  /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
+  reports: z
+    .object({
+      ...reportsBuildConfigShape,
+      /** Where report files are written (one folder per account). */
+      directory: z.string().default('.data/reports'),
+      /** A run missed while callsync was down still runs when it is back, if at most this late (once). */
+      catchupWindow: durationMs.default(86_400_000),
+      /** How finished reports are delivered (e-mail, Drive, Sheets). */
+      delivery: reportDeliveryConfigSchema.prefault({}),
+    })
+    .prefault({}),
   /** Transcripts for recordings that have none (off unless `google` is given; see README). */
   transcription: z
     .object({

@@ -83,6 +83,73 @@ export const DIAL_ACTIVITIES: ActivityOptions = {
   retry: { ...CALL_RETRY, maximumAttempts: 4 },
 };
 
+/** Failures of a report run that retrying cannot fix: the run fails with its reason in report_runs. */
+export const REPORT_NON_RETRYABLE_TYPES = [
+  ...NON_RETRYABLE_TYPES,
+  'UnknownReportError',
+  'UnknownCodeError',
+  'UnknownCultureError',
+  'ReportScheduleError',
+  'ReportScheduleMissing',
+  'PeriodError',
+];
+
+/**
+ * Report exports: building a month of a million rows takes minutes (heartbeating all along);
+ * transient failures (the warehouse restarting) retry a bounded number of times, then the run fails
+ * with its reason in report_runs and shows in `callsync status`.
+ */
+export const REPORT_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '2 minutes',
+    maximumAttempts: 8,
+    nonRetryableErrorTypes: REPORT_NON_RETRYABLE_TYPES,
+  },
+};
+
+/**
+ * Report delivery failures retrying cannot fix: the SMTP server's 5xx (bad credentials, refused
+ * sender or recipients), Google's 4xx (no access to the folder, a bad request), and a run that cannot
+ * be delivered (no file, no valid recipient, too large to attach without Drive).
+ */
+export const REPORT_DELIVERY_NON_RETRYABLE_TYPES = [
+  ...NON_RETRYABLE_TYPES,
+  'SmtpRejectedError',
+  'SmtpAuthError',
+  'GoogleBadRequestError',
+  'GoogleUnauthorizedError',
+  'GoogleForbiddenError',
+  'GoogleNotFoundError',
+  'GoogleConflictError',
+  'GoogleRequestError',
+  'ReportRunMissing',
+  'ReportScheduleMissing',
+  'ReportNotBuilt',
+  'ReportRecipientsInvalid',
+  'ReportTooLargeForEmail',
+];
+
+/**
+ * deliverReportEmail / deliverReportDrive / deliverReportSheets: an SMTP 4xx or a lost connection,
+ * Google's 429 and 5xx retry with backoff (Google's Retry-After honoured) for up to about six hours;
+ * each retry first checks what an earlier attempt delivered, so none sends twice.
+ */
+export const REPORT_DELIVERY_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  scheduleToCloseTimeout: '6 hours',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '10 minutes',
+    nonRetryableErrorTypes: REPORT_DELIVERY_NON_RETRYABLE_TYPES,
+  },
+};
+
 /**
  * Transcription of one recording: a long-running recognition polled inside the activity (heartbeating
  * with the operation's name), so an attempt may take a while; a retry resumes the same operation.

@@ -3,6 +3,7 @@
 import { backfillWindowWorkflow, backfillWorkflow } from './backfill';
 import { callLifecycleWorkflow } from './call-lifecycle';
 import { callbackWorkflow } from './callback';
+import { reportExportWorkflow } from './report-export';
 import { syncStreamWorkflow } from './sync-stream';
 import { webhookRetentionWorkflow } from './webhook-retention';
 import { transcribeRecordingsWorkflow } from './transcription';
@@ -13,6 +14,7 @@ export * from './call-lifecycle';
 export * from './callback';
 export * from './sync-stream';
 export * from './webhook-retention';
+export * from './report-export';
 export * from './transcription';
 export { workflowRef } from './workflow-ref';
 
@@ -24,5 +26,6 @@ export const workflowContracts = {
   callLifecycle: callLifecycleWorkflow,
   callback: callbackWorkflow,
   webhookRetention: webhookRetentionWorkflow,
+  reportExport: reportExportWorkflow,
   transcribeRecordings: transcribeRecordingsWorkflow,
 };

@@ -27,9 +27,7 @@ const entryObject = z.object({
 });
 
 /** One catalogue entry: a kind name, or an object with the kind and its options. */
-export const reportEntrySchema = z
-  .union([reportKindSchema, entryObject])
-  .transform((v) => entryObject.parse(typeof v === 'string' ? { kind: v } : v));
+export const reportEntrySchema = z.preprocess((v) => (typeof v === 'string' ? { kind: v } : v), entryObject);
 export type ReportEntry = z.output<typeof reportEntrySchema>;
 
 /** The defaults, by report id (the ids the emulator's seeded schedules use, 6 added for DDIs). */

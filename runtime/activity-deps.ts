@@ -2,13 +2,15 @@
 // CRM destination (prepared: its properties and field access checked once, at start),
 // the warehouse (migrated), and the audio archive.
 import { resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
+import { createBigQueryWarehouses } from '../connectors/bigquery';
 import { createLocalObjectStore } from '../connectors/object-store';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
+import { lazyTemporalClient } from './temporal-connection';
 import type { Logger } from '../lib/logger';
 
 export interface RuntimeDeps extends ActivityDeps {
@@ -40,11 +42,19 @@ export async function createActivityDeps(
   const warehouse = createDatabase(databaseUrl);
   const address = hooks.temporalAddress ?? config.temporal.address;
   // Lazy: nothing connects until an activity first starts or signals a workflow.
-  const temporalConnection = address ? Connection.lazy({ address }) : undefined;
+  const temporalConnection = address ? lazyTemporalClient({ ...config.temporal, address }) : undefined;
   await migrateToLatest(warehouse.db);
   const crm = createCrmConnectors(config, warehouse.db);
+  let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
   try {
     await prepareCrmDestinations(config, crm);
+    // BigQuery credentials are read here, once; a bad key fails the start, not every page.
+    if (config.warehouse.bigquery) {
+      bigquery = await createBigQueryWarehouses(
+        config.warehouse.bigquery,
+        config.accounts.map((a) => a.name),
+      );
+    }
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
@@ -55,6 +65,7 @@ export async function createActivityDeps(
     config,
     logger,
     warehouse,
+    ...(bigquery ? { bigquery } : {}),
     archive: createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection

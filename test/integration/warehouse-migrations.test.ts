@@ -21,6 +21,7 @@ const MIGRATIONS = [
   '2026_12_08_0910_create_callback_dials',
   '2026_12_08_0930_webhook_retention_indexes',
   '2026_12_20_0900_create_report_runs',
+  '2026_12_20_1100_create_report_deliveries',
   '2026_12_21_1000_create_google_apps_tables',
 ];
 

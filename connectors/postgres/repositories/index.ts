@@ -9,5 +9,6 @@ export * from './call-failures';
 export * from './callback-dials';
 export * from './webhook-inbox';
 export * from './report-runs';
+export * from './report-deliveries';
 export * from './google-tasklists';
 export * from './transcription-jobs';

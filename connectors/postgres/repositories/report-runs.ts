@@ -136,7 +136,10 @@ export async function listReportRuns(
 }
 
 /** The latest run (by creation) of each schedule of the given accounts. */
-export async function latestReportRuns(db: Kysely<Database>, accounts: readonly string[]): Promise<ReportRunRow[]> {
+export async function latestReportRuns(
+  db: Kysely<Database>,
+  accounts: readonly string[],
+): Promise<ReportRunRow[]> {
   if (accounts.length === 0) return [];
   return db
     .selectFrom('report_runs')
@@ -175,4 +178,12 @@ export async function getReportSchedule(db: Kysely<Database>, account: string, i
 /** Every synced report schedule of an account, by id. */
 export async function listReportSchedules(db: Kysely<Database>, account: string) {
   return db.selectFrom('report_schedules').selectAll().where('account', '=', account).orderBy('id').execute();
+}
+
+/** The run a workflow opened (its progress, for `callsync reports run`). */
+export async function reportRunOfWorkflow(
+  db: Kysely<Database>,
+  workflowId: string,
+): Promise<ReportRunRow | undefined> {
+  return db.selectFrom('report_runs').selectAll().where('workflow_id', '=', workflowId).executeTakeFirst();
 }

@@ -11,6 +11,7 @@ import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './setti
 import type { ReportRunsTable } from './report-runs';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
+import type { ReportDeliveriesTable } from './report-deliveries';
 import type { GoogleTasklistsTable, TranscriptionJobsTable } from './google-apps';
 
 export interface Database {
@@ -41,6 +42,7 @@ export interface Database {
   call_failures: CallFailuresTable;
   callback_dials: CallbackDialsTable;
   report_runs: ReportRunsTable;
+  report_deliveries: ReportDeliveriesTable;
   google_tasklists: GoogleTasklistsTable;
   transcription_jobs: TranscriptionJobsTable;
 }
@@ -58,4 +60,5 @@ export * from './settings';
 export * from './service-state';
 export * from './webhooks';
 export * from './report-runs';
+export * from './report-deliveries';
 export * from './google-apps';

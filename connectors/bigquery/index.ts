@@ -1,0 +1,5 @@
+// The BigQuery warehouse destination.
+export * from './config';
+export * from './job-ids';
+export * from './table-schema';
+export * from './warehouse';
