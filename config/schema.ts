@@ -8,6 +8,7 @@ import { reportDeliveryConfigSchema } from './report-delivery';
 import { temporalConfigSchema } from './temporal';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
+import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -175,6 +176,8 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /** Archive to a Google Drive folder instead of `dir` (a folder per account and month). */
+      googleDrive: googleDriveArchiveConfigSchema.optional(),
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),

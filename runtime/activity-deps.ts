@@ -12,6 +12,8 @@ import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
 import type { Logger } from '../lib/logger';
+import { createGoogleDriveObjectStore } from '../connectors/object-store/google-drive';
+import type { ObjectStore } from '../connectors/object-store';
 
 export interface RuntimeDeps extends ActivityDeps {
   close(): Promise<void>;
@@ -46,6 +48,7 @@ export async function createActivityDeps(
   await migrateToLatest(warehouse.db);
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
+  let driveArchive: ObjectStore | undefined;
   try {
     await prepareCrmDestinations(config, crm);
     // BigQuery credentials are read here, once; a bad key fails the start, not every page.
@@ -55,6 +58,9 @@ export async function createActivityDeps(
         config.accounts.map((a) => a.name),
       );
     }
+    // Drive credentials are read here, once, like BigQuery's.
+    if (config.archive.googleDrive)
+      driveArchive = await createGoogleDriveObjectStore(config.archive.googleDrive);
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
@@ -67,6 +73,7 @@ export async function createActivityDeps(
     warehouse,
     ...(bigquery ? { bigquery } : {}),
     archive: createLocalObjectStore(resolve(config.archive.dir)),
+    ...(driveArchive ? { archive: driveArchive } : {}),
     crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
