@@ -14,6 +14,7 @@ export * from './call-lifecycle';
 export * from './callback';
 export * from './sync-stream';
 export * from './webhook-retention';
+export * from './task-queues';
 export * from './report-export';
 export * from './transcription';
 export { workflowRef } from './workflow-ref';
