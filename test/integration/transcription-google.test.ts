@@ -87,7 +87,11 @@ describe('transcription with Google Speech-to-Text', () => {
     });
     expect([8, 'MP3']).toContain(config.encoding);
 
-    const done = short.slice(0, 3).map((id) => monitors.get(id)!.row);
+    // Two run at once, so which short one the cap leaves out depends on which reserved first.
+    const transcribed = short.filter((id) => monitors.get(id)!.row.transcript);
+    const capped = short.filter((id) => !transcribed.includes(id));
+    expect(transcribed).toHaveLength(3);
+    const done = transcribed.map((id) => monitors.get(id)!.row);
     for (const m of done) {
       expect(m.transcript).toBe(
         'Speaker 1: thank you for calling how can I help\nSpeaker 2: great thanks I would like a quote please',
@@ -99,7 +103,7 @@ describe('transcription with Google Speech-to-Text', () => {
       expect(Number(m.cx_score)).toBeGreaterThan(50);
       expect(m.metadata).toMatchObject({ source: 'callsync', language: 'en-GB', speakers: 2 });
     }
-    expect(monitors.get(short[3]!)!.row.transcript).toBeNull();
+    expect(capped).toHaveLength(1);
     expect(monitors.get(long)!.row.transcript).toBeNull();
     expect(google.language.analysed()).toHaveLength(3);
 
@@ -114,9 +118,7 @@ describe('transcription with Google Speech-to-Text', () => {
       .orderBy('recording_id')
       .execute();
     expect(jobs.map((j) => [Number(j.recording_id), j.status])).toEqual([
-      [short[0], 'done'],
-      [short[1], 'done'],
-      [short[2], 'done'],
+      ...transcribed.map((id) => [id, 'done']),
       [long, 'skipped'],
     ]);
     expect(jobs[3]!.reason).toMatch(/90 s: Speech-to-Text takes at most 60 s inline/);
@@ -137,7 +139,7 @@ describe('transcription with Google Speech-to-Text', () => {
       .selectFrom('recordings')
       .select(['id', 'transcript', 'sentiment'])
       .where('account', '=', 'acme')
-      .where('id', 'in', short.slice(0, 3))
+      .where('id', 'in', transcribed)
       .execute();
     expect(rows).toHaveLength(3);
     for (const r of rows)
