@@ -12,3 +12,4 @@ export * from './report-runs';
 export * from './report-deliveries';
 export * from './google-tasklists';
 export * from './vendor-budgets';
+export * from './transcription-jobs';
