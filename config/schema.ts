@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
+import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 
@@ -178,6 +179,8 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /** Archive to a Cloud Storage bucket instead of `dir` (objects named by account, day and id). */
+      gcs: gcsArchiveConfigSchema.optional(),
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),

@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createBigQueryWarehouses } from '../connectors/bigquery';
-import { createLocalObjectStore } from '../connectors/object-store';
+import { createGcsObjectStore, createLocalObjectStore, type ObjectStore } from '../connectors/object-store';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
@@ -45,6 +45,7 @@ export async function createActivityDeps(
   await migrateToLatest(warehouse.db);
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
+  let archive: ObjectStore = createLocalObjectStore(resolve(config.archive.dir));
   try {
     await prepareCrmDestinations(config, crm);
     // BigQuery credentials are read here, once; a bad key fails the start, not every page.
@@ -54,6 +55,7 @@ export async function createActivityDeps(
         config.accounts.map((a) => a.name),
       );
     }
+    if (config.archive.gcs) archive = await createGcsObjectStore(config.archive.gcs);
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
@@ -65,7 +67,7 @@ export async function createActivityDeps(
     logger,
     warehouse,
     ...(bigquery ? { bigquery } : {}),
-    archive: createLocalObjectStore(resolve(config.archive.dir)),
+    archive,
     crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }

@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
+import { BodyDigest, md5Hex } from './body-digest';
 import {
   InvalidObjectKeyError,
   ObjectSizeMismatchError,
@@ -45,13 +46,14 @@ export class LocalDirectoryStore implements ObjectStore {
     await mkdir(dirname(path), { recursive: true });
     const temp = `${path}.${randomUUID()}.part`;
     try {
-      await pipeline(body, createWriteStream(temp, { flush: true }));
+      const digest = new BodyDigest(key);
+      await pipeline(body, digest, createWriteStream(temp, { flush: true }));
       const { size } = await stat(temp);
       if (expectedBytes !== undefined && size !== expectedBytes) {
         throw new ObjectSizeMismatchError(key, expectedBytes, size);
       }
       await rename(temp, path);
-      return { uri: pathToFileURL(path).href, bytes: size };
+      return { uri: pathToFileURL(path).href, bytes: size, md5: md5Hex(digest.md5Base64()) };
     } catch (err) {
       await unlink(temp).catch(() => undefined);
       throw err;

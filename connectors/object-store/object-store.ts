@@ -6,6 +6,8 @@ export interface StoredObject {
   /** Where the object can be found again (file:///…, s3://…, gs://…). */
   uri: string;
   bytes: number;
+  /** MD5 (hex) of the stored object, checked against what was received; recorded in the warehouse. */
+  md5?: string;
 }
 
 export interface ObjectStore {
@@ -31,12 +33,51 @@ export class ObjectSizeMismatchError extends Error {
   }
 }
 
+/** The store holds other bytes than were sent (its reported checksum differs); nothing was kept. */
+export class ObjectChecksumMismatchError extends Error {
+  override readonly name = 'ObjectChecksumMismatchError';
+  constructor(
+    readonly key: string,
+    readonly checksum: 'md5' | 'crc32c',
+    readonly sent: string,
+    readonly stored: string,
+  ) {
+    super(`Object ${key}: the store reports ${checksum} ${stored}, the body sent had ${sent}`);
+  }
+}
+
 /** A key that is empty, absolute, or climbs out of the store (`..`). */
 export class InvalidObjectKeyError extends Error {
   override readonly name = 'InvalidObjectKeyError';
 }
 
-/** Key of an archived audio file: `<stream>/<account>/<id>.mp3`. */
-export function audioObjectKey(stream: 'recordings' | 'voicemessages', account: string, id: number): string {
-  return `${stream}/${encodeURIComponent(account)}/${id}.mp3`;
+/**
+ * Key of an archived audio file: `<stream>/<account>/<YYYY>/<MM>/<DD>/<id>.mp3` by the (UTC) day it
+ * was recorded, or `<stream>/<account>/<id>.mp3` when that day is unknown.
+ */
+export function audioObjectKey(
+  stream: 'recordings' | 'voicemessages',
+  account: string,
+  id: number,
+  recordedAt?: Date | null,
+): string {
+  const day =
+    recordedAt && !Number.isNaN(recordedAt.getTime())
+      ? `${recordedAt.toISOString().slice(0, 10).replaceAll('-', '/')}/`
+      : '';
+  return `${stream}/${encodeURIComponent(account)}/${day}${id}.mp3`;
+}
+
+/** Throws InvalidObjectKeyError for a key that is empty, absolute, or has empty, `.` or `..` parts. */
+export function checkObjectKey(key: string): void {
+  const parts = key.split('/');
+  if (
+    key === '' ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    key.includes('\0') ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  ) {
+    throw new InvalidObjectKeyError(`Invalid object key: ${JSON.stringify(key)}`);
+  }
 }
