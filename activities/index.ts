@@ -2,6 +2,7 @@ import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
 import type { ActivityDeps } from './deps';
 import { createDialActivities } from './dial-activities';
+import { createReportActivities } from './report-activities';
 import { withFailureMappingAll } from './failures';
 import { createSyncActivities } from './sync-activities';
 import { createWebhookActivities } from './webhook-activities';
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCallActivities(deps),
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
+    ...createReportActivities(deps),
   });
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { writeFile } from 'node:fs/promises';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Command } from 'commander';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -26,6 +26,7 @@ import {
 } from '../connectors/postgres';
 import { DEFAULT_NOW } from '../emulator/store/clock';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
+import { connectTemporalClient } from '../runtime/temporal-connection';
 import { WORKER_NODE_FLAGS } from '../runtime/worker';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
 import { readyLine, stopChild } from '../lib/child-process';
@@ -251,7 +252,7 @@ async function main(): Promise<Record<string, unknown>> {
     const workerPid = worker.pid as number;
     log(`worker ready (pid ${workerPid}, peak rss so far ${peakRssMb(workerPid)} MiB)`);
 
-    const connection = await Connection.connect({ address: temporal.address });
+    const connection = await connectTemporalClient({ address: temporal.address, namespace: 'default' });
     cleanups.push(() => connection.close());
     const client = new Client({ connection });
 

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { parseConfig } from '../config/load';
 import { DEFAULT_NOW, startEmulator } from '../emulator';
@@ -13,6 +13,7 @@ import { silentLogger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { createActivityDeps } from '../runtime/activity-deps';
+import { connectTemporalClient } from '../runtime/temporal-connection';
 import { createWorker } from '../runtime/worker';
 import { startServer } from '../server';
 import { startFakeHubSpot } from '../test/fakes/hubspot-server';
@@ -88,7 +89,9 @@ async function main(): Promise<Record<string, unknown>> {
     maxConcurrentActivities: 64,
   });
   const running = worker.run();
-  const client = new Client({ connection: await Connection.connect({ address: temporal.address }) });
+  const client = new Client({
+    connection: await connectTemporalClient({ address: temporal.address, namespace: 'default' }),
+  });
   const server = await startServer({
     accounts: config.accounts,
     databaseUrl,

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     deps,
+    security: config.temporal,
     ...(input.maxConcurrentActivities ? { maxConcurrentActivities: input.maxConcurrentActivities } : {}),
     ...(input.workflowBundlePath ? { workflowBundlePath: input.workflowBundlePath } : {}),
   });

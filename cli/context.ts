@@ -2,13 +2,14 @@
 // logger. A running `callsync start` leaves its effective settings in <data dir>/local-stack.json, so
 // commands run in another shell reach the same local stack without any configuration.
 import { join, resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load';
 import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { createLogger, type Logger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { readRunningStack } from '../local/stack-file';
+import { connectTemporalClient } from '../runtime/temporal-connection';
 
 type Env = Record<string, string | undefined>;
 
@@ -94,7 +95,7 @@ export function temporalAddress(config: CallsyncConfig): string {
 export async function connectTemporal(
   config: CallsyncConfig,
 ): Promise<{ client: Client; close(): Promise<void> }> {
-  const connection = await Connection.connect({ address: temporalAddress(config) });
+  const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress(config) });
   const client = new Client({ connection, namespace: config.temporal.namespace });
   return { client, close: () => connection.close() };
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerBackfillCommand } from './commands/backfill';
 import { registerEmulatorCommand } from './commands/emulator';
 import { registerSchedulesCommand } from './commands/schedules';
+import { registerReportsCommand } from './commands/reports';
 import { registerServerCommand } from './commands/server';
 import { registerStartCommand } from './commands/start';
 import { registerStatusCommand } from './commands/status';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerStatusCommand(program);
   registerSchedulesCommand(program);
   registerEmulatorCommand(program);
+  registerReportsCommand(program);
   return program;
 }
 

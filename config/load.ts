@@ -43,8 +43,23 @@ export function accountFromEnv(env: Env): CallsyncConfigInput['accounts'][number
 }
 
 /**
+ * The Temporal TLS settings given by TEMPORAL_TLS_CA, TEMPORAL_TLS_SERVER_NAME, TEMPORAL_TLS_CERT and
+ * TEMPORAL_TLS_KEY (each a file path or PEM text), if any.
+ */
+export function temporalTlsFromEnv(env: Env): Record<string, string> | undefined {
+  const entries = Object.entries({
+    serverCa: env.TEMPORAL_TLS_CA,
+    serverName: env.TEMPORAL_TLS_SERVER_NAME,
+    clientCert: env.TEMPORAL_TLS_CERT,
+    clientKey: env.TEMPORAL_TLS_KEY,
+  }).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '');
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/**
  * Reads the configuration: a JSON file (path from `file` or CALLSYNC_CONFIG) overlaid with the
- * environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, CALLSYNC_LOG_LEVEL, PLATFORM_*).
+ * environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*,
+ * CALLSYNC_LOG_LEVEL, PLATFORM_*).
  * `defaults` fills what neither gives (npm start passes the local emulator's account this way).
  */
 export function loadConfig(
@@ -67,6 +82,12 @@ export function loadConfig(
   if (env.DATABASE_URL) merged.database = { ...section('database'), url: env.DATABASE_URL };
   if (env.TEMPORAL_ADDRESS) merged.temporal = { ...section('temporal'), address: env.TEMPORAL_ADDRESS };
   if (env.TEMPORAL_NAMESPACE) merged.temporal = { ...section('temporal'), namespace: env.TEMPORAL_NAMESPACE };
+  if (env.TEMPORAL_API_KEY) merged.temporal = { ...section('temporal'), apiKey: env.TEMPORAL_API_KEY };
+  const tlsFromEnv = temporalTlsFromEnv(env);
+  if (tlsFromEnv) {
+    const temporal = section('temporal');
+    merged.temporal = { ...temporal, tls: { ...(temporal.tls as object | undefined), ...tlsFromEnv } };
+  }
   if (env.CALLSYNC_LOG_LEVEL) merged.logLevel = env.CALLSYNC_LOG_LEVEL;
   return parseConfig(merged, file ?? 'environment');
 }

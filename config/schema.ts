@@ -4,6 +4,9 @@ import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { reportsBuildConfigShape } from '../reports/config';
+import { reportDeliveryConfigSchema } from './report-delivery';
+import { temporalConfigSchema } from './temporal';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -125,16 +128,7 @@ export const configSchema = z.object({
       embeddedDir: z.string().default('.data/postgres'),
     })
     .prefault({}),
-  temporal: z
-    .object({
-      /** host:port of the Temporal frontend; a local dev server is started when absent. */
-      address: z.string().optional(),
-      namespace: z.string().default('default'),
-      taskQueue: z.string().default('callsync'),
-      /** Port of the dev server's web UI (local runs only). */
-      uiPort: z.number().int().positive().default(8233),
-    })
-    .prefault({}),
+  temporal: temporalConfigSchema.prefault({}),
   sync: syncConfigSchema.prefault({}),
   server: z
     .object({
@@ -194,6 +188,18 @@ export const configSchema = z.object({
     })
     .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
+  reports: z
+    .object({
+      ...reportsBuildConfigShape,
+      /** Where report files are written (one folder per account). */
+      directory: z.string().default('.data/reports'),
+      /** A run missed while callsync was down still runs when it is back, if at most this late (once). */
+      catchupWindow: durationMs.default(86_400_000),
+      /** How finished reports are delivered (e-mail, Drive, Sheets). */
+      delivery: reportDeliveryConfigSchema.prefault({}),
+    })
+    .prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;

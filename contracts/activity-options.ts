@@ -82,3 +82,31 @@ export const DIAL_ACTIVITIES: ActivityOptions = {
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: { ...CALL_RETRY, maximumAttempts: 4 },
 };
+
+/** Failures of a report run that retrying cannot fix: the run fails with its reason in report_runs. */
+export const REPORT_NON_RETRYABLE_TYPES = [
+  ...NON_RETRYABLE_TYPES,
+  'UnknownReportError',
+  'UnknownCodeError',
+  'UnknownCultureError',
+  'ReportScheduleError',
+  'ReportScheduleMissing',
+  'PeriodError',
+];
+
+/**
+ * Report exports: building a month of a million rows takes minutes (heartbeating all along);
+ * transient failures (the warehouse restarting) retry a bounded number of times, then the run fails
+ * with its reason in report_runs and shows in `callsync status`.
+ */
+export const REPORT_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '2 minutes',
+    maximumAttempts: 8,
+    nonRetryableErrorTypes: REPORT_NON_RETRYABLE_TYPES,
+  },
+};

@@ -3,6 +3,7 @@
 import { backfillWindowWorkflow, backfillWorkflow } from './backfill';
 import { callLifecycleWorkflow } from './call-lifecycle';
 import { callbackWorkflow } from './callback';
+import { reportExportWorkflow } from './report-export';
 import { syncStreamWorkflow } from './sync-stream';
 import { webhookRetentionWorkflow } from './webhook-retention';
 
@@ -12,6 +13,7 @@ export * from './call-lifecycle';
 export * from './callback';
 export * from './sync-stream';
 export * from './webhook-retention';
+export * from './report-export';
 export { workflowRef } from './workflow-ref';
 
 /** Every workflow the worker registers, by its registered name. */
@@ -22,4 +24,5 @@ export const workflowContracts = {
   callLifecycle: callLifecycleWorkflow,
   callback: callbackWorkflow,
   webhookRetention: webhookRetentionWorkflow,
+  reportExport: reportExportWorkflow,
 };

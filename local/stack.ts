@@ -4,15 +4,18 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { mirrorReportSchedules } from '../activities/report-schedule-mirror';
 import { accountFromEnv, loadConfig } from '../config/load';
 import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { startEmulator, type RunningEmulator } from '../emulator';
+import { describeError } from '../lib/describe-error';
 import { startOnFreePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
 import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
+import { connectTemporalClient } from '../runtime/temporal-connection';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
@@ -148,6 +151,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       database: { embeddedDir: join(opts.dataDir, 'postgres') },
       // The emulator's 183 days of recordings are about 8 GB of audio; locally, the last day's (35 MB) do.
       archive: { dir: join(opts.dataDir, 'archive'), maxAge: LOCAL_ARCHIVE_MAX_AGE },
+      // Report files and, with no SMTP configured, report e-mails (.eml) stay under the data directory.
+      reports: {
+        directory: join(opts.dataDir, 'reports'),
+        delivery: { email: { outboxDir: join(opts.dataDir, 'outbox') } },
+      },
     };
     if (!hasAccount) {
       emulator = await startOnFreePort(
@@ -228,6 +236,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       deps,
+      security: config.temporal,
     });
     stops.push(() => workerConnection.close());
     const running = worker.run();
@@ -236,7 +245,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await running;
     });
 
-    const connection = await Connection.connect({ address: temporalAddress });
+    const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress });
     stops.push(() => connection.close());
     const client = new Client({ connection, namespace: config.temporal.namespace });
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
@@ -249,6 +258,21 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       },
       'schedules applied',
     );
+    // Report schedules already in the warehouse become Temporal Schedules now; new ones follow the
+    // report_schedules sync that the schedules above just started.
+    const reportSchedules = { mirrored: 0, quarantined: 0 };
+    for (const account of config.accounts) {
+      try {
+        const r = await mirrorReportSchedules(client, deps.warehouse.db, config, account.name);
+        reportSchedules.mirrored += r.created.length + r.updated.length + r.unchanged.length;
+        reportSchedules.quarantined += r.quarantined.length;
+      } catch (err) {
+        log.warn(
+          { account: account.name, err: describeError(err) },
+          'report schedules not mirrored at start',
+        );
+      }
+    }
 
     const server = await startOnFreePort(
       opts.serverPort ?? config.server.port,
@@ -324,10 +348,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           `  warehouse           ${config.database.url ? '(DATABASE_URL)' : databaseUrl}`,
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
           `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
+          `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,
+          `  report files        ${resolve(config.reports.directory)}`,
+          `  report e-mails      ${config.reports.delivery.email.smtp ? 'SMTP' : `${resolve(config.reports.delivery.email.outboxDir)} (.eml files; no SMTP configured)`}`,
           'Try:',
           '  npx callsync status',
           '  npx callsync backfill --stream cdrs --from 2026-05-01',
           '  npx callsync sync --stream cdrs --now',
+          '  npx callsync reports list',
         ].join('\n'),
       stop: () => stopAll(log),
     };

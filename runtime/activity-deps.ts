@@ -2,7 +2,7 @@
 // CRM destination (prepared: its properties and field access checked once, at start),
 // the warehouse (migrated), and the audio archive.
 import { resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createBigQueryWarehouses } from '../connectors/bigquery';
@@ -10,6 +10,7 @@ import { createGcsObjectStore, createLocalObjectStore, type ObjectStore } from '
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
+import { lazyTemporalClient } from './temporal-connection';
 import type { Logger } from '../lib/logger';
 
 export interface RuntimeDeps extends ActivityDeps {
@@ -41,7 +42,7 @@ export async function createActivityDeps(
   const warehouse = createDatabase(databaseUrl);
   const address = hooks.temporalAddress ?? config.temporal.address;
   // Lazy: nothing connects until an activity first starts or signals a workflow.
-  const temporalConnection = address ? Connection.lazy({ address }) : undefined;
+  const temporalConnection = address ? lazyTemporalClient({ ...config.temporal, address }) : undefined;
   await migrateToLatest(warehouse.db);
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;

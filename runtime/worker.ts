@@ -1,14 +1,18 @@
 // Creates the Temporal worker that runs every callsync workflow and activity.
 import { setFlagsFromString } from 'node:v8';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
+import type { TemporalConfig } from '../config/temporal';
 import { createActivities } from '../activities';
 import type { ActivityDeps } from '../activities';
+import { connectTemporalWorker } from './temporal-connection';
 
 export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
+  /** TLS and API key of the Temporal connection (config.temporal). */
+  security?: Pick<TemporalConfig, 'tls' | 'apiKey'>;
   /** Concurrent activities (pages in flight) on this worker. */
   maxConcurrentActivities?: number;
   /** Path of a workflow bundle built ahead (bundleWorkflowCode); spares the worker the bundling at start. */
@@ -47,7 +51,11 @@ export function tuneWorkerHeap(): void {
 export async function createWorker(
   opts: WorkerOptions,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: opts.address });
+  const connection = await connectTemporalWorker({
+    address: opts.address,
+    namespace: opts.namespace,
+    ...opts.security,
+  });
   const worker = await Worker.create({
     connection,
     namespace: opts.namespace,

@@ -4,3 +4,4 @@ export { backfill, backfillWindow } from './backfill';
 export { callLifecycle } from './call-lifecycle';
 export { callback } from './callback';
 export { webhookRetention } from './webhook-retention';
+export { reportExport } from './report-export';

@@ -1,9 +1,10 @@
 import { continueAsNew, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { SyncStreamInput, SyncSummary } from '../contracts';
-import { SYNC_ACTIVITIES } from '../contracts/activity-options';
+import { REPORT_ACTIVITIES, SYNC_ACTIVITIES } from '../contracts/activity-options';
 
 const { openSync, syncPage, finishSync, archiveAudio } = proxyActivities<Activities>(SYNC_ACTIVITIES);
+const { mirrorReportSchedules } = proxyActivities<Activities>(REPORT_ACTIVITIES);
 
 /** Pages per run before the workflow continues as new, to keep its history small. */
 const PAGES_PER_RUN = 200;
@@ -50,6 +51,15 @@ export async function syncStream(input: SyncStreamInput): Promise<SyncSummary> {
       records: totals.records,
       errors: totals.quarantined,
     });
+    if (stream === 'report_schedules') {
+      // The platform's report schedules just arrived: Temporal's report Schedules follow them. A
+      // mirror that fails leaves the sync good; the next sync (or `start`) mirrors again.
+      try {
+        await mirrorReportSchedules({ account });
+      } catch (err) {
+        log.warn('mirroring report schedules failed', { account, error: String(err) });
+      }
+    }
     return { pages: totals.pages, records: totals.records, quarantined: totals.quarantined, audioArchived };
   } catch (err) {
     log.warn('sync failed', { account, stream, error: String(err) });

@@ -10,6 +10,9 @@ import {
   createDatabase,
   migrateToLatest,
   recentCallFailures,
+  latestReportRuns,
+  listQuarantined,
+  recentReportRunFailures,
   streamAggregates,
   type AudioArchiveProgress,
   type StreamName,
@@ -17,6 +20,7 @@ import {
 } from '../../connectors/postgres';
 import { decodeCursor } from '../../sync/cursor';
 import { formatCallFailures } from './status-call-failures';
+import { formatReportStatus } from './report-views';
 import { STREAMS } from '../../sync/streams';
 import { platformTimeOrUndefined } from '../../sync/time';
 import {
@@ -189,6 +193,15 @@ export function registerStatusCommand(program: Command): void {
         // Separate section: call follow-ups that gave up (text output only; JSON keeps its row array).
         const failures = raw.json ? '' : formatCallFailures(await recentCallFailures(warehouse.db));
         if (failures) process.stdout.write(`${failures}\n`);
+        if (!raw.json) {
+          const accounts = config.accounts.map((a) => a.name);
+          const reports = formatReportStatus(
+            await latestReportRuns(warehouse.db, accounts),
+            await recentReportRunFailures(warehouse.db, 10),
+            await listQuarantined(warehouse.db, { stream: 'reportschedules' }),
+          );
+          if (reports) process.stdout.write(`${reports}\n`);
+        }
       } finally {
         await temporal?.close();
         await warehouse.close();

@@ -37,6 +37,7 @@ export async function runWorker(opts: GlobalOptions): Promise<void> {
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     deps,
+    security: config.temporal,
   });
   const stop = (signal: string): void => {
     logger.info({ signal }, 'worker shutting down');

@@ -1,6 +1,7 @@
 // The warehouse connection: one pg Pool and a kysely instance over it.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { Database } from './tables';
 
 const INT8_OID = 20;
@@ -49,6 +50,7 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): Warehou
   // Without a listener an idle connection's error would crash the process; the next query
   // fails on its own connection instead, and activity retries take over.
   pool.on('error', (err) => opts.onIdleError?.(err));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // The cursor lets `.stream()` read big results (report exports) in chunks instead of all at once.
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { db, pool, close: () => db.destroy() };
 }

@@ -20,6 +20,8 @@ const MIGRATIONS = [
   '2026_12_08_0900_create_call_failures',
   '2026_12_08_0910_create_callback_dials',
   '2026_12_08_0930_webhook_retention_indexes',
+  '2026_12_20_0900_create_report_runs',
+  '2026_12_20_1100_create_report_deliveries',
   '2026_12_21_0900_audio_checksum_and_lost',
 ];
 

@@ -9,6 +9,8 @@ import * as createCrmTables from './2026_12_01_0930_create_crm_tables';
 import * as createCallFailures from './2026_12_08_0900_create_call_failures';
 import * as createCallbackDials from './2026_12_08_0910_create_callback_dials';
 import * as webhookRetentionIndexes from './2026_12_08_0930_webhook_retention_indexes';
+import * as createReportRuns from './2026_12_20_0900_create_report_runs';
+import * as createReportDeliveries from './2026_12_20_1100_create_report_deliveries';
 import * as audioChecksumAndLost from './2026_12_21_0900_audio_checksum_and_lost';
 
 export const migrations: Readonly<Record<string, Migration>> = {
@@ -21,5 +23,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_08_0900_create_call_failures': createCallFailures,
   '2026_12_08_0910_create_callback_dials': createCallbackDials,
   '2026_12_08_0930_webhook_retention_indexes': webhookRetentionIndexes,
+  '2026_12_20_0900_create_report_runs': createReportRuns,
+  '2026_12_20_1100_create_report_deliveries': createReportDeliveries,
   '2026_12_21_0900_audio_checksum_and_lost': audioChecksumAndLost,
 };

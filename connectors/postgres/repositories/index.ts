@@ -8,3 +8,5 @@ export * from './stream-status';
 export * from './call-failures';
 export * from './callback-dials';
 export * from './webhook-inbox';
+export * from './report-runs';
+export * from './report-deliveries';

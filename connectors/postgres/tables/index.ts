@@ -8,8 +8,10 @@ import type { CallbackDialsTable, CallFailuresTable } from './follow-ups';
 import type { RecordingsTable, VoicemessagesTable } from './media';
 import type { ChatsTable, FaxesTable, SmsTable } from './messages';
 import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './settings';
+import type { ReportRunsTable } from './report-runs';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
+import type { ReportDeliveriesTable } from './report-deliveries';
 
 export interface Database {
   cdrs: CdrsTable;
@@ -38,6 +40,8 @@ export interface Database {
   webhook_rejected: WebhookRejectedTable;
   call_failures: CallFailuresTable;
   callback_dials: CallbackDialsTable;
+  report_runs: ReportRunsTable;
+  report_deliveries: ReportDeliveriesTable;
 }
 
 export * from './columns';
@@ -52,3 +56,5 @@ export * from './messages';
 export * from './settings';
 export * from './service-state';
 export * from './webhooks';
+export * from './report-runs';
+export * from './report-deliveries';

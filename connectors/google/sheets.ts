@@ -1,0 +1,157 @@
+// Report rows into Google Sheets through the official client (@googleapis/sheets, sheets v4): one
+// spreadsheet per schedule (found in Drive by its key), one tab per period, written in batches.
+// Writing a period again clears its tab first, so a retry gives the same content, never twice.
+import { sheets, type sheets_v4 } from '@googleapis/sheets';
+import { GoogleAuth, type AuthClient } from 'google-auth-library';
+import type { DriveFiles } from './drive';
+
+export const SHEETS_SCOPES = ['https://www.googleapis.com/auth/spreadsheets'] as const;
+
+export const SPREADSHEET_MIME = 'application/vnd.google-apps.spreadsheet';
+
+/** A cell as the values API takes it (RAW input: numbers stay numbers, text stays text). */
+export type SheetCell = string | number | boolean;
+
+/** A tab title Sheets accepts: no `[ ] * ? : / \`, at most 100 characters, never empty. */
+export function sheetTitle(label: string): string {
+  const clean = label
+    .replace(/[[\]*?:/\\]/g, '-')
+    .trim()
+    .slice(0, 100);
+  return clean || 'report';
+}
+
+/** An A1 range on a tab, the title quoted as Sheets wants (`'It''s'!A1`). */
+export function a1Range(title: string, cell = ''): string {
+  const quoted = `'${title.replace(/'/g, "''")}'`;
+  return cell ? `${quoted}!${cell}` : quoted;
+}
+
+/** A report value as a cell: numbers and booleans as they are, dates as ISO text, nothing as empty. */
+export function toSheetCell(value: unknown): SheetCell {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value) ?? '';
+}
+
+/** Where a tab was written. */
+export interface WrittenTab {
+  spreadsheetId: string;
+  sheetId: number;
+  title: string;
+  /** The A1 range the header and rows occupy. */
+  range: string;
+  /** Data rows written (the header not counted). */
+  rows: number;
+  url: string;
+}
+
+/** Spreadsheet operations for report delivery. */
+export class SheetsReports {
+  private readonly api: sheets_v4.Sheets;
+
+  constructor(
+    auth: AuthClient,
+    private readonly drive: DriveFiles,
+    rootUrl?: string,
+  ) {
+    this.api = sheets({
+      version: 'v4',
+      auth: new GoogleAuth({ authClient: auth }),
+      ...(rootUrl ? { rootUrl } : {}),
+    });
+  }
+
+  /** The spreadsheet with `key` in `folderId`, created (as a Drive file, in the folder) if missing. */
+  async ensureSpreadsheet(input: { folderId: string; key: string; title: string }): Promise<string> {
+    const found = await this.drive.findByKey(input.folderId, input.key);
+    if (found) return found.id;
+    const created = await this.drive.createEmpty({
+      folderId: input.folderId,
+      key: input.key,
+      name: input.title,
+      mimeType: SPREADSHEET_MIME,
+    });
+    return created.id;
+  }
+
+  /** Writes `header` then `rows` into the tab `title` (created if missing, cleared if there), in batches. */
+  async writeTab(input: {
+    spreadsheetId: string;
+    title: string;
+    header: string[];
+    rows: AsyncIterable<readonly unknown[]>;
+    batchRows: number;
+    onBatch?: (rowsSoFar: number) => void;
+  }): Promise<WrittenTab> {
+    const { spreadsheetId, title } = input;
+    const sheetId = await this.ensureTab(spreadsheetId, title);
+    await this.api.spreadsheets.values.clear({ spreadsheetId, range: a1Range(title), requestBody: {} });
+    let batch: SheetCell[][] = [input.header];
+    let nextRow = 1;
+    let rows = 0;
+    let width = input.header.length;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await this.api.spreadsheets.values.batchUpdate({
+        spreadsheetId,
+        requestBody: {
+          valueInputOption: 'RAW',
+          data: [{ range: a1Range(title, `A${nextRow}`), values: batch }],
+        },
+      });
+      nextRow += batch.length;
+      batch = [];
+      input.onBatch?.(rows);
+    };
+    for await (const row of input.rows) {
+      batch.push(row.map(toSheetCell));
+      width = Math.max(width, row.length);
+      rows += 1;
+      if (batch.length >= input.batchRows) await flush();
+    }
+    await flush();
+    const range = a1Range(title, `A1:${columnName(width)}${rows + 1}`);
+    return {
+      spreadsheetId,
+      sheetId,
+      title,
+      range,
+      rows,
+      url: `https://docs.google.com/spreadsheets/d/${spreadsheetId}/edit#gid=${sheetId}`,
+    };
+  }
+
+  /** The tab's sheet id, adding the tab (header row frozen) when the spreadsheet has none of that title. */
+  private async ensureTab(spreadsheetId: string, title: string): Promise<number> {
+    const existing = await this.api.spreadsheets.get({
+      spreadsheetId,
+      fields: 'sheets.properties(sheetId,title)',
+    });
+    const tab = existing.data.sheets?.find((s) => s.properties?.title === title);
+    if (tab?.properties?.sheetId !== undefined && tab.properties.sheetId !== null)
+      return tab.properties.sheetId;
+    const res = await this.api.spreadsheets.batchUpdate({
+      spreadsheetId,
+      requestBody: {
+        requests: [{ addSheet: { properties: { title, gridProperties: { frozenRowCount: 1 } } } }],
+      },
+    });
+    const added = res.data.replies?.[0]?.addSheet?.properties?.sheetId;
+    if (added === undefined || added === null)
+      throw new Error(`Sheets did not answer the id of tab ${title}`);
+    return added;
+  }
+}
+
+/** The column letters of a 1-based column number (1 → A, 27 → AA). */
+export function columnName(n: number): string {
+  let name = '';
+  for (let k = Math.max(1, n); k > 0; k = Math.floor((k - 1) / 26)) {
+    name = String.fromCharCode(65 + ((k - 1) % 26)) + name;
+  }
+  return name;
+}

@@ -1,0 +1,8 @@
+// Report exports, the building half: catalogue, queries' rows, culture and file formats.
+export * from './catalogue';
+export * from './codes';
+export * from './columns';
+export * from './config';
+export * from './culture';
+export * from './report-rows';
+export { buildReportFile, billingReportQuery, inlineParameters, type BuiltReport } from './build-report';

@@ -1,0 +1,277 @@
+// Drive v3 for the local Google server: files.list (the `q` subset callsync uses), files.create
+// (metadata only, multipart, media, and the resumable protocol with 308 Resume Incomplete) and
+// files.get (metadata, or the bytes with alt=media), validated as Drive does.
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  badRequest,
+  GoogleApiError,
+  notFound,
+  type FakeGoogleModule,
+  type FakeRequest,
+  type Router,
+} from './router';
+
+export interface FakeDriveFile {
+  id: string;
+  name: string;
+  mimeType: string;
+  parents: string[];
+  appProperties: Record<string, string>;
+  content: Buffer;
+  trashed: boolean;
+  createdTime: string;
+}
+
+interface UploadSession {
+  metadata: Partial<FakeDriveFile>;
+  mimeType: string;
+  total: number;
+  received: Buffer[];
+  bytes: number;
+}
+
+/** Drive's state, shared with other modules (Sheets registers the spreadsheets Drive creates). */
+export class FakeDriveState {
+  readonly files = new Map<string, FakeDriveFile>();
+  readonly folders = new Set<string>();
+  readonly sessions = new Map<string, UploadSession>();
+  /** Called when a file of a Google type is created (Sheets creates the spreadsheet behind it). */
+  readonly onCreate: ((file: FakeDriveFile) => void)[] = [];
+
+  /** A folder the service account can write into (as if shared with it). */
+  addFolder(id: string): void {
+    this.folders.add(id);
+  }
+
+  create(meta: Partial<FakeDriveFile>, content: Buffer, mimeType: string): FakeDriveFile {
+    if (!meta.name) throw badRequest('Required parameter: name', 'required');
+    for (const parent of meta.parents ?? []) {
+      if (!this.folders.has(parent)) throw notFound(`File not found: ${parent}.`);
+    }
+    for (const [k, v] of Object.entries(meta.appProperties ?? {})) {
+      if (Buffer.byteLength(k) + Buffer.byteLength(v) > 124) {
+        throw badRequest(`The property ${k} exceeds the maximum size of 124 bytes.`, 'invalid');
+      }
+    }
+    const file: FakeDriveFile = {
+      id: randomBytes(12).toString('base64url'),
+      name: meta.name,
+      mimeType,
+      parents: meta.parents ?? [],
+      appProperties: { ...meta.appProperties },
+      content,
+      trashed: false,
+      createdTime: new Date().toISOString(),
+    };
+    this.files.set(file.id, file);
+    for (const hook of this.onCreate) hook(file);
+    return file;
+  }
+}
+
+/** A file resource as Drive answers it. */
+export function fileResource(f: FakeDriveFile): Record<string, unknown> {
+  const google = f.mimeType.startsWith('application/vnd.google-apps.');
+  return {
+    kind: 'drive#file',
+    id: f.id,
+    name: f.name,
+    mimeType: f.mimeType,
+    parents: f.parents,
+    appProperties: f.appProperties,
+    trashed: f.trashed,
+    createdTime: f.createdTime,
+    webViewLink: google
+      ? `https://docs.google.com/spreadsheets/d/${f.id}/edit?usp=drivesdk`
+      : `https://drive.google.com/file/d/${f.id}/view?usp=drivesdk`,
+    ...(google
+      ? {}
+      : { size: String(f.content.length), md5Checksum: createHash('md5').update(f.content).digest('hex') }),
+  };
+}
+
+type Clause = (f: FakeDriveFile) => boolean;
+
+const STRING = String.raw`'((?:[^'\\]|\\.)*)'`;
+const unquote = (s: string) => s.replace(/\\(.)/g, '$1');
+const CLAUSES: [RegExp, (m: RegExpExecArray) => Clause][] = [
+  [
+    new RegExp(String.raw`^appProperties has \{ *key *= *${STRING} +and +value *= *${STRING} *\}`),
+    (m) => (f) => f.appProperties[unquote(m[1] ?? '')] === unquote(m[2] ?? ''),
+  ],
+  [new RegExp(String.raw`^${STRING} +in +parents`), (m) => (f) => f.parents.includes(unquote(m[1] ?? ''))],
+  [/^trashed *= *(true|false)/, (m) => (f) => f.trashed === (m[1] === 'true')],
+  [new RegExp(String.raw`^name *= *${STRING}`), (m) => (f) => f.name === unquote(m[1] ?? '')],
+  [new RegExp(String.raw`^mimeType *= *${STRING}`), (m) => (f) => f.mimeType === unquote(m[1] ?? '')],
+];
+
+/** Parses the supported subset of Drive's query language (clauses joined by `and`). */
+export function parseDriveQuery(q: string): Clause[] {
+  const clauses: Clause[] = [];
+  let rest = q.trim();
+  while (rest) {
+    const hit = CLAUSES.map(([re, make]) => {
+      const m = re.exec(rest);
+      return m ? { m, make } : undefined;
+    }).find((x) => x !== undefined);
+    if (!hit) throw new GoogleApiError(400, 'INVALID_ARGUMENT', 'Invalid Value', 'invalid');
+    clauses.push(hit.make(hit.m));
+    rest = rest.slice(hit.m[0].length).trim();
+    if (rest) {
+      const and = /^and\s+/.exec(rest);
+      if (!and) throw new GoogleApiError(400, 'INVALID_ARGUMENT', 'Invalid Value', 'invalid');
+      rest = rest.slice(and[0].length);
+    }
+  }
+  return clauses;
+}
+
+/** The two parts of a multipart/related body: JSON metadata, then the media with its type. */
+export function parseMultipartRelated(
+  contentType: string | undefined,
+  body: Buffer,
+): { metadata: Record<string, unknown>; mimeType: string; media: Buffer } {
+  const boundary = contentType ? /boundary="?([^";]+)"?/.exec(contentType)?.[1] : undefined;
+  if (!contentType?.startsWith('multipart/related') || !boundary) {
+    throw badRequest('Multipart upload needs Content-Type multipart/related with a boundary.');
+  }
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: Buffer[] = [];
+  let at = body.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    parts.push(body.subarray(start, next));
+    at = next;
+  }
+  const split = (part: Buffer) => {
+    const headEnd = part.indexOf('\r\n\r\n');
+    if (headEnd === -1) throw badRequest('Malformed multipart body.');
+    const head = part.subarray(0, headEnd).toString('utf8');
+    let content = part.subarray(headEnd + 4);
+    if (content.subarray(-2).toString() === '\r\n') content = content.subarray(0, -2);
+    const type = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim() ?? 'application/octet-stream';
+    return { type, content };
+  };
+  if (parts.length !== 2) throw badRequest(`Multipart upload needs 2 parts, got ${parts.length}.`);
+  const [meta, media] = parts.map(split) as [ReturnType<typeof split>, ReturnType<typeof split>];
+  let metadata: Record<string, unknown>;
+  try {
+    metadata = JSON.parse(meta.content.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    throw badRequest('The metadata part is not JSON.', 'parseError');
+  }
+  return { metadata, mimeType: media.type, media: media.content };
+}
+
+function metaOf(json: Record<string, unknown>): Partial<FakeDriveFile> {
+  return {
+    ...(typeof json.name === 'string' ? { name: json.name } : {}),
+    ...(Array.isArray(json.parents) ? { parents: json.parents.map(String) } : {}),
+    ...(json.appProperties && typeof json.appProperties === 'object'
+      ? { appProperties: json.appProperties as Record<string, string> }
+      : {}),
+  };
+}
+
+const FILES = /^\/drive\/v3\/files$/;
+const FILE = /^\/drive\/v3\/files\/(?<id>[^/]+)$/;
+const UPLOAD = /^\/upload\/drive\/v3\/files$/;
+
+/** Registers Drive's routes. */
+export const driveModule: FakeGoogleModule<{ drive: FakeDriveState; url: () => string }> = (
+  router: Router,
+  ctx,
+) => {
+  const { drive } = ctx;
+  router.add('GET', FILES, (req) => {
+    const clauses = parseDriveQuery(req.query.get('q') ?? '');
+    const files = [...drive.files.values()].filter((f) => clauses.every((c) => c(f)));
+    const pageSize = Number(req.query.get('pageSize') ?? 100);
+    return {
+      status: 200,
+      body: { kind: 'drive#fileList', files: files.slice(0, pageSize).map(fileResource) },
+    };
+  });
+  router.add('POST', FILES, (req) => {
+    const json = req.json<Record<string, unknown>>();
+    const mimeType = typeof json.mimeType === 'string' ? json.mimeType : 'application/octet-stream';
+    return { status: 200, body: fileResource(drive.create(metaOf(json), Buffer.alloc(0), mimeType)) };
+  });
+  router.add('GET', FILE, (req) => {
+    const file = drive.files.get(req.params.id ?? '');
+    if (!file) throw notFound(`File not found: ${req.params.id}.`);
+    if (req.query.get('alt') === 'media') {
+      return { status: 200, headers: { 'Content-Type': file.mimeType }, body: file.content };
+    }
+    return { status: 200, body: fileResource(file) };
+  });
+  router.add('POST', UPLOAD, (req) => {
+    const uploadType = req.query.get('uploadType');
+    if (uploadType === 'multipart') {
+      const { metadata, mimeType, media } = parseMultipartRelated(req.headers['content-type'], req.body);
+      const type = typeof metadata.mimeType === 'string' ? metadata.mimeType : mimeType;
+      return { status: 200, body: fileResource(drive.create(metaOf(metadata), media, type)) };
+    }
+    if (uploadType === 'media') {
+      const type = req.headers['content-type'] ?? 'application/octet-stream';
+      return { status: 200, body: fileResource(drive.create({ name: 'Untitled' }, req.body, type)) };
+    }
+    if (uploadType === 'resumable') return openSession(drive, ctx.url(), req);
+    throw badRequest(`Invalid value for uploadType: ${uploadType}`, 'invalidParameter');
+  });
+  router.add('PUT', UPLOAD, (req) => putChunk(drive, req));
+};
+
+function openSession(drive: FakeDriveState, url: string, req: FakeRequest) {
+  const json = req.body.length ? req.json<Record<string, unknown>>() : {};
+  const total = Number(req.headers['x-upload-content-length']);
+  if (!Number.isInteger(total) || total < 0) throw badRequest('X-Upload-Content-Length is required.');
+  const meta = metaOf(json);
+  for (const parent of meta.parents ?? []) {
+    if (!drive.folders.has(parent)) throw notFound(`File not found: ${parent}.`);
+  }
+  const id = randomBytes(16).toString('hex');
+  const typeHeader = req.headers['x-upload-content-type'];
+  drive.sessions.set(id, {
+    metadata: meta,
+    mimeType:
+      typeof json.mimeType === 'string'
+        ? json.mimeType
+        : typeof typeHeader === 'string'
+          ? typeHeader
+          : 'application/octet-stream',
+    total,
+    received: [],
+    bytes: 0,
+  });
+  return {
+    status: 200,
+    headers: { Location: `${url}upload/drive/v3/files?uploadType=resumable&upload_id=${id}` },
+  };
+}
+
+function putChunk(drive: FakeDriveState, req: FakeRequest) {
+  const id = req.query.get('upload_id') ?? '';
+  const session = drive.sessions.get(id);
+  if (!session) throw notFound('Upload session not found or expired.');
+  const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(req.headers['content-range'] ?? ''));
+  if (!range) throw badRequest('Content-Range must be bytes first-last/total.');
+  const [first, last, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
+  if (total !== session.total || first !== session.bytes || last - first + 1 !== req.body.length) {
+    throw badRequest(`Content-Range ${first}-${last}/${total} does not continue at byte ${session.bytes}.`);
+  }
+  const whole = last + 1 === total;
+  // Drive keeps only whole 256 KiB granules of a chunk that is not the last.
+  const kept = whole ? req.body.length : Math.floor(req.body.length / 262_144) * 262_144;
+  session.received.push(req.body.subarray(0, kept));
+  session.bytes += kept;
+  if (session.bytes < session.total) {
+    return { status: 308, headers: session.bytes > 0 ? { Range: `bytes=0-${session.bytes - 1}` } : {} };
+  }
+  drive.sessions.delete(id);
+  const file = drive.create(session.metadata, Buffer.concat(session.received), session.mimeType);
+  return { status: 200, body: fileResource(file) };
+}
