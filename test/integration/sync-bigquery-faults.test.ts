@@ -27,11 +27,11 @@ describe('BigQuery sync under injected faults', () => {
     const bigquery = { ...target.config.bigquery, apiEndpoint: proxy.endpoint };
     h = await startSyncHarness({
       label: 'bq_faults',
-      cdrs: 3_000,
+      cdrs: 1_500,
       passwordLogin: true,
       config: {
         warehouse: { bigquery },
-        sync: { pageSize: 500, backfillWindow: '30d', backfillParallelism: 2 },
+        sync: { pageSize: 300, backfillWindow: '90d', backfillParallelism: 2 },
       },
     });
   }, 180_000);
