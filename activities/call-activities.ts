@@ -334,6 +334,8 @@ export function createCallActivities(deps: ActivityDeps) {
         dueAt: input.dueAt,
         callerNumber: input.number,
         assigneeEmail: assignee,
+        assigneeUserId:
+          deps.config.callbacks.assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
         contact: await matchContact(input.account, input.number, first?.calledUserId),
       };
       return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;

@@ -6,6 +6,7 @@ import type { ObjectStore } from '../connectors/object-store';
 import type { WarehouseDatabase } from '../connectors/postgres';
 import type { CallsyncConfig } from '../config/schema';
 import type { Logger } from '../lib/logger';
+import type { ReportDeliveryServices } from './report-delivery-services';
 
 /** What activities need, injected once by the worker (credentials live in the clients, never in arguments). */
 export interface ActivityDeps {
@@ -21,4 +22,6 @@ export interface ActivityDeps {
   logger: Logger;
   /** The account's BigQuery warehouse, when it goes to BigQuery too (warehouse.bigquery). */
   bigquery?: (account: string) => BigQueryWarehouse | undefined;
+  /** Report delivery's mail, Drive and Sheets clients; built from config.reports.delivery when absent. */
+  reportDelivery?: ReportDeliveryServices;
 }

@@ -4,6 +4,7 @@ import type { ActivityDeps } from './deps';
 import { createDialActivities } from './dial-activities';
 import { createReportActivities } from './report-activities';
 import { withFailureMappingAll } from './failures';
+import { createReportDeliveryActivities } from './report-delivery-activities';
 import { createSyncActivities } from './sync-activities';
 import { createWebhookActivities } from './webhook-activities';
 
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
     ...createReportActivities(deps),
+    ...createReportDeliveryActivities(deps),
   });
 }
 

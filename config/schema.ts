@@ -4,9 +4,12 @@ import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
+import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
+import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -62,6 +65,7 @@ export const crmConfigSchema = z.object({
       z.object({ type: z.literal('builtin') }),
       hubspotConfigSchema,
       salesforceConfigSchema,
+      googleTasksConfigSchema,
     ])
     .default({ type: 'builtin' }),
   /** Country assumed for numbers written without a country code. */
@@ -126,6 +130,10 @@ export const configSchema = z.object({
         .optional(),
       /** Data directory of the embedded server. */
       embeddedDir: z.string().default('.data/postgres'),
+      /** TLS towards PostgreSQL (libpq's sslmode); what the URL says when absent. */
+      sslmode: sslModeSchema.optional(),
+      /** CA of the server's certificate (file or PEM), for verify-ca and verify-full. */
+      sslCa: z.string().min(1).optional(),
     })
     .prefault({}),
   temporal: temporalConfigSchema.prefault({}),
@@ -175,7 +183,10 @@ export const configSchema = z.object({
       maxAge: durationMs.optional(),
       /** Archive to a Cloud Storage bucket instead of `dir` (objects named by account, day and id). */
       gcs: gcsArchiveConfigSchema.optional(),
+      /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
+      s3: s3ConfigSchema.optional(),
     })
+    .refine((a) => !(a.gcs && a.s3), { message: 'give archive.gcs or archive.s3, not both', path: ['gcs'] })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),

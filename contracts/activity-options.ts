@@ -110,3 +110,42 @@ export const REPORT_ACTIVITIES: ActivityOptions = {
     nonRetryableErrorTypes: REPORT_NON_RETRYABLE_TYPES,
   },
 };
+
+/**
+ * Report delivery failures retrying cannot fix: the SMTP server's 5xx (bad credentials, refused
+ * sender or recipients), Google's 4xx (no access to the folder, a bad request), and a run that cannot
+ * be delivered (no file, no valid recipient, too large to attach without Drive).
+ */
+export const REPORT_DELIVERY_NON_RETRYABLE_TYPES = [
+  ...NON_RETRYABLE_TYPES,
+  'SmtpRejectedError',
+  'SmtpAuthError',
+  'GoogleBadRequestError',
+  'GoogleUnauthorizedError',
+  'GoogleForbiddenError',
+  'GoogleNotFoundError',
+  'GoogleConflictError',
+  'GoogleRequestError',
+  'ReportRunMissing',
+  'ReportScheduleMissing',
+  'ReportNotBuilt',
+  'ReportRecipientsInvalid',
+  'ReportTooLargeForEmail',
+];
+
+/**
+ * deliverReportEmail / deliverReportDrive / deliverReportSheets: an SMTP 4xx or a lost connection,
+ * Google's 429 and 5xx retry with backoff (Google's Retry-After honoured) for up to about six hours;
+ * each retry first checks what an earlier attempt delivered, so none sends twice.
+ */
+export const REPORT_DELIVERY_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  scheduleToCloseTimeout: '6 hours',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '10 minutes',
+    nonRetryableErrorTypes: REPORT_DELIVERY_NON_RETRYABLE_TYPES,
+  },
+};

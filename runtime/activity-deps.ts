@@ -7,8 +7,14 @@ import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createBigQueryWarehouses } from '../connectors/bigquery';
 import { createGcsObjectStore, createLocalObjectStore, type ObjectStore } from '../connectors/object-store';
+import { createS3ObjectStore } from '../connectors/object-store/s3';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
-import { createDatabase, migrateToLatest } from '../connectors/postgres';
+import {
+  createDatabase,
+  explainPostgresTlsError,
+  migrateToLatest,
+  postgresSsl,
+} from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
 import type { Logger } from '../lib/logger';
@@ -39,14 +45,18 @@ export async function createActivityDeps(
       }),
     );
   }
-  const warehouse = createDatabase(databaseUrl);
+  const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
+  const warehouse = createDatabase(databaseUrl, ssl !== undefined ? { ssl } : {});
   const address = hooks.temporalAddress ?? config.temporal.address;
   // Lazy: nothing connects until an activity first starts or signals a workflow.
   const temporalConnection = address ? lazyTemporalClient({ ...config.temporal, address }) : undefined;
-  await migrateToLatest(warehouse.db);
+  // The first query: a refused TLS connection is explained here, naming the setting.
+  await migrateToLatest(warehouse.db).catch((err: unknown) => {
+    throw explainPostgresTlsError(err);
+  });
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
-  let archive: ObjectStore = createLocalObjectStore(resolve(config.archive.dir));
+  let gcs: ObjectStore | undefined;
   try {
     await prepareCrmDestinations(config, crm);
     // BigQuery credentials are read here, once; a bad key fails the start, not every page.
@@ -56,19 +66,20 @@ export async function createActivityDeps(
         config.accounts.map((a) => a.name),
       );
     }
-    if (config.archive.gcs) archive = await createGcsObjectStore(config.archive.gcs);
+    if (config.archive.gcs) gcs = await createGcsObjectStore(config.archive.gcs);
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
     await Promise.allSettled([...clients.values()].map((c) => c.close()));
     throw err;
   }
+  const s3 = config.archive.s3 ? createS3ObjectStore(config.archive.s3) : undefined;
   return {
     config,
     logger,
     warehouse,
     ...(bigquery ? { bigquery } : {}),
-    archive,
+    archive: gcs ?? s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
@@ -82,6 +93,7 @@ export async function createActivityDeps(
       await Promise.allSettled([...clients.values()].map((c) => c.close()));
       await temporalConnection?.close();
       await warehouse.close();
+      s3?.client.destroy();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { CrmConnector } from '../connectors/crm/crm-connector';
 import { HubSpotConnector } from '../connectors/hubspot';
 import type { Database } from '../connectors/postgres';
 import { SalesforceConnector } from '../connectors/salesforce';
+import { GoogleTasksConnector } from '../connectors/google-tasks';
 
 /** One connector per account for the built-in destination; one shared connector for a CRM. */
 export function createCrmConnectors(
@@ -20,6 +21,15 @@ export function createCrmConnectors(
   if (d.type === 'salesforce') {
     const salesforce = new SalesforceConnector(d);
     return () => salesforce;
+  }
+  if (d.type === 'google-tasks') {
+    // Per account: call logs stay in that account's warehouse rows (the built-in destination).
+    const perAccount = new Map<string, GoogleTasksConnector>();
+    return (account) => {
+      let c = perAccount.get(account);
+      if (!c) perAccount.set(account, (c = new GoogleTasksConnector(d, db, account)));
+      return c;
+    };
   }
   const builtin = new Map<string, BuiltinCrmConnector>();
   return (account) => {

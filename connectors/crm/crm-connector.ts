@@ -50,6 +50,8 @@ export interface CallbackTask {
   dueAt: string;
   callerNumber: string;
   assigneeEmail: string | null;
+  /** The platform user the task is for, when known (destinations that map users by id). */
+  assigneeUserId?: number | null;
   contact: CrmContact | null;
 }
 
@@ -85,8 +87,8 @@ export interface CrmConnector {
    * sObject collections). Optional: without it, callers update one by one.
    */
   updateCallLogs?(updates: readonly CallLogUpdate[]): Promise<void>;
-  /** The task carrying `key`, if one exists. */
-  findTask(key: string): Promise<string | null>;
+  /** The task carrying `key`, if one exists (`task` tells destinations that file tasks per user where to look). */
+  findTask(key: string, task?: CallbackTask): Promise<string | null>;
   createTask(task: CallbackTask): Promise<string>;
   updateTask(crmId: string, task: CallbackTask): Promise<void>;
 }

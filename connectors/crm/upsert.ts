@@ -105,7 +105,7 @@ export function upsertTask(
     task,
     {
       kind: 'task',
-      find: (key) => connector.findTask(key),
+      find: (key) => connector.findTask(key, task),
       create: (item) => connector.createTask(item),
       update: (crmId, item) => connector.updateTask(crmId, item),
     },

@@ -55,10 +55,15 @@ export class GcsObjectStore implements ObjectStore {
     return { uri: `gs://${this.bucket}/${file.name}`, bytes: digest.bytes, md5: md5Hex(sent.md5) };
   }
 
-  async exists(key: string): Promise<{ bytes: number } | null> {
+  async exists(key: string): Promise<{ bytes: number; uri: string; md5?: string } | null> {
     try {
-      const [meta] = await this.fileOf(key).getMetadata();
-      return { bytes: Number(meta.size) };
+      const file = this.fileOf(key);
+      const [meta] = await file.getMetadata();
+      return {
+        bytes: Number(meta.size),
+        uri: `gs://${this.bucket}/${file.name}`,
+        ...(meta.md5Hash ? { md5: md5Hex(meta.md5Hash) } : {}),
+      };
     } catch (err) {
       if (isNotFound(err)) return null;
       throw err;

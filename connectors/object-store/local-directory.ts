@@ -2,10 +2,10 @@
 // file in the same directory, flushed, size-checked and renamed into place, so a reader never
 // sees a partial file and a failed download leaves the previous copy intact.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { BodyDigest, md5Hex } from './body-digest';
@@ -60,10 +60,15 @@ export class LocalDirectoryStore implements ObjectStore {
     }
   }
 
-  async exists(key: string): Promise<{ bytes: number } | null> {
+  async exists(key: string): Promise<{ bytes: number; uri: string; md5: string } | null> {
     try {
-      const s = await stat(this.pathOf(key));
-      return s.isFile() ? { bytes: s.size } : null;
+      const path = this.pathOf(key);
+      const s = await stat(path);
+      if (!s.isFile()) return null;
+      // Read back only when the file is there (a retry after an upload), so the MD5 is still recorded.
+      const digest = new BodyDigest(key);
+      await pipeline(createReadStream(path), digest, new Writable({ write: (_c, _e, done) => done() }));
+      return { bytes: s.size, uri: pathToFileURL(path).href, md5: md5Hex(digest.md5Base64()) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;

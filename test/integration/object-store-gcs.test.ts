@@ -55,7 +55,11 @@ describe('Cloud Storage object store on fake-gcs-server', () => {
       bytes: 1024,
       md5: createHash('md5').update(body).digest('hex'),
     });
-    expect(await store.exists(key)).toEqual({ bytes: 1024 });
+    expect(await store.exists(key)).toEqual({
+      bytes: 1024,
+      uri: 'gs://callsync-audio/archive/recordings/acme/2026/10/30/88001.mp3',
+      md5: stored.md5,
+    });
     const [downloaded] = await storage.bucket('callsync-audio').file(`archive/${key}`).download();
     expect(downloaded.equals(body)).toBe(true);
   });

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
+import type { WorkerGroup } from '../../runtime/worker';
 import { parseConfig } from '../../config/load';
 import type { CallsyncConfig } from '../../config/schema';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
@@ -74,7 +74,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection });
 
-  let current: { worker: Worker; running: Promise<void>; close(): Promise<void> } | undefined;
+  let current: { worker: WorkerGroup; running: Promise<void>; close(): Promise<void> } | undefined;
   const harness: SyncHarness = {
     emulator,
     temporal,

@@ -10,3 +10,4 @@ export * from './callback-dials';
 export * from './webhook-inbox';
 export * from './report-runs';
 export * from './report-deliveries';
+export * from './google-tasklists';

@@ -12,6 +12,7 @@ import type { ReportRunsTable } from './report-runs';
 import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } from './service-state';
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
 import type { ReportDeliveriesTable } from './report-deliveries';
+import type { GoogleTasklistsTable, TranscriptionJobsTable } from './google-apps';
 
 export interface Database {
   cdrs: CdrsTable;
@@ -42,6 +43,8 @@ export interface Database {
   callback_dials: CallbackDialsTable;
   report_runs: ReportRunsTable;
   report_deliveries: ReportDeliveriesTable;
+  google_tasklists: GoogleTasklistsTable;
+  transcription_jobs: TranscriptionJobsTable;
 }
 
 export * from './columns';
@@ -58,3 +61,4 @@ export * from './service-state';
 export * from './webhooks';
 export * from './report-runs';
 export * from './report-deliveries';
+export * from './google-apps';

@@ -1,0 +1,170 @@
+// Speech-to-Text v1 (https://cloud.google.com/speech-to-text/docs/reference/rest/v1) for tests:
+// speech:longrunningrecognize and operations.get, as the official client calls them in REST mode.
+// It "hears" the words a test scripted (two speakers by default), with speaker tags when diarization
+// is on; inline audio over 60 s is refused as Google refuses it; MP3 without a sample rate is a 400.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { GoogleApiError } from './api-error';
+
+/** A word the fake hears, with its speaker and start second. */
+export interface HeardWord {
+  word: string;
+  speaker: number;
+  start: number;
+}
+
+export interface FakeSpeech {
+  /** What the fake hears in audio whose MD5 (hex) is `md5`; other audio gets the default script. */
+  script(md5: string, words: HeardWord[]): void;
+  /** Operations started so far (one per longrunningrecognize). */
+  started(): { name: string; request: Record<string, unknown>; audioSeconds: number }[];
+  /** GETs of an operation before it reports done (default 1). */
+  pollsUntilDone: number;
+}
+
+const DEFAULT_SCRIPT: HeardWord[] = [
+  ...'thank you for calling how can I help'
+    .split(' ')
+    .map((word, i) => ({ word, speaker: 1, start: i * 0.4 })),
+  ...'great thanks I would like a quote please'
+    .split(' ')
+    .map((word, i) => ({ word, speaker: 2, start: 4 + i * 0.4 })),
+];
+
+/** MPEG-1 Layer III bitrates (kbit/s) by header index. */
+const MP3_KBPS = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+
+/** Seconds of MPEG-1 Layer III audio, from its first frame's bitrate (constant-bitrate files). */
+export function mp3Seconds(audio: Buffer): number {
+  let i = 0;
+  if (audio.subarray(0, 3).toString('latin1') === 'ID3' && audio.length > 10) {
+    i = 10 + ((audio[6]! << 21) | (audio[7]! << 14) | (audio[8]! << 7) | audio[9]!);
+  }
+  for (; i < audio.length - 2; i++) {
+    if (audio[i] === 0xff && (audio[i + 1]! & 0xfe) === 0xfa) {
+      const kbps = MP3_KBPS[audio[i + 2]! >> 4];
+      if (kbps) return ((audio.length - i) * 8) / (kbps * 1000);
+    }
+  }
+  throw new GoogleApiError(400, 'Invalid audio: no MP3 frame found');
+}
+
+const isEncoding = (v: unknown, name: string, code: number) => v === name || v === code;
+
+/** Adds the Speech-to-Text routes to `app`. */
+export function registerSpeech(app: FastifyInstance): FakeSpeech {
+  const scripts = new Map<string, HeardWord[]>();
+  const operations = new Map<
+    string,
+    {
+      name: string;
+      request: Record<string, unknown>;
+      audioSeconds: number;
+      polls: number;
+      words: HeardWord[];
+    }
+  >();
+  let seq = 4_000_000_000;
+  const state: FakeSpeech = {
+    script: (md5, words) => void scripts.set(md5, words),
+    started: () =>
+      [...operations.values()].map(({ name, request, audioSeconds }) => ({ name, request, audioSeconds })),
+    pollsUntilDone: 1,
+  };
+
+  app.post('/v1/speech::longrunningrecognize', async (req) => {
+    const body = (req.body ?? {}) as {
+      config?: Record<string, unknown>;
+      audio?: { content?: string; uri?: string };
+    };
+    const config = body.config;
+    if (!config) throw new GoogleApiError(400, "Invalid recognition 'config': config is required.");
+    if (
+      typeof config.languageCode !== 'string' ||
+      !/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(config.languageCode)
+    ) {
+      throw new GoogleApiError(400, "Invalid recognition 'config': bad language code.");
+    }
+    const mp3 = isEncoding(config.encoding, 'MP3', 8);
+    if (mp3 && !config.sampleRateHertz) {
+      throw new GoogleApiError(400, "Invalid recognition 'config': MP3 requires sample_rate_hertz.");
+    }
+    const diarization = config.diarizationConfig as { enableSpeakerDiarization?: boolean } | undefined;
+    if (!body.audio?.content && !body.audio?.uri) throw new GoogleApiError(400, 'RecognitionAudio not set.');
+    if (body.audio.uri) throw new GoogleApiError(400, 'The local Speech-to-Text reads inline audio only.');
+    const audio = Buffer.from(body.audio.content!, 'base64');
+    const audioSeconds = mp3 ? mp3Seconds(audio) : audio.length / 16_000;
+    if (audioSeconds > 60) {
+      throw new GoogleApiError(400, 'Inline audio exceeds duration limit. Please use a GCS URI.');
+    }
+    const md5 = createHash('md5').update(audio).digest('hex');
+    const words = (scripts.get(md5) ?? DEFAULT_SCRIPT).map((w) => ({
+      ...w,
+      speaker: diarization?.enableSpeakerDiarization ? w.speaker : 0,
+    }));
+    const name = String(++seq);
+    operations.set(name, { name, request: body, audioSeconds, polls: 0, words });
+    return operationJson(operations.get(name)!, false);
+  });
+
+  app.get('/v1/operations/:name', async (req) => {
+    const op = operations.get((req.params as { name: string }).name);
+    if (!op) throw new GoogleApiError(404, 'Operation not found.');
+    op.polls += 1;
+    return operationJson(op, op.polls >= state.pollsUntilDone);
+  });
+
+  return state;
+}
+
+const seconds = (s: number) => `${Math.round(s * 10) / 10}s`;
+
+function operationJson(
+  op: { name: string; request: Record<string, unknown>; audioSeconds: number; words: HeardWord[] },
+  done: boolean,
+) {
+  const config = op.request.config as { languageCode: string };
+  const metadata = {
+    '@type': 'type.googleapis.com/google.cloud.speech.v1.LongRunningRecognizeMetadata',
+    progressPercent: done ? 100 : 0,
+    startTime: new Date().toISOString(),
+    lastUpdateTime: new Date().toISOString(),
+  };
+  if (!done) return { name: op.name, metadata };
+  const wordInfo = op.words.map((w) => ({
+    startTime: seconds(w.start),
+    endTime: seconds(w.start + 0.35),
+    word: w.word,
+    ...(w.speaker ? { speakerTag: w.speaker } : {}),
+  }));
+  const text = op.words.map((w) => w.word).join(' ');
+  const results = [
+    // Google repeats every word with its speaker tag in the last result when diarization is on.
+    {
+      alternatives: [
+        { transcript: text, confidence: 0.92, words: wordInfo.map(({ speakerTag: _s, ...w }) => w) },
+      ],
+      resultEndTime: seconds(op.audioSeconds),
+      languageCode: config.languageCode.toLowerCase(),
+    },
+    ...(op.words.some((w) => w.speaker)
+      ? [
+          {
+            alternatives: [{ words: wordInfo }],
+            resultEndTime: seconds(op.audioSeconds),
+            languageCode: config.languageCode.toLowerCase(),
+          },
+        ]
+      : []),
+  ];
+  return {
+    name: op.name,
+    metadata,
+    done: true,
+    response: {
+      '@type': 'type.googleapis.com/google.cloud.speech.v1.LongRunningRecognizeResponse',
+      results,
+      totalBilledTime: `${Math.ceil(op.audioSeconds)}s`,
+    },
+  };
+}
