@@ -36,7 +36,7 @@ export class GcsObjectStore implements ObjectStore {
 
   async put(key: string, body: Readable, expectedBytes?: number): Promise<StoredObject> {
     const file = this.fileOf(key);
-    const digest = new BodyDigest(key, expectedBytes);
+    const digest = new BodyDigest(key, expectedBytes, { crc32c: true });
     // The client's own validation is off: the check below compares both checksums and names the key.
     await pipeline(
       body,
