@@ -23,6 +23,7 @@ import {
   type MissedCallNote,
 } from '../contracts';
 import type { ActivityDeps } from './deps';
+import { spendCrmDailyBudget } from './vendor-budget';
 
 /** A call or callback workflow run whose activity failed for good, as the workflow saw it. */
 export interface CallFailureInput {
@@ -205,6 +206,7 @@ export function createCallActivities(deps: ActivityDeps) {
       known: { recording: boolean; transcript: boolean } | null;
       crmId: string | null;
     }): Promise<LogCallResult> {
+      await spendCrmDailyBudget(deps);
       const cdr = await findCdr(input.account, input.callId);
       if (!cdr) {
         throw ApplicationFailure.create({ type: 'CdrMissing', message: `no CDR for call ${input.callId}` });
@@ -312,6 +314,7 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Writes the callback task (one per callback, exactly once), open or closed. */
     async upsertCallbackTask(input: CallbackTaskInput): Promise<string> {
+      await spendCrmDailyBudget(deps);
       const first = input.missed[0];
       const assignee =
         deps.config.callbacks.assignTo === 'called_user'

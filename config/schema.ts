@@ -10,6 +10,8 @@ import { reportDeliveryConfigSchema } from './report-delivery';
 import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
+import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
+import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -185,8 +187,13 @@ export const configSchema = z.object({
       gcs: gcsArchiveConfigSchema.optional(),
       /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
       s3: s3ConfigSchema.optional(),
+      /** Archive to a Google Drive folder instead of `dir` (a folder per account and month). */
+      googleDrive: googleDriveArchiveConfigSchema.optional(),
     })
-    .refine((a) => !(a.gcs && a.s3), { message: 'give archive.gcs or archive.s3, not both', path: ['gcs'] })
+    .refine((a) => [a.gcs, a.s3, a.googleDrive].filter(Boolean).length <= 1, {
+      message: 'give at most one of archive.gcs, archive.s3 and archive.googleDrive',
+      path: ['gcs'],
+    })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
@@ -209,6 +216,19 @@ export const configSchema = z.object({
       catchupWindow: durationMs.default(86_400_000),
       /** How finished reports are delivered (e-mail, Drive, Sheets). */
       delivery: reportDeliveryConfigSchema.prefault({}),
+    })
+    .prefault({}),
+  /** Transcripts for recordings that have none (off unless `google` is given; see README). */
+  transcription: z
+    .object({
+      google: googleTranscriptionConfigSchema
+        .extend({
+          /** Only recordings made this recently are transcribed (older ones are left as they are). */
+          maxAge: durationMs.default(7 * 86_400_000),
+          /** How often each account's recordings are looked at. */
+          every: durationMs.default(10 * 60_000),
+        })
+        .optional(),
     })
     .prefault({}),
 });

@@ -6,7 +6,7 @@ import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createBigQueryWarehouses } from '../connectors/bigquery';
-import { createGcsObjectStore, createLocalObjectStore, type ObjectStore } from '../connectors/object-store';
+import { createGcsObjectStore, createLocalObjectStore } from '../connectors/object-store';
 import { createS3ObjectStore } from '../connectors/object-store/s3';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import {
@@ -18,6 +18,8 @@ import {
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
 import type { Logger } from '../lib/logger';
+import { createGoogleDriveObjectStore } from '../connectors/object-store/google-drive';
+import type { ObjectStore } from '../connectors/object-store';
 
 export interface RuntimeDeps extends ActivityDeps {
   close(): Promise<void>;
@@ -57,6 +59,7 @@ export async function createActivityDeps(
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
   let gcs: ObjectStore | undefined;
+  let driveArchive: ObjectStore | undefined;
   try {
     await prepareCrmDestinations(config, crm);
     // BigQuery credentials are read here, once; a bad key fails the start, not every page.
@@ -67,6 +70,9 @@ export async function createActivityDeps(
       );
     }
     if (config.archive.gcs) gcs = await createGcsObjectStore(config.archive.gcs);
+    // Drive credentials are read here, once, like BigQuery's.
+    if (config.archive.googleDrive)
+      driveArchive = await createGoogleDriveObjectStore(config.archive.googleDrive);
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
@@ -79,7 +85,7 @@ export async function createActivityDeps(
     logger,
     warehouse,
     ...(bigquery ? { bigquery } : {}),
-    archive: gcs ?? s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
+    archive: driveArchive ?? gcs ?? s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }

@@ -42,14 +42,24 @@ export async function reportExport(input: ReportExportInput): Promise<ReportExpo
   }
   try {
     const built = await buildReportRun({ runId: opened.runId });
-    // Drive first: an e-mail too large for an attachment links to the Drive file. Each delivery is
-    // recorded before and after sending, so a retry or a repeated run never sends twice; a forced
-    // re-run delivers again, once, as its own generation.
-    const delivery = { runId: opened.runId, ...(input.force ? { generation: info.workflowId } : {}) };
+    // Each channel delivers once per run (report_deliveries); a forced re-run delivers anew, once.
+    // Drive first, so a report too large to attach is e-mailed as the link of that same upload. A
+    // channel that fails for good does not stop the others; the run then fails with its reasons.
+    const delivery = {
+      runId: opened.runId,
+      ...(input.force ? { generation: info.firstExecutionRunId } : {}),
+    };
     let deliveries = 0;
+    const failures: string[] = [];
     for (const deliver of [deliverReportDrive, deliverReportEmail, deliverReportSheets]) {
-      const r = await deliver(delivery);
-      if (r.state !== 'skipped') deliveries += 1;
+      try {
+        if ((await deliver(delivery)).state !== 'skipped') deliveries += 1;
+      } catch (err) {
+        failures.push(reason(err));
+      }
+    }
+    if (failures.length > 0) {
+      throw ApplicationFailure.nonRetryable(failures.join('; '), 'ReportDeliveryFailed');
     }
     await finishReportRun({ runId: opened.runId, status: 'succeeded' });
     return { ...base, outcome: 'built', rows: built.rows, bytes: built.bytes, deliveries };

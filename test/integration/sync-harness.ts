@@ -53,6 +53,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     ? { type: 'password' as const, email: emulator.admin.email, password: emulator.admin.password }
     : { type: 'apiKey' as const, userId: emulator.admin.user_id, apiKey: emulator.admin.api_key };
   const scratch = mkdtempSync(join(tmpdir(), 'callsync-sync-'));
+  const reports = (opts.config?.reports ?? {}) as { delivery?: Record<string, unknown> };
   const input = {
     accounts: [
       {
@@ -66,6 +67,8 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     archive: { dir: join(scratch, 'audio') },
     logLevel: 'silent' as const,
     ...opts.config,
+    // Report e-mails go to this run's scratch outbox, not the project's .data/outbox.
+    reports: { ...reports, delivery: { email: { outboxDir: join(scratch, 'outbox') }, ...reports.delivery } },
   };
   const config = parseConfig(input);
   const configFile = join(scratch, 'callsync.json');

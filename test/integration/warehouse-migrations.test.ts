@@ -24,6 +24,7 @@ const MIGRATIONS = [
   '2026_12_20_1100_create_report_deliveries',
   '2026_12_21_0900_audio_checksum_and_lost',
   '2026_12_21_1000_create_google_apps_tables',
+  '2026_12_22_0900_create_vendor_daily_budgets',
 ];
 
 // format_type() spelling of each column type.

@@ -13,6 +13,7 @@ import * as createReportRuns from './2026_12_20_0900_create_report_runs';
 import * as createReportDeliveries from './2026_12_20_1100_create_report_deliveries';
 import * as audioChecksumAndLost from './2026_12_21_0900_audio_checksum_and_lost';
 import * as createGoogleAppsTables from './2026_12_21_1000_create_google_apps_tables';
+import * as createVendorDailyBudgets from './2026_12_22_0900_create_vendor_daily_budgets';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -28,4 +29,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_20_1100_create_report_deliveries': createReportDeliveries,
   '2026_12_21_0900_audio_checksum_and_lost': audioChecksumAndLost,
   '2026_12_21_1000_create_google_apps_tables': createGoogleAppsTables,
+  '2026_12_22_0900_create_vendor_daily_budgets': createVendorDailyBudgets,
 };
