@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
+import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
@@ -182,10 +183,16 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /** Archive to a Cloud Storage bucket instead of `dir` (objects named by account, day and id). */
+      gcs: gcsArchiveConfigSchema.optional(),
       /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
       s3: s3ConfigSchema.optional(),
       /** Archive to a Google Drive folder instead of `dir` (a folder per account and month). */
       googleDrive: googleDriveArchiveConfigSchema.optional(),
+    })
+    .refine((a) => [a.gcs, a.s3, a.googleDrive].filter(Boolean).length <= 1, {
+      message: 'give at most one of archive.gcs, archive.s3 and archive.googleDrive',
+      path: ['gcs'],
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),

@@ -348,6 +348,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           `  Temporal            ${temporalAddress}`,
           ...(temporalUiUrl ? [`  Temporal UI         ${temporalUiUrl}`] : []),
           `  warehouse           ${config.database.url ? '(DATABASE_URL)' : databaseUrl}`,
+          ...(config.warehouse.bigquery
+            ? [
+                `  BigQuery            ${config.warehouse.bigquery.projectId}.${config.warehouse.bigquery.dataset} (${config.warehouse.bigquery.location})`,
+              ]
+            : []),
+          ...(config.archive.gcs
+            ? [`  audio archive       gs://${config.archive.gcs.bucket}/${config.archive.gcs.prefix}`]
+            : []),
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
           `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
           `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,

@@ -6,7 +6,7 @@ import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createBigQueryWarehouses } from '../connectors/bigquery';
-import { createLocalObjectStore } from '../connectors/object-store';
+import { createGcsObjectStore, createLocalObjectStore } from '../connectors/object-store';
 import { createS3ObjectStore } from '../connectors/object-store/s3';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import {
@@ -58,6 +58,7 @@ export async function createActivityDeps(
   });
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
+  let gcs: ObjectStore | undefined;
   let driveArchive: ObjectStore | undefined;
   try {
     await prepareCrmDestinations(config, crm);
@@ -68,6 +69,7 @@ export async function createActivityDeps(
         config.accounts.map((a) => a.name),
       );
     }
+    if (config.archive.gcs) gcs = await createGcsObjectStore(config.archive.gcs);
     // Drive credentials are read here, once, like BigQuery's.
     if (config.archive.googleDrive)
       driveArchive = await createGoogleDriveObjectStore(config.archive.googleDrive);
@@ -83,8 +85,7 @@ export async function createActivityDeps(
     logger,
     warehouse,
     ...(bigquery ? { bigquery } : {}),
-    archive: s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
-    ...(driveArchive ? { archive: driveArchive } : {}),
+    archive: driveArchive ?? gcs ?? s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
       ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
