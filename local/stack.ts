@@ -16,6 +16,7 @@ import { createActivityDeps } from '../runtime/activity-deps';
 import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { connectTemporalClient } from '../runtime/temporal-connection';
+import { temporalDataConverter } from '../runtime/temporal-encryption';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
@@ -247,7 +248,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress });
     stops.push(() => connection.close());
-    const client = new Client({ connection, namespace: config.temporal.namespace });
+    const client = new Client({
+      connection,
+      namespace: config.temporal.namespace,
+      dataConverter: temporalDataConverter(config.temporal),
+    });
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
     await applyRetentionSchedule(client, config);
     log.info(

@@ -11,6 +11,7 @@ import { createPlatformClient, type PlatformClient, type RequestEvent } from '..
 import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
+import { temporalDataConverter } from './temporal-encryption';
 import type { Logger } from '../lib/logger';
 
 export interface RuntimeDeps extends ActivityDeps {
@@ -69,7 +70,13 @@ export async function createActivityDeps(
     archive: createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
-      ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
+      ? {
+          temporal: new Client({
+            connection: temporalConnection,
+            namespace: config.temporal.namespace,
+            dataConverter: temporalDataConverter(config.temporal),
+          }),
+        }
       : {}),
     platform(account) {
       const client = clients.get(account);

@@ -5,6 +5,7 @@ import type { TemporalConfig } from '../config/temporal';
 import { createActivities } from '../activities';
 import type { ActivityDeps } from '../activities';
 import { connectTemporalWorker } from './temporal-connection';
+import { temporalDataConverter } from './temporal-encryption';
 
 export interface WorkerOptions {
   address: string;
@@ -64,6 +65,8 @@ export async function createWorker(
       ? { workflowBundle: { codePath: opts.workflowBundlePath } }
       : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities(opts.deps),
+    // Payloads encrypted with temporal.encryption (the codec runs outside the workflow sandbox).
+    dataConverter: temporalDataConverter(opts.deps.config.temporal),
     // On shutdown, in-flight activities are cancelled at once (their pages are committed or not, and
     // a retry resumes from the checkpoint); a worker that still has not stopped 15 s later gives up.
     shutdownGraceTime: '2 seconds',
