@@ -1,6 +1,6 @@
 // Activities of a call's follow-up: its timeline, its CDR, its CRM call log, and callbacks.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
@@ -15,6 +15,7 @@ import {
   callbackWorkflow,
   callbackWorkflowId,
   callConnectedSignal,
+  legacyCallbackWorkflowId,
   missedCallSignal,
   type CallEventSignal,
   type CallFacts,
@@ -22,6 +23,8 @@ import {
   type MissedCallEvent,
   type MissedCallNote,
 } from '../contracts';
+import { callerKey } from '../lib/caller-key';
+import { workflowIdKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
 
 /** A call or callback workflow run whose activity failed for good, as the workflow saw it. */
@@ -125,10 +128,35 @@ export function createCallActivities(deps: ActivityDeps) {
     return deps.temporal;
   };
 
+  // Callback ids hash the number (no personal data in ids); read once, when activities are created.
+  const idKey = workflowIdKey(deps.config.temporal);
+  const callbackId = (account: string, number: string) =>
+    callbackWorkflowId(account, callerKey(idKey, account, number));
+
+  /**
+   * Signals a callback opened before ids were hashed, if it still runs; false when there is none. Such
+   * callbacks keep their id until they end (a workflow id cannot change), so each missed or connected
+   * call looks there first: one cheap NotFound answer per call once none are left.
+   */
+  const signalLegacyCallback = async (
+    account: string,
+    number: string,
+    send: (h: WorkflowHandle) => Promise<void>,
+  ): Promise<boolean> => {
+    try {
+      await send(temporal().workflow.getHandle(legacyCallbackWorkflowId(account, number)));
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  };
+
   /** Opens (or adds to) a caller's callback; the callback counts each missed call once. */
   const openCallback = async (account: string, number: string, missed: MissedCallNote): Promise<void> => {
+    if (await signalLegacyCallback(account, number, (h) => h.signal(missedCallSignal, missed))) return;
     await temporal().workflow.signalWithStart(callbackWorkflow, {
-      workflowId: callbackWorkflowId(account, number),
+      workflowId: callbackId(account, number),
       taskQueue: deps.config.temporal.taskQueue,
       args: [{ account, number }],
       signal: missedCallSignal,
@@ -301,13 +329,15 @@ export function createCallActivities(deps: ActivityDeps) {
     }): Promise<boolean> {
       try {
         await temporal()
-          .workflow.getHandle(callbackWorkflowId(input.account, input.number))
+          .workflow.getHandle(callbackId(input.account, input.number))
           .signal(callConnectedSignal, { callId: input.callId });
         return true;
       } catch (err) {
-        if (err instanceof WorkflowNotFoundError) return false;
-        throw err;
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
       }
+      return signalLegacyCallback(input.account, input.number, (h) =>
+        h.signal(callConnectedSignal, { callId: input.callId }),
+      );
     },
 
     /** Writes the callback task (one per callback, exactly once), open or closed. */
