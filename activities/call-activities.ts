@@ -24,6 +24,7 @@ import {
   type MissedCallNote,
 } from '../contracts';
 import { callerKey } from '../lib/caller-key';
+import { metrics } from '../lib/metrics';
 import { workflowIdKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
 
@@ -264,7 +265,16 @@ export function createCallActivities(deps: ActivityDeps) {
           ivrChoices(await callTimeline(deps.warehouse.db, input.account, input.callId)),
         ),
       });
-      const { crmId } = await upsertCallLog(deps.warehouse.db, deps.crm(input.account), log, firstAttempt());
+      const { crmId, outcome } = await upsertCallLog(
+        deps.warehouse.db,
+        deps.crm(input.account),
+        log,
+        firstAttempt(),
+      );
+      metrics().crmWrites.inc({
+        account: input.account,
+        kind: outcome === 'created' ? 'call_log_created' : 'call_log_updated',
+      });
       return { crmId, ...state, written: true };
     },
 
@@ -368,7 +378,21 @@ export function createCallActivities(deps: ActivityDeps) {
           deps.config.callbacks.assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
         contact: await matchContact(input.account, input.number, first?.calledUserId),
       };
-      return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;
+      const { crmId, outcome } = await upsertTask(
+        deps.warehouse.db,
+        deps.crm(input.account),
+        task,
+        firstAttempt(),
+      );
+      const m = metrics();
+      m.crmWrites.inc({
+        account: input.account,
+        kind: outcome === 'created' ? 'task_created' : 'task_updated',
+      });
+      // A callback's task is created once (keyed), when the callback opens; it is written closed once.
+      if (outcome === 'created') m.callbacksOpened.inc({ account: input.account });
+      if (input.status === 'closed') m.callbacksClosed.inc({ account: input.account });
+      return crmId;
     },
   };
 }

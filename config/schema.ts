@@ -6,6 +6,7 @@ import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
 import { temporalConfigSchema } from './temporal';
+import { codecEndpointSchema, metricsConfigSchema } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
@@ -163,6 +164,8 @@ export const configSchema = z.object({
           busyConcurrency: z.number().int().min(0).default(2),
         })
         .prefault({}),
+      /** Temporal's remote codec endpoint, for reading encrypted histories in the UI and CLI. */
+      codec: codecEndpointSchema.prefault({}),
     })
     .prefault({}),
   archive: z
@@ -199,6 +202,8 @@ export const configSchema = z.object({
       delivery: reportDeliveryConfigSchema.prefault({}),
     })
     .prefault({}),
+  /** Prometheus metrics of the server and workers (README "Metrics"). */
+  metrics: metricsConfigSchema.prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;

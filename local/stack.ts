@@ -17,6 +17,7 @@ import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { temporalDataConverter } from '../runtime/temporal-encryption';
+import { serverObservability } from '../runtime/server-observability';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
@@ -279,6 +280,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       }
     }
 
+    const observability = serverObservability(config);
+    if (observability.codecOff) log.info(`codec endpoint off: ${observability.codecOff}`);
     const server = await startOnFreePort(
       opts.serverPort ?? config.server.port,
       (port) =>
@@ -291,6 +294,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           temporal: { client, taskQueue: config.temporal.taskQueue },
           relay: config.server.relay,
           requestTimeoutMs: config.server.requestTimeout,
+          codec: observability.codec,
+          metrics: observability.metrics,
         }),
       taken('webhook receiver'),
     );

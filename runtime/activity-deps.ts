@@ -12,6 +12,7 @@ import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
+import { recordApiRequest } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
 
 export interface RuntimeDeps extends ActivityDeps {
@@ -36,7 +37,10 @@ export async function createActivityDeps(
       createPlatformClient({
         ...account.platform,
         logger,
-        ...(hooks.onPlatformRequest ? { onRequest: (e) => hooks.onPlatformRequest?.(account.name, e) } : {}),
+        onRequest: (e) => {
+          recordApiRequest('platform', e.status);
+          hooks.onPlatformRequest?.(account.name, e);
+        },
       }),
     );
   }
