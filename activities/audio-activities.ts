@@ -48,16 +48,26 @@ export function createAudioActivities(deps: ActivityDeps) {
       let archived = 0;
       let missing = 0;
       const archiveOne = async (id: number): Promise<void> => {
+        // Its own abort, so a download found already archived is cut off at the connection.
+        const skip = new AbortController();
+        const signal = AbortSignal.any([ctx.cancellationSignal, skip.signal]);
         try {
           const file =
             input.stream === 'recordings'
-              ? await client.history.monitors.mp3(id, { signal: ctx.cancellationSignal })
-              : await client.history.voicemessages.mp3(id, { signal: ctx.cancellationSignal });
-          const stored = await deps.archive.put(
-            audioObjectKey(input.stream, input.account, id),
-            file.body,
-            file.contentLength,
-          );
+              ? await client.history.monitors.mp3(id, { signal })
+              : await client.history.voicemessages.mp3(id, { signal });
+          const key = audioObjectKey(input.stream, input.account, id);
+          // A retry after the upload but before the row was marked finds the object already there
+          // (same size as the download announces) and does not upload it again.
+          const existing = file.contentLength !== undefined ? await deps.archive.exists(key) : null;
+          let stored: { uri: string; bytes: number };
+          if (existing?.uri !== undefined && existing.bytes === file.contentLength) {
+            skip.abort();
+            file.body.destroy();
+            stored = { uri: existing.uri, bytes: existing.bytes };
+          } else {
+            stored = await deps.archive.put(key, file.body, file.contentLength);
+          }
           await markAudioArchived(deps.warehouse.db, input.stream, input.account, id, stored);
           archived += 1;
         } catch (err) {

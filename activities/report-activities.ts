@@ -1,7 +1,8 @@
 // Activities of report exports: open (or find) the run of a schedule and period, build its file,
 // close it; and mirror an account's report schedules as Temporal Schedules. Workflows pass ids; the
 // schedule row (e-mails, format, culture) is read here, from the warehouse.
-import { join, resolve } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { getReportRun, getReportSchedule, openReportRun, updateReportRun } from '../connectors/postgres';
 import type { OpenReportRunInput, OpenReportRunResult } from '../contracts';
@@ -59,6 +60,17 @@ export function reportFilePath(
     account,
     `schedule-${scheduleId}`,
     `${label.replace(/[^0-9A-Za-z.-]/g, '_')}.${ext}`,
+  );
+}
+
+/** Removes partial files an attempt killed mid-build left beside `filePath`. */
+async function removePartials(filePath: string): Promise<void> {
+  const prefix = `${basename(filePath)}.`;
+  const names = await readdir(dirname(filePath)).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((n) => n.startsWith(prefix) && n.endsWith('.partial'))
+      .map((n) => rm(join(dirname(filePath), n), { force: true })),
   );
 }
 
@@ -142,7 +154,9 @@ export function createReportActivities(deps: ActivityDeps) {
           run.period_label,
           format,
         );
-        // buildReportFile writes beside the path and renames the finished file in: a retry replaces it whole.
+        // buildReportFile writes beside the path and renames the finished file in: a retry replaces it
+        // whole. A worker killed mid-build leaves its partial file behind; the retry clears it first.
+        await removePartials(filePath);
         const built = await buildReportFile(
           db,
           {

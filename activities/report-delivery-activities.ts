@@ -267,6 +267,12 @@ async function deliverSheets(deps: ActivityDeps, services: ReportDeliveryService
     deliveryKey: key,
   });
   if (row.state === 'sent') return already(row);
+  const rows = ctx.run.rows === null ? 0 : Number(ctx.run.rows);
+  if (rows > google_.sheets.maxRows) {
+    const reason = `the report has ${rows} rows, more than reports.delivery.google.sheets.maxRows (${google_.sheets.maxRows}); it is delivered as a file only`;
+    await markDeliveryFailed(deps.warehouse.db, row.id, reason);
+    throw failure('ReportTooLargeForSheets', reason);
+  }
   await markDeliverySending(deps.warehouse.db, row.id, null);
   const request = {
     account: ctx.run.account,

@@ -3,8 +3,10 @@ import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
+import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
 import { codecEndpointSchema, metricsConfigSchema } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
@@ -128,6 +130,10 @@ export const configSchema = z.object({
         .optional(),
       /** Data directory of the embedded server. */
       embeddedDir: z.string().default('.data/postgres'),
+      /** TLS towards PostgreSQL (libpq's sslmode); what the URL says when absent. */
+      sslmode: sslModeSchema.optional(),
+      /** CA of the server's certificate (file or PEM), for verify-ca and verify-full. */
+      sslCa: z.string().min(1).optional(),
     })
     .prefault({}),
   temporal: temporalConfigSchema.prefault({}),
@@ -177,6 +183,8 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
+      s3: s3ConfigSchema.optional(),
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),

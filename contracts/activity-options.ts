@@ -131,6 +131,7 @@ export const REPORT_DELIVERY_NON_RETRYABLE_TYPES = [
   'ReportNotBuilt',
   'ReportRecipientsInvalid',
   'ReportTooLargeForEmail',
+  'ReportTooLargeForSheets',
 ];
 
 /**

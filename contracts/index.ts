@@ -13,6 +13,7 @@ export * from './call-lifecycle';
 export * from './callback';
 export * from './sync-stream';
 export * from './webhook-retention';
+export * from './task-queues';
 export * from './report-export';
 export { workflowRef } from './workflow-ref';
 

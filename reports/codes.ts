@@ -2,6 +2,7 @@
 // builds. The maps are config (`reports.formats`, `reports.cultures`) with defaults that match the
 // codes the emulator's /reportschedules/dictionaries lists.
 import { z } from 'zod';
+import { cultureFor } from './culture';
 
 export const REPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 export const reportFormatSchema = z.enum(REPORT_FORMATS);
@@ -63,18 +64,29 @@ function lookup<T>(
   return found;
 }
 
-/** The file format of a schedule's `format` code (a number, or the numeric string the platform sends). */
+/**
+ * The file format of a schedule's `format` code (a number, or the numeric string the platform
+ * sends). A format name (`csv`, `XLSX`), as the spec's POST body takes, is accepted as itself.
+ */
 export function formatFromCode(
   code: number | string | null | undefined,
   config: { formats: Readonly<Record<string, ReportFormat>> },
 ): ReportFormat {
+  const named = reportFormatSchema.safeParse(typeof code === 'string' ? code.trim().toLowerCase() : code);
+  if (named.success) return named.data;
   return lookup('format', config.formats, code);
 }
 
-/** The BCP 47 culture tag of a schedule's `culture` code. */
+/**
+ * The BCP 47 culture tag of a schedule's `culture` code. A locale name (`en_GB`, `de-DE`), as the
+ * spec's POST body takes, is accepted as itself when callsync has its language.
+ */
 export function cultureFromCode(
   code: number | string | null | undefined,
   config: { cultures: Readonly<Record<string, string>> },
 ): string {
+  if (typeof code === 'string' && /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/.test(code.trim())) {
+    return cultureFor(code.trim().replace(/_/g, '-')).tag;
+  }
   return lookup('culture', config.cultures, code);
 }

@@ -7,8 +7,14 @@ import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createBigQueryWarehouses } from '../connectors/bigquery';
 import { createLocalObjectStore } from '../connectors/object-store';
+import { createS3ObjectStore } from '../connectors/object-store/s3';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
-import { createDatabase, migrateToLatest } from '../connectors/postgres';
+import {
+  createDatabase,
+  explainPostgresTlsError,
+  migrateToLatest,
+  postgresSsl,
+} from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
@@ -44,11 +50,15 @@ export async function createActivityDeps(
       }),
     );
   }
-  const warehouse = createDatabase(databaseUrl);
+  const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
+  const warehouse = createDatabase(databaseUrl, ssl !== undefined ? { ssl } : {});
   const address = hooks.temporalAddress ?? config.temporal.address;
   // Lazy: nothing connects until an activity first starts or signals a workflow.
   const temporalConnection = address ? lazyTemporalClient({ ...config.temporal, address }) : undefined;
-  await migrateToLatest(warehouse.db);
+  // The first query: a refused TLS connection is explained here, naming the setting.
+  await migrateToLatest(warehouse.db).catch((err: unknown) => {
+    throw explainPostgresTlsError(err);
+  });
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
   try {
@@ -66,12 +76,13 @@ export async function createActivityDeps(
     await Promise.allSettled([...clients.values()].map((c) => c.close()));
     throw err;
   }
+  const s3 = config.archive.s3 ? createS3ObjectStore(config.archive.s3) : undefined;
   return {
     config,
     logger,
     warehouse,
     ...(bigquery ? { bigquery } : {}),
-    archive: createLocalObjectStore(resolve(config.archive.dir)),
+    archive: s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
       ? {
@@ -91,6 +102,7 @@ export async function createActivityDeps(
       await Promise.allSettled([...clients.values()].map((c) => c.close()));
       await temporalConnection?.close();
       await warehouse.close();
+      s3?.client.destroy();
     },
   };
 }

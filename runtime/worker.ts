@@ -4,8 +4,10 @@ import { type NativeConnection, Worker } from '@temporalio/worker';
 import type { TemporalConfig } from '../config/temporal';
 import { createActivities } from '../activities';
 import type { ActivityDeps } from '../activities';
+import { crmTaskQueue } from '../contracts/task-queues';
 import { connectTemporalWorker } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
+import { crmActivitiesPerSecond } from './vendor-limits';
 
 export interface WorkerOptions {
   address: string;
@@ -18,6 +20,32 @@ export interface WorkerOptions {
   maxConcurrentActivities?: number;
   /** Path of a workflow bundle built ahead (bundleWorkflowCode); spares the worker the bundling at start. */
   workflowBundlePath?: string;
+  /** Run only the vendor queues' activities (no workflows): a worker added for CRM throughput. */
+  vendorQueuesOnly?: boolean;
+}
+
+/**
+ * The Temporal workers of one callsync worker process, run and stopped together: the workflows'
+ * queue (workflows and activities that call no vendor) and the CRM's queue, rate limited for the
+ * whole deployment (runtime/vendor-limits.ts).
+ */
+export class WorkerGroup {
+  constructor(readonly workers: Worker[]) {}
+
+  /** Runs every worker until all have stopped (or one fails). */
+  async run(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.run()));
+  }
+
+  /** Starts a graceful shutdown of every worker still running. */
+  shutdown(): void {
+    for (const w of this.workers) if (w.getState() === 'RUNNING') w.shutdown();
+  }
+
+  /** The state of the first worker (they start and stop together). */
+  getState(): ReturnType<Worker['getState']> {
+    return this.workers[0]!.getState();
+  }
 }
 
 /**
@@ -48,30 +76,53 @@ export function tuneWorkerHeap(): void {
   for (const flag of WORKER_HEAP_FLAGS) setFlagsFromString(flag);
 }
 
-/** A worker connected to Temporal; `run()` it, and `shutdown()` to drain and stop. */
+/** The workers of a process connected to Temporal; `run()` them, and `shutdown()` to drain and stop. */
 export async function createWorker(
   opts: WorkerOptions,
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+): Promise<{ worker: WorkerGroup; connection: NativeConnection }> {
   const connection = await connectTemporalWorker({
     address: opts.address,
     namespace: opts.namespace,
     ...opts.security,
   });
-  const worker = await Worker.create({
+  const activities = createActivities(opts.deps);
+  const common = {
     connection,
     namespace: opts.namespace,
-    taskQueue: opts.taskQueue,
-    ...(opts.workflowBundlePath
-      ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-      : { workflowsPath: require.resolve('../workflows') }),
-    activities: createActivities(opts.deps),
+    activities,
     // Payloads encrypted with temporal.encryption (the codec runs outside the workflow sandbox).
     dataConverter: temporalDataConverter(opts.deps.config.temporal),
     // On shutdown, in-flight activities are cancelled at once (their pages are committed or not, and
     // a retry resumes from the checkpoint); a worker that still has not stopped 15 s later gives up.
     shutdownGraceTime: '2 seconds',
     shutdownForceTime: '15 seconds',
-    maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
-  });
-  return { worker, connection };
+  } as const;
+  const workers: Worker[] = [];
+  try {
+    if (!opts.vendorQueuesOnly) {
+      workers.push(
+        await Worker.create({
+          ...common,
+          taskQueue: opts.taskQueue,
+          ...(opts.workflowBundlePath
+            ? { workflowBundle: { codePath: opts.workflowBundlePath } }
+            : { workflowsPath: require.resolve('../workflows') }),
+          maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
+        }),
+      );
+    }
+    const crmRate = crmActivitiesPerSecond(opts.deps.config.crm.destination);
+    workers.push(
+      await Worker.create({
+        ...common,
+        taskQueue: crmTaskQueue(opts.taskQueue),
+        maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
+        ...(crmRate !== undefined ? { maxTaskQueueActivitiesPerSecond: crmRate } : {}),
+      }),
+    );
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
+  return { worker: new WorkerGroup(workers), connection };
 }

@@ -5,8 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountConfig } from '../config/schema';
 import {
   createDatabase,
+  explainPostgresTlsError,
   inboxBacklog,
   migrateToLatest,
+  type PgSsl,
   type WarehouseDatabase,
 } from '../connectors/postgres';
 import type { CallsyncMetrics } from '../lib/metrics';
@@ -26,6 +28,8 @@ export { BASIC_USER } from './webhook-auth';
 export interface StartServerOptions {
   accounts: readonly Pick<AccountConfig, 'name' | 'webhookSecret'>[];
   databaseUrl: string;
+  /** TLS towards PostgreSQL (config database.sslmode / sslCa, through postgresSsl). */
+  databaseSsl?: PgSsl | undefined;
   port: number;
   host: string;
   logger: Logger;
@@ -68,11 +72,14 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
   const warehouse = createDatabase(opts.databaseUrl, {
     max: 10,
     applicationName: 'callsync-server',
+    ...(opts.databaseSsl !== undefined ? { ssl: opts.databaseSsl } : {}),
     onIdleError: (err) => log.warn({ err }, 'idle PostgreSQL connection failed'),
   });
   let relay: Relay | undefined;
   try {
-    await migrateToLatest(warehouse.db);
+    await migrateToLatest(warehouse.db).catch((err: unknown) => {
+      throw explainPostgresTlsError(err);
+    });
     const inbox = new InboxWriter(warehouse.pool, {
       ...opts.inbox,
       onCommitted: (n) => {

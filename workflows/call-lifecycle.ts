@@ -21,6 +21,7 @@ import {
   type MissedCallEvent,
 } from '../contracts';
 import { CALL_ACTIVITIES } from '../contracts/activity-options';
+import { crmActivities } from './crm-activities';
 import { recordingFailures } from './record-failure';
 
 const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
@@ -155,7 +156,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   // connected call.
   if (s.phase === 'log' && s.cdr) {
     const facts = s.cdr;
-    s.log = await acts.logCall({ account, callId, known: null, crmId: null });
+    s.log = await crmActivities().logCall({ account, callId, known: null, crmId: null });
     const number = facts.externalNumber;
     if (number && (facts.missed || (s.missed !== null && !facts.connected))) {
       await acts.startCallback({
@@ -184,7 +185,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     }
     await sleep(s.delay);
     s.delay = Math.min(s.delay * 2, 10 * 60_000);
-    s.log = await acts.logCall({
+    s.log = await crmActivities().logCall({
       account,
       callId,
       known: { recording: s.log.recording, transcript: s.log.transcript },

@@ -9,6 +9,7 @@ import {
 } from '../contracts';
 import { msUntilBusinessTime } from '../lib/business-hours';
 import { CALL_ACTIVITIES, DIAL_ACTIVITIES } from '../contracts/activity-options';
+import { crmActivities } from './crm-activities';
 import { recordingFailures } from './record-failure';
 
 const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
@@ -55,7 +56,7 @@ async function followCallback(input: CallbackInput): Promise<CallbackState> {
   const firstCallId = state.missed[0]!.callId;
   const dueAt = new Date(Date.now() + settings.dueInMs).toISOString();
   const writeTask = () =>
-    acts.upsertCallbackTask({
+    crmActivities().upsertCallbackTask({
       account: input.account,
       number: input.number,
       firstCallId,

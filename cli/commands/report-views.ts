@@ -1,6 +1,6 @@
 // How `callsync reports …` and `callsync status` show report schedules and runs (pure formatting).
 import { DateTime } from 'luxon';
-import type { ReportRunRow } from '../../connectors/postgres';
+import type { ReportDeliveryRow, ReportRunRow } from '../../connectors/postgres';
 
 /** One line of `callsync reports list`. */
 export interface ReportScheduleView {
@@ -58,8 +58,14 @@ export function formatReportSchedules(rows: readonly ReportScheduleView[]): stri
   );
 }
 
-/** `reports show`: one run, field by field. */
-export function formatReportRun(run: ReportRunRow): string {
+/** `reports show`: one run, field by field, then its deliveries (channel, target, state, id). */
+export function formatReportRun(
+  run: ReportRunRow,
+  deliveries: readonly Pick<
+    ReportDeliveryRow,
+    'channel' | 'target' | 'state' | 'external_id' | 'error'
+  >[] = [],
+): string {
   const when = (d: Date | null) => (d ? `${d.toISOString()} (${localTime(d, run.timezone)})` : '-');
   const fields: [string, string][] = [
     ['run', String(run.id)],
@@ -82,6 +88,10 @@ export function formatReportRun(run: ReportRunRow): string {
     ['started', when(run.started_at)],
     ['finished', when(run.finished_at)],
   ];
+  for (const d of deliveries) {
+    const detail = d.external_id ?? d.error ?? '';
+    fields.push(['delivery', `${d.channel} ${d.target} ${d.state}${detail ? ` ${detail}` : ''}`]);
+  }
   const width = Math.max(...fields.map(([k]) => k.length));
   return fields.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
 }

@@ -8,6 +8,7 @@ import {
   createDatabase,
   getReportRun,
   latestReportRuns,
+  listRunDeliveries,
   listQuarantined,
   listReportSchedules,
   migrateToLatest,
@@ -264,7 +265,12 @@ export function registerReportsCommand(program: Command): void {
         async ({ warehouse }) => {
           const run = await getReportRun(warehouse.db, Number(id));
           if (!run) throw new Error(`<run>: there is no report run ${id}`);
-          process.stdout.write(raw.json ? `${JSON.stringify(run)}\n` : `${formatReportRun(run)}\n`);
+          const deliveries = await listRunDeliveries(warehouse.db, run.id);
+          process.stdout.write(
+            raw.json
+              ? `${JSON.stringify({ ...run, deliveries })}\n`
+              : `${formatReportRun(run, deliveries)}\n`,
+          );
         },
         false,
       );

@@ -2,6 +2,7 @@
 // configured accounts, until SIGINT/SIGTERM. Prints one JSON ready line on stdout.
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { postgresSsl } from '../../connectors/postgres/tls';
 import { startServer } from '../../server';
 import { cliLogger, connectTemporal, globalOptions, loadCliConfig, resolveDatabase } from '../context';
 import { installTemporalRuntime } from './worker';
@@ -44,6 +45,7 @@ export function registerServerCommand(program: Command): void {
         metrics: observability.metrics,
         accounts: config.accounts,
         databaseUrl: database.url,
+        databaseSsl: postgresSsl(config.database.sslmode, config.database.sslCa),
         port: opts.port ?? config.server.port,
         host,
         logger,

@@ -18,6 +18,7 @@ import {
   type StreamName,
   type WarehouseDatabase,
 } from '../../connectors/postgres';
+import { postgresSsl } from '../../connectors/postgres/tls';
 import { decodeCursor } from '../../sync/cursor';
 import { formatCallFailures } from './status-call-failures';
 import { formatReportStatus } from './report-views';
@@ -181,7 +182,8 @@ export function registerStatusCommand(program: Command): void {
       const config = loadCliConfig(globalOptions(cmd));
       const logger = cliLogger(config, 'status');
       const database = await resolveDatabase(config, logger);
-      const warehouse = createDatabase(database.url);
+      const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
+      const warehouse = createDatabase(database.url, ssl !== undefined ? { ssl } : {});
       let temporal: Awaited<ReturnType<typeof connectTemporal>> | undefined;
       try {
         await migrateToLatest(warehouse.db);

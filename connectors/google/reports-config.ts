@@ -30,6 +30,8 @@ export const sheetsReportsConfigSchema = z.object({
   folderId: z.string().min(1).optional(),
   /** Rows per values.batchUpdate request. */
   batchRows: z.number().int().min(1).max(50_000).default(5_000),
+  /** Reports with more rows are not written to Sheets (a spreadsheet holds at most 10 million cells). */
+  maxRows: z.number().int().min(1).max(1_000_000).default(200_000),
 });
 
 /** Google destinations of report delivery, with the service account (or ADC) they use. */

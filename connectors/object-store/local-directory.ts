@@ -58,10 +58,11 @@ export class LocalDirectoryStore implements ObjectStore {
     }
   }
 
-  async exists(key: string): Promise<{ bytes: number } | null> {
+  async exists(key: string): Promise<{ bytes: number; uri: string } | null> {
     try {
-      const s = await stat(this.pathOf(key));
-      return s.isFile() ? { bytes: s.size } : null;
+      const path = this.pathOf(key);
+      const s = await stat(path);
+      return s.isFile() ? { bytes: s.size, uri: pathToFileURL(path).href } : null;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;

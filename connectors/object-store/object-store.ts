@@ -15,8 +15,8 @@ export interface ObjectStore {
    * and the body's size differs.
    */
   put(key: string, body: Readable, expectedBytes?: number): Promise<StoredObject>;
-  /** The stored object's size, or null when there is none. */
-  exists(key: string): Promise<{ bytes: number } | null>;
+  /** The stored object's size (and where it is, when the store can tell), or null when there is none. */
+  exists(key: string): Promise<{ bytes: number; uri?: string } | null>;
 }
 
 /** The body's size is not what the source announced (a truncated download); nothing was stored. */

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './tables';
+import type { PgSsl } from './tls';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -27,6 +28,8 @@ export interface DatabaseOptions {
   idleTimeoutMillis?: number;
   /** Called when an idle connection fails (e.g. the server restarted); the pool replaces it. */
   onIdleError?: (err: Error) => void;
+  /** TLS towards the server (connectors/postgres/tls.ts); the URL's own sslmode when absent. */
+  ssl?: PgSsl;
 }
 
 export interface WarehouseDatabase {
@@ -46,6 +49,7 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): Warehou
     application_name: opts.applicationName ?? 'callsync',
     options: '-c timezone=UTC',
     types,
+    ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
   });
   // Without a listener an idle connection's error would crash the process; the next query
   // fails on its own connection instead, and activity retries take over.

@@ -6,3 +6,4 @@ export * from './stream-tables';
 export * from './copy-text';
 export * from './bulk-upsert';
 export * from './repositories';
+export * from './tls';

@@ -12,7 +12,7 @@ export interface Frequency {
   day_of_month: number[];
 }
 
-interface ScheduleSpec {
+export interface ScheduleSpec {
   name: string;
   description: string;
   reportId: number;
@@ -23,7 +23,8 @@ interface ScheduleSpec {
   active: boolean;
 }
 
-const ACME_SCHEDULES: readonly ScheduleSpec[] = [
+/** Schedules of the larger customer; `format` and `culture` codes are the dictionary's. */
+export const ACME_SCHEDULES: readonly ScheduleSpec[] = [
   {
     name: 'Daily call summary',
     description: 'Calls, answered rate and talk time per user for the previous day',
@@ -50,7 +51,7 @@ const ACME_SCHEDULES: readonly ScheduleSpec[] = [
     reportId: 7,
     frequency: { type: 'monthly', time_of_day: ['06:00'], day_of_week: [], day_of_month: [1] },
     timezone: 'Europe/London',
-    format: 3,
+    format: 1,
     culture: 1,
     active: true,
   },
@@ -86,7 +87,8 @@ const ACME_SCHEDULES: readonly ScheduleSpec[] = [
   },
 ];
 
-const GLOBEX_SCHEDULES: readonly ScheduleSpec[] = [
+/** Schedules of the smaller, German customer. */
+export const GLOBEX_SCHEDULES: readonly ScheduleSpec[] = [
   {
     name: 'Tagesbericht Anrufe',
     description: 'Anrufe des Vortags',
@@ -103,7 +105,7 @@ const GLOBEX_SCHEDULES: readonly ScheduleSpec[] = [
     reportId: 7,
     frequency: { type: 'monthly', time_of_day: ['06:00'], day_of_week: [], day_of_month: [1, 15] },
     timezone: 'Europe/Berlin',
-    format: 3,
+    format: 2,
     culture: 3,
     active: true,
   },

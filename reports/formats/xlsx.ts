@@ -45,6 +45,7 @@ export function sheetName(title: string): string {
   return (
     title
       .replace(/[:\\/?*[\]]/g, ' ')
+      .replace(/\s+/g, ' ')
       .slice(0, 31)
       .trim() || 'Report'
   );

@@ -21,6 +21,8 @@ export interface RecordedRequest {
   path: string;
   body: unknown;
   status: number;
+  /** When the request arrived (epoch ms), for rate-limit checks over sliding windows. */
+  at: number;
 }
 
 export interface FakeHubSpot {
@@ -464,7 +466,13 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     }
   });
   app.addHook('onResponse', async (req, reply) => {
-    requests.push({ method: req.method, path: req.url, body: req.body ?? null, status: reply.statusCode });
+    requests.push({
+      method: req.method,
+      path: req.url,
+      body: req.body ?? null,
+      status: reply.statusCode,
+      at: Date.now() - reply.elapsedTime,
+    });
   });
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof HubSpotError) {

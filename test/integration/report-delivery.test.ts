@@ -394,4 +394,14 @@ describe('Google Drive and Sheets', () => {
     await deliverReport(deps, { runId, channel: 'sheets', generation: 'forced-1' });
     expect(google.sheets.values(result.externalId!, '2026-10')).toEqual(values);
   });
+
+  it('a report with more rows than a spreadsheet should hold is refused for Sheets, with the reason', async () => {
+    const deps = await depsFor(
+      deliveryConfig({ google: googleConfig({ sheets: { enabled: true, maxRows: 1 } }) }),
+    );
+    const { runId } = await builtRun('csv');
+    const err = await failureOf(deliverReport(deps, { runId, channel: 'sheets' }));
+    expect(err).toMatchObject({ type: 'ReportTooLargeForSheets', nonRetryable: true });
+    expect((await listRunDeliveries(warehouse.db, runId))[0]).toMatchObject({ state: 'failed' });
+  });
 });

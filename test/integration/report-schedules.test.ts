@@ -5,12 +5,12 @@
 // report_runs row per period, and a repeated or retried run never makes a second one.
 import { sql } from 'kysely';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mirrorReportSchedules } from '../../activities/report-schedule-mirror';
 import { parseConfig } from '../../config/load';
-import { listQuarantined, listReportRuns, openReportRun } from '../../connectors/postgres';
+import { listQuarantined, listReportRuns, listRunDeliveries, openReportRun } from '../../connectors/postgres';
 import {
   reportExportWorkflow,
   reportScheduleId,
@@ -28,12 +28,13 @@ const iso = (ds: readonly Date[]) => ds.map((d) => d.toISOString().replace('.000
 describe('report schedules', () => {
   let h: SyncHarness;
   const reports = mkdtempSync(join(tmpdir(), 'callsync-reports-'));
+  const outbox = join(reports, 'outbox');
 
   beforeAll(async () => {
     h = await startSyncHarness({
       label: 'report_schedules',
       cdrs: 50,
-      config: { reports: { directory: reports } },
+      config: { reports: { directory: reports, delivery: { email: { outboxDir: outbox } } } },
     });
   }, 120_000);
   afterAll(async () => {
@@ -336,6 +337,13 @@ describe('report schedules', () => {
     }, 'both triggered runs finished');
     expect(five.filter((r) => r.period_label === yesterday)).toHaveLength(1);
     expect(five).toHaveLength(5);
+    // One e-mail per period (the local outbox: no SMTP configured), none for the repeats.
+    const mails = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
+    expect(mails).toHaveLength(5);
+    for (const r of five)
+      expect((await listRunDeliveries(h.deps.warehouse.db, r.id)).map((d) => [d.channel, d.state])).toEqual([
+        ['email', 'sent'],
+      ]);
   });
 
   it('an unknown report_id fails that run with its reason, and nothing else', async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
+import type { WorkerGroup } from '../../runtime/worker';
 import { parseConfig } from '../../config/load';
 import type { CallsyncConfig } from '../../config/schema';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
@@ -56,6 +56,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     ? { type: 'password' as const, email: emulator.admin.email, password: emulator.admin.password }
     : { type: 'apiKey' as const, userId: emulator.admin.user_id, apiKey: emulator.admin.api_key };
   const scratch = mkdtempSync(join(tmpdir(), 'callsync-sync-'));
+  const reports = (opts.config?.reports ?? {}) as { delivery?: Record<string, unknown> };
   const input = {
     accounts: [
       {
@@ -69,6 +70,8 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     archive: { dir: join(scratch, 'audio') },
     logLevel: 'silent' as const,
     ...opts.config,
+    // Report e-mails go to this run's scratch outbox, not the project's .data/outbox.
+    reports: { ...reports, delivery: { email: { outboxDir: join(scratch, 'outbox') }, ...reports.delivery } },
   };
   const config = parseConfig(input);
   const configFile = join(scratch, 'callsync.json');
@@ -77,7 +80,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, dataConverter: temporalDataConverter(config.temporal) });
 
-  let current: { worker: Worker; running: Promise<void>; close(): Promise<void> } | undefined;
+  let current: { worker: WorkerGroup; running: Promise<void>; close(): Promise<void> } | undefined;
   const harness: SyncHarness = {
     emulator,
     temporal,

@@ -93,3 +93,35 @@ describe('report cultures', () => {
     expect(() => cultureFor('not a tag')).toThrow('culture "not a tag" is not a valid BCP 47 language tag');
   });
 });
+
+describe('date-time template', () => {
+  it('formats exactly as Intl does, across clock changes and cultures', () => {
+    const zones = ['Europe/London', 'America/New_York', 'Australia/Sydney', 'UTC'];
+    const instants = [
+      '2026-10-25T00:30:00Z', // 01:30 BST
+      '2026-10-25T01:30:00Z', // 01:30 GMT
+      '2026-03-29T00:59:59Z',
+      '2026-03-29T01:00:00Z',
+      '2026-04-05T15:59:59Z', // Sydney's autumn change
+      '2026-11-01T06:00:00Z', // New York's autumn change
+      '2027-01-01T00:00:00Z',
+    ].map((s) => new Date(s));
+    for (const tag of ['en-GB', 'en-US', 'de-DE', 'fr-FR', 'es-ES']) {
+      for (const timeZone of zones) {
+        const f = cellFormatter(cultureFor(tag), timeZone, { grouping: false });
+        const intl = new Intl.DateTimeFormat(tag, {
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          hourCycle: 'h23',
+          timeZone,
+        });
+        for (const at of instants)
+          expect([tag, timeZone, f(at, 'datetime')]).toEqual([tag, timeZone, intl.format(at)]);
+      }
+    }
+  });
+});

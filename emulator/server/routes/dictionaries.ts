@@ -62,6 +62,8 @@ export const DICTIONARIES = {
   },
   reportschedules: {
     format: { 0: 'PDF', 1: 'CSV', 2: 'XLSX' },
+    // Culture codes as BCP 47 tags; callsync's default reports.cultures maps the same codes.
+    culture: { 0: 'en', 1: 'en-GB', 2: 'en-US', 3: 'de-DE', 4: 'fr-FR', 5: 'es-ES' },
     frequency: { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' },
     status: { 0: 'Inactive', 1: 'Active' },
   },

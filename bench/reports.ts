@@ -1,0 +1,217 @@
+// `npm run bench:reports -- --cdrs <N>`: fills the warehouse with a month of N charged CDRs (one
+// INSERT … SELECT generate_series), then builds the billing report (one row per charged call) as CSV
+// and as XLSX through the real path (reportExport workflow → activity → file) with the worker in its
+// own process, and measures the local limit: PostgreSQL's own COPY of the same query to a file.
+// Progress goes to stderr; the last stdout line is the result as one JSON object.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Client } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { Command } from 'commander';
+import { to as copyTo } from 'pg-copy-streams';
+import { z } from 'zod';
+import { createDatabase, migrateToLatest } from '../connectors/postgres';
+import { reportExportWorkflow, type ReportExportResult } from '../contracts';
+import { startTemporalDevServer } from '../local/temporal-dev-server';
+import { readyLine, stopChild } from '../lib/child-process';
+import { billingReportQuery } from '../reports';
+import { requestedPeriod } from '../reports/period';
+import { connectTemporalClient } from '../runtime/temporal-connection';
+import { WORKER_NODE_FLAGS } from '../runtime/worker';
+import { benchDatabase, Cleanups } from './bench-database';
+import { runBenchmark } from './run';
+
+const ACCOUNT = 'bench';
+const ROOT = resolve(__dirname, '..');
+const PERIOD = '2026-10';
+const TIMEZONE = 'UTC';
+/** Report schedules the bench writes: the billing report (catalogue id 7) as CSV (format 1) and XLSX (2). */
+const SCHEDULES = { csv: { id: 1, format: '1' }, xlsx: { id: 2, format: '2' } };
+
+/** As bench:backfill: the worker runs as `callsync worker` does (tsx's CommonJS hook, two malloc arenas). */
+const WORKER_NODE_ARGS = [...WORKER_NODE_FLAGS, '--require', 'tsx/cjs'];
+const WORKER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+
+const optionsSchema = z.object({ cdrs: z.coerce.number().int().min(1).max(5_000_000) });
+
+const log = (message: string): void => void process.stderr.write(`[bench:reports] ${message}\n`);
+
+/** Peak resident set of a process, in MiB (VmHWM). */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [...WORKER_NODE_ARGS, 'bench/worker-process.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...WORKER_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+/**
+ * A month of N CDRs, every one charged, spread evenly over October 2026 (UTC), for 50 users, and
+ * the two report schedules. generate_series keeps the fill itself out of the way (seconds per million).
+ */
+async function fill(pool: import('pg').Pool, n: number): Promise<void> {
+  await pool.query(
+    `INSERT INTO users (account, id, raw, first_name, last_name)
+     SELECT $1, u, '{}'::jsonb, 'User', 'Number ' || u FROM generate_series(1, 50) AS u`,
+    [ACCOUNT],
+  );
+  await pool.query(
+    `INSERT INTO cdrs (account, id, raw, calldate, user_id, type, src, dst, destination, billsec, disposition, rate, charge)
+     SELECT $1, i, '{}'::jsonb,
+            timestamptz '2026-10-01 00:00:00+00' + (i - 1) * (interval '31 days' / $2::int),
+            1 + i % 50, 'out', '4420' || lpad((i % 1000000)::text, 7, '0'), '4930' || lpad((i * 7 % 10000000)::text, 8, '0'),
+            CASE i % 4 WHEN 0 THEN 'Germany' WHEN 1 THEN 'United Kingdom' WHEN 2 THEN 'France' ELSE 'Spain' END,
+            30 + i % 600, 'ANSWERED', 0.0125, round((30 + i % 600) * 0.0125 / 60, 4) + 0.0001
+     FROM generate_series(1, $2::int) AS i`,
+    [ACCOUNT, n],
+  );
+  for (const s of Object.values(SCHEDULES)) {
+    await pool.query(
+      `INSERT INTO report_schedules (account, id, raw, name, report_id, format, culture, status, timezone, frequency, emails)
+       VALUES ($1, $2, '{}'::jsonb, 'Monthly billing', 7, $3, '1', '1', $4, $5::jsonb, '[]'::jsonb)`,
+      [
+        ACCOUNT,
+        s.id,
+        s.format,
+        TIMEZONE,
+        JSON.stringify(
+          JSON.stringify({ type: 'monthly', time_of_day: ['06:00'], day_of_week: [], day_of_month: [1] }),
+        ),
+      ],
+    );
+  }
+  await pool.query('VACUUM ANALYZE cdrs');
+  await pool.query('VACUUM ANALYZE users');
+}
+
+async function main(): Promise<Record<string, unknown>> {
+  const program = new Command()
+    .option('--cdrs <n>', 'charged CDRs in the month', '100000')
+    .parse(process.argv);
+  const N = optionsSchema.parse(program.opts()).cdrs;
+  const temp = mkdtempSync(join(tmpdir(), 'callsync-bench-reports-'));
+  const cleanups = new Cleanups();
+  const cleanup = async (): Promise<void> => {
+    await cleanups.run(log);
+    rmSync(temp, { recursive: true, force: true });
+  };
+  try {
+    const databaseUrl = await benchDatabase({
+      name: 'bench_reports',
+      scratch: temp,
+      settings: ['shared_buffers=512MB', 'max_wal_size=4GB'],
+      describe: 'shared_buffers=512MB, max_wal_size=4GB',
+      log,
+      cleanups,
+    });
+    const warehouse = createDatabase(databaseUrl, { max: 2 });
+    cleanups.push(() => warehouse.close());
+    await migrateToLatest(warehouse.db);
+    log(`filling October 2026 with ${N} charged CDRs`);
+    const t0 = Date.now();
+    await fill(warehouse.pool, N);
+    log(`filled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+    log('starting Temporal dev server');
+    const temporal = await startTemporalDevServer();
+    cleanups.push(() => temporal.stop());
+    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows') });
+    const workflowBundlePath = join(temp, 'workflow-bundle.js');
+    await writeFile(workflowBundlePath, bundle.code);
+    const taskQueue = `bench-reports-${process.pid}`;
+    const reportsDir = join(temp, 'reports');
+    const worker = spawnWorker({
+      CALLSYNC_BENCH_WORKER: JSON.stringify({
+        config: {
+          // The platform is never called: the report reads the warehouse only.
+          accounts: [
+            {
+              name: ACCOUNT,
+              platform: {
+                baseUrl: 'http://127.0.0.1:9/v1.1/voipstudio',
+                credentials: { type: 'apiKey', userId: 1, apiKey: 'unused' },
+              },
+            },
+          ],
+          temporal: { address: temporal.address, taskQueue },
+          reports: { directory: reportsDir },
+          logLevel: 'warn',
+        },
+        databaseUrl,
+        workflowBundlePath,
+      }),
+    });
+    cleanups.push(() => stopChild(worker));
+    await readyLine(worker, 'worker');
+    const workerPid = worker.pid as number;
+    log(`worker ready (pid ${workerPid}, rss peak ${peakRssMb(workerPid)} MiB)`);
+
+    const connection = await connectTemporalClient({ address: temporal.address, namespace: 'default' });
+    cleanups.push(() => connection.close());
+    const client = new Client({ connection });
+    const run = async (format: 'csv' | 'xlsx'): Promise<{ seconds: number; result: ReportExportResult }> => {
+      const started = process.hrtime.bigint();
+      const result = await client.workflow.execute(reportExportWorkflow, {
+        taskQueue,
+        workflowId: `bench-report-${format}-${process.pid}`,
+        args: [{ account: ACCOUNT, scheduleId: SCHEDULES[format].id, period: { period: PERIOD } }],
+      });
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      log(
+        `${format}: ${result.rows} rows, ${result.bytes} bytes in ${seconds.toFixed(1)} s (worker rss peak ${peakRssMb(workerPid)} MiB)`,
+      );
+      if (result.outcome !== 'built' || result.rows !== N)
+        throw new Error(`${format} run: ${JSON.stringify(result)}`);
+      return { seconds, result };
+    };
+    const csv = await run('csv');
+    const xlsx = await run('xlsx');
+    const workerPeak = peakRssMb(workerPid);
+    await stopChild(worker);
+
+    log('baseline: COPY (the billing query) TO STDOUT (FORMAT csv) into a file');
+    const period = requestedPeriod({ period: PERIOD }, TIMEZONE);
+    const { copySql } = billingReportQuery(warehouse.db, { account: ACCOUNT, period });
+    const copyClient = await warehouse.pool.connect();
+    let copySeconds: number;
+    try {
+      const t1 = process.hrtime.bigint();
+      await pipeline(
+        copyClient.query(copyTo(`COPY (${copySql}) TO STDOUT (FORMAT csv, HEADER)`)),
+        createWriteStream(join(temp, 'baseline.csv')),
+      );
+      copySeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+    } finally {
+      copyClient.release();
+    }
+    log(`baseline COPY took ${copySeconds.toFixed(1)} s`);
+
+    const result = {
+      bench: 'reports',
+      rows: N,
+      csv_ratio_to_copy: Number((copySeconds / csv.seconds).toFixed(3)),
+      xlsx_rows_per_s: Math.round(N / xlsx.seconds),
+      xlsx_ratio_to_copy: Number((copySeconds / xlsx.seconds).toFixed(3)),
+      peak_rss_mb: workerPeak,
+      csv_seconds: Number(csv.seconds.toFixed(2)),
+      xlsx_seconds: Number(xlsx.seconds.toFixed(2)),
+      copy_seconds: Number(copySeconds.toFixed(2)),
+    };
+    await cleanup();
+    return result;
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+runBenchmark('bench:reports', main);

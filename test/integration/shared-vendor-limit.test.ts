@@ -1,0 +1,72 @@
+// Vendor limits shared by every worker: three real worker processes (worker.ts, as in production)
+// write callback tasks to the HubSpot test server; each process alone would allow itself the whole
+// per-10-second limit, but the CRM activities run on the CRM task queue, whose Temporal rate limit
+// (set by every worker from the configured limit) holds for all three together.
+import { callbackWorkflow, callbackWorkflowId, missedCallSignal } from '../../contracts';
+import { stopChild } from '../../lib/child-process';
+import { eventually } from '../support/eventually';
+import { maxInWindow } from '../support/sliding-window';
+import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
+import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { spawnWorker, type WorkerProcess } from './worker-process';
+
+const LIMIT_PER_10S = 40;
+const CALLBACKS = 30;
+
+describe('HubSpot limit shared by three worker processes', () => {
+  let fake: FakeHubSpot;
+  let h: SyncHarness;
+  const workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeHubSpot();
+    h = await startSyncHarness({
+      label: 'shared-limit',
+      cdrs: 10,
+      inProcessWorker: false,
+      config: {
+        crm: {
+          destination: {
+            type: 'hubspot',
+            accessToken: fake.token,
+            basePath: fake.url,
+            requestsPer10Seconds: LIMIT_PER_10S,
+          },
+        },
+      },
+    });
+    workers.push(...(await Promise.all([1, 2, 3].map(() => spawnWorker(h.configFile, 120_000)))));
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => stopChild(w.child)));
+    await h?.close();
+    await fake?.close();
+  }, 60_000);
+
+  it('never exceeds the per-10-second limit in any window, all workers together', async () => {
+    const started = Date.now();
+    for (let i = 0; i < CALLBACKS; i++) {
+      const number = `+4420794601${String(i).padStart(2, '0')}`;
+      await h.client.workflow.signalWithStart(callbackWorkflow, {
+        workflowId: callbackWorkflowId('acme', number),
+        taskQueue: h.taskQueue,
+        args: [{ account: 'acme', number }],
+        signal: missedCallSignal,
+        signalArgs: [{ callId: 900 + i, at: new Date().toISOString(), calledUserId: null, queueId: null }],
+      });
+    }
+    await eventually(
+      async () => (fake.objects('tasks').length >= CALLBACKS ? true : undefined),
+      'all callback tasks in HubSpot',
+      120_000,
+    );
+    expect(fake.objects('tasks')).toHaveLength(CALLBACKS);
+    const times = fake.requests.filter((r) => r.at >= started).map((r) => r.at);
+    // The load is larger than one window allows, so the limit had to hold it back.
+    expect(times.length).toBeGreaterThan(LIMIT_PER_10S);
+    expect(maxInWindow(times, 10_000)).toBeLessThanOrEqual(LIMIT_PER_10S);
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(0);
+    for (const w of workers) expect(w.child.exitCode).toBeNull();
+  }, 180_000);
+});
