@@ -18,6 +18,7 @@ import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules'
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { temporalDataConverter } from '../runtime/temporal-encryption';
 import { serverObservability } from '../runtime/server-observability';
+import { localEncryption } from './local-keys';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
@@ -179,6 +180,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ];
     }
     let config = loadConfig({ file: configFile, env, defaults });
+    // Payloads in Temporal are encrypted locally too, with keys kept under the data directory.
+    const generatedEncryption = config.temporal.encryption ? undefined : localEncryption(opts.dataDir);
+    if (generatedEncryption)
+      config = { ...config, temporal: { ...config.temporal, encryption: generatedEncryption } };
     logger = opts.createLogger(config.logLevel);
     const log = logger;
     for (const message of early.splice(0)) log.warn(message);
@@ -335,6 +340,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         address: temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
+        // Key file paths only (never keys), so commands in another shell read the same histories.
+        ...(generatedEncryption ? { encryption: generatedEncryption } : {}),
       },
     };
     writeStackFile(opts.dataDir, described);
@@ -357,6 +364,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           ...(temporalUiUrl ? [`  Temporal UI         ${temporalUiUrl}`] : []),
           `  warehouse           ${config.database.url ? '(DATABASE_URL)' : databaseUrl}`,
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
+          ...(observability.metrics ? [`  metrics             ${server.url}/metrics`] : []),
+          ...(observability.codec
+            ? [`  codec endpoint      ${server.url}/codec (Temporal UI: Data Encoder → this URL)`]
+            : []),
           `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
           `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,
           `  report files        ${resolve(config.reports.directory)}`,
