@@ -7,6 +7,7 @@ import { withFailureMappingAll } from './failures';
 import { createReportDeliveryActivities } from './report-delivery-activities';
 import { createSyncActivities } from './sync-activities';
 import { createWebhookActivities } from './webhook-activities';
+import { createTranscriptionActivities } from './transcription-activities';
 
 export type { ActivityDeps } from './deps';
 
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createReportActivities(deps),
     ...createReportDeliveryActivities(deps),
+    ...createTranscriptionActivities(deps),
   });
 }
 

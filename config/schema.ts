@@ -10,6 +10,8 @@ import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
 import { codecEndpointSchema, metricsConfigSchema } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
+import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
+import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
 
 const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
 
@@ -185,6 +187,8 @@ export const configSchema = z.object({
       maxAge: durationMs.optional(),
       /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
       s3: s3ConfigSchema.optional(),
+      /** Archive to a Google Drive folder instead of `dir` (a folder per account and month). */
+      googleDrive: googleDriveArchiveConfigSchema.optional(),
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
@@ -212,6 +216,19 @@ export const configSchema = z.object({
     .prefault({}),
   /** Prometheus metrics of the server and workers (README "Metrics"). */
   metrics: metricsConfigSchema.prefault({}),
+  /** Transcripts for recordings that have none (off unless `google` is given; see README). */
+  transcription: z
+    .object({
+      google: googleTranscriptionConfigSchema
+        .extend({
+          /** Only recordings made this recently are transcribed (older ones are left as they are). */
+          maxAge: durationMs.default(7 * 86_400_000),
+          /** How often each account's recordings are looked at. */
+          every: durationMs.default(10 * 60_000),
+        })
+        .optional(),
+    })
+    .prefault({}),
 });
 
 export type CallsyncConfig = z.infer<typeof configSchema>;

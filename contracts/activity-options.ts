@@ -150,3 +150,13 @@ export const REPORT_DELIVERY_ACTIVITIES: ActivityOptions = {
     nonRetryableErrorTypes: REPORT_DELIVERY_NON_RETRYABLE_TYPES,
   },
 };
+
+/**
+ * Transcription of one recording: a long-running recognition polled inside the activity (heartbeating
+ * with the operation's name), so an attempt may take a while; a retry resumes the same operation.
+ */
+export const TRANSCRIPTION_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '1 minute',
+  retry: { ...SYNC_RETRY, maximumAttempts: 10 },
+};

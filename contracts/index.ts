@@ -6,6 +6,7 @@ import { callbackWorkflow } from './callback';
 import { reportExportWorkflow } from './report-export';
 import { syncStreamWorkflow } from './sync-stream';
 import { webhookRetentionWorkflow } from './webhook-retention';
+import { transcribeRecordingsWorkflow } from './transcription';
 
 export * from './backfill';
 export * from './call-event-signal';
@@ -15,6 +16,7 @@ export * from './sync-stream';
 export * from './webhook-retention';
 export * from './task-queues';
 export * from './report-export';
+export * from './transcription';
 export { workflowRef } from './workflow-ref';
 
 /** Every workflow the worker registers, by its registered name. */
@@ -26,4 +28,5 @@ export const workflowContracts = {
   callback: callbackWorkflow,
   webhookRetention: webhookRetentionWorkflow,
   reportExport: reportExportWorkflow,
+  transcribeRecordings: transcribeRecordingsWorkflow,
 };

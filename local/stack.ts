@@ -14,6 +14,7 @@ import { startOnFreePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
 import { applyRetentionSchedule } from '../runtime/retention-schedule';
+import { applyTranscriptionSchedules } from '../runtime/transcription-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { temporalDataConverter } from '../runtime/temporal-encryption';
@@ -261,6 +262,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     });
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
     await applyRetentionSchedule(client, config);
+    await applyTranscriptionSchedules(client, config);
     log.info(
       {
         created: schedules.created.length,

@@ -20,6 +20,8 @@ import { lazyTemporalClient } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
 import { recordApiRequest } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
+import { createGoogleDriveObjectStore } from '../connectors/object-store/google-drive';
+import type { ObjectStore } from '../connectors/object-store';
 
 export interface RuntimeDeps extends ActivityDeps {
   close(): Promise<void>;
@@ -61,6 +63,7 @@ export async function createActivityDeps(
   });
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
+  let driveArchive: ObjectStore | undefined;
   try {
     await prepareCrmDestinations(config, crm);
     // BigQuery credentials are read here, once; a bad key fails the start, not every page.
@@ -70,6 +73,9 @@ export async function createActivityDeps(
         config.accounts.map((a) => a.name),
       );
     }
+    // Drive credentials are read here, once, like BigQuery's.
+    if (config.archive.googleDrive)
+      driveArchive = await createGoogleDriveObjectStore(config.archive.googleDrive);
   } catch (err) {
     await temporalConnection?.close();
     await warehouse.close();
@@ -83,6 +89,7 @@ export async function createActivityDeps(
     warehouse,
     ...(bigquery ? { bigquery } : {}),
     archive: s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
+    ...(driveArchive ? { archive: driveArchive } : {}),
     crm,
     ...(temporalConnection
       ? {

@@ -5,3 +5,4 @@ export { callLifecycle } from './call-lifecycle';
 export { callback } from './callback';
 export { webhookRetention } from './webhook-retention';
 export { reportExport } from './report-export';
+export { transcribeRecordings } from './transcribe-recordings';

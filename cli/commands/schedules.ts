@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { applyRetentionSchedule } from '../../runtime/retention-schedule';
 import { applySchedules } from '../../runtime/schedules';
+import { applyTranscriptionSchedules } from '../../runtime/transcription-schedule';
 import { connectTemporal, globalOptions, loadCliConfig } from '../context';
 
 /** Registers `schedules` on the CLI program. */
@@ -19,7 +20,8 @@ export function registerSchedulesCommand(program: Command): void {
       try {
         const r = await applySchedules(temporal.client, config);
         const retention = await applyRetentionSchedule(temporal.client, config);
-        if (raw.json) process.stdout.write(`${JSON.stringify({ ...r, retention })}\n`);
+        const transcription = await applyTranscriptionSchedules(temporal.client, config);
+        if (raw.json) process.stdout.write(`${JSON.stringify({ ...r, retention, transcription })}\n`);
         else {
           process.stdout.write(
             `schedules: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length} deleted, ${r.unchanged.length} unchanged; webhook retention ${retention}\n`,

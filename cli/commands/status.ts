@@ -22,6 +22,7 @@ import { postgresSsl } from '../../connectors/postgres/tls';
 import { decodeCursor } from '../../sync/cursor';
 import { formatCallFailures } from './status-call-failures';
 import { formatReportStatus } from './report-views';
+import { collectTranscriptionUsage, formatTranscriptionUsage } from './status-transcription';
 import { STREAMS } from '../../sync/streams';
 import { platformTimeOrUndefined } from '../../sync/time';
 import {
@@ -203,6 +204,10 @@ export function registerStatusCommand(program: Command): void {
           );
           if (reports) process.stdout.write(`${reports}\n`);
         }
+        const usage = raw.json
+          ? ''
+          : formatTranscriptionUsage(await collectTranscriptionUsage(warehouse.db, config));
+        if (usage) process.stdout.write(`${usage}\n`);
       } finally {
         await temporal?.close();
         await warehouse.close();

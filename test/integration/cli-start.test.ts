@@ -82,6 +82,29 @@ describe('callsync start', () => {
     }
     expect(cdrs.records).toBeGreaterThan(0);
 
+    // The emulator's report schedules become Temporal Schedules (after their sync), each in its own
+    // time zone; the inactive one is paused.
+    type ReportRow = { id: number; timezone: string; state: string; nextRun: string | null };
+    let reports: ReportRow[] = [];
+    while (reports.filter((r) => r.state === 'active' || r.state === 'paused').length < 6) {
+      if (Date.now() > deadline + 60_000)
+        throw new Error(`report schedules not mirrored: ${JSON.stringify(reports)}`);
+      await new Promise((r) => setTimeout(r, 2000));
+      const [c, a] = cli(['reports', 'list', '--json']);
+      const listed = spawnSync(c, a, { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
+      expect(listed.stderr).not.toMatch(/callsync:/);
+      reports = JSON.parse(listed.stdout) as ReportRow[];
+    }
+    expect(reports.map((r) => r.timezone).sort()).toEqual([
+      'America/New_York',
+      'Australia/Sydney',
+      'Europe/Berlin',
+      'Europe/London',
+      'Europe/London',
+      'Europe/London',
+    ]);
+    expect(reports.filter((r) => r.state === 'paused')).toHaveLength(1);
+
     child.kill('SIGINT');
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), 60_000)));

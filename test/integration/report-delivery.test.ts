@@ -25,6 +25,7 @@ import { silentLogger } from '../../lib/logger';
 import { buildReportFile, defaultCatalogue, type ReportFormat } from '../../reports';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
+import { makeTestCertificates } from '../support/test-certificates';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
 const run = promisify(execFile);
@@ -185,6 +186,7 @@ describe('e-mail over SMTP', () => {
     expect(received).toHaveLength(1);
     const mail = received[0]!;
     expect(mail.envelope.to.sort()).toEqual(['finance@acme.example', 'ops@acme.example']);
+    expect(mail.secure).toBe(false); // this server offers no STARTTLS
     expect(mail.parsed.messageId).toBe(result.externalId);
     expect(mail.parsed.subject).toBe('Monthly billing export – 2026-10');
     expect(mail.parsed.text).toContain('Rows: 2');
@@ -286,6 +288,36 @@ describe('e-mail over SMTP', () => {
       'wrong-password-value',
     );
     expect(err.message).not.toContain('wrong-password-value');
+  });
+});
+
+describe('SMTP with STARTTLS', () => {
+  it('upgrades the session to TLS before sending when the server offers it (requireTls)', async () => {
+    const certs = makeTestCertificates('smtp.callsync.test');
+    const tlsInbox = await startSmtpInbox({
+      key: await readFile(certs.server.key, 'utf8'),
+      cert: await readFile(certs.server.cert, 'utf8'),
+    });
+    try {
+      const deps = await depsFor({
+        email: {
+          smtp: {
+            host: tlsInbox.host,
+            port: tlsInbox.port,
+            user: tlsInbox.user,
+            password: tlsInbox.password,
+            requireTls: true,
+            // The test CA is not in Node's trust store.
+            allowSelfSigned: true,
+          },
+        },
+      });
+      const { runId } = await builtRun('csv', ['ops@acme.example']);
+      await deliverReport(deps, { runId, channel: 'email' });
+      expect(tlsInbox.messages.map((m) => m.secure)).toEqual([true]);
+    } finally {
+      await tlsInbox.close();
+    }
   });
 });
 

@@ -69,7 +69,7 @@ describe('report files', () => {
     expect(built.bytes).toBe(bytes.length);
     const { createHash } = await import('node:crypto');
     expect(built.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-    const records = parse<string[]>(bytes, { bom: true, delimiter: ';' });
+    const records: string[][] = parse(bytes, { bom: true, delimiter: ';' });
     expect(records[0]).toEqual([
       'Anruf-ID',
       'Beginn',
@@ -112,7 +112,7 @@ describe('report files', () => {
     const a = await buildReportFile(w.db, request(1, 'csv'), catalogue, join(dir, 'summary.csv'));
     const b = await buildReportFile(w.db, request(1, 'csv'), catalogue, join(dir, 'summary.csv'));
     expect(b).toEqual(a);
-    const records = parse<string[]>(await readFile(join(dir, 'summary.csv')), { bom: true });
+    const records: string[][] = parse(await readFile(join(dir, 'summary.csv')), { bom: true });
     expect(records[1]).toEqual(['Anna Kowalska', '101', '3', '1', '2', '66.7%', '1', '0:06:00', '0:02:00']);
   });
 

@@ -7,6 +7,8 @@ import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
   envelope: { from: string; to: string[] };
+  /** Whether the session was upgraded to TLS (STARTTLS) before the message. */
+  secure: boolean;
   raw: Buffer;
   parsed: ParsedMail;
 }
@@ -22,15 +24,15 @@ export interface SmtpInbox {
   close(): Promise<void>;
 }
 
-/** Starts the server on a free local port. */
-export async function startSmtpInbox(): Promise<SmtpInbox> {
+/** Starts the server on a free local port; with `tls` (PEM file contents) it offers STARTTLS. */
+export async function startSmtpInbox(tls?: { key: string; cert: string }): Promise<SmtpInbox> {
   const user = 'reports';
   const password = 'smtp-test-secret';
   const messages: ReceivedMail[] = [];
   let failure: { code: number; message: string } | undefined;
   const server = new SMTPServer({
-    // STARTTLS is optional in the protocol; this server offers none, so the client sends in clear.
-    disabledCommands: ['STARTTLS'],
+    // STARTTLS is optional in the protocol: offered only when the test gives a certificate.
+    ...(tls ? { key: tls.key, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
     authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
     onAuth(auth, _session, callback) {
@@ -51,6 +53,7 @@ export async function startSmtpInbox(): Promise<SmtpInbox> {
         simpleParser(raw)
           .then((parsed) => {
             messages.push({
+              secure: session.secure,
               envelope: {
                 from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
                 to: session.envelope.rcptTo.map((r) => r.address),

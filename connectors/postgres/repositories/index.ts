@@ -11,3 +11,4 @@ export * from './webhook-inbox';
 export * from './report-runs';
 export * from './report-deliveries';
 export * from './google-tasklists';
+export * from './transcription-jobs';

@@ -10,8 +10,8 @@ export interface GoogleTasklistsTable {
   created_at: Generated<Date>;
 }
 
-/** Status of a transcription job: running (operation started), done, failed (with reason). */
-export type TranscriptionStatus = 'running' | 'done' | 'failed';
+/** Status of a transcription job: running (operation started), done, failed or skipped (with the reason). */
+export type TranscriptionStatus = 'running' | 'done' | 'failed' | 'skipped';
 
 /** One Speech-to-Text transcription per recording, recorded before the operation starts. */
 export interface TranscriptionJobsTable {

@@ -64,6 +64,8 @@ export class FakeDriveState {
       createdTime: new Date().toISOString(),
     };
     this.files.set(file.id, file);
+    // A folder created through the API can hold files, as in Drive.
+    if (mimeType === 'application/vnd.google-apps.folder') this.folders.add(file.id);
     for (const hook of this.onCreate) hook(file);
     return file;
   }

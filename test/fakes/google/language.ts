@@ -1,8 +1,8 @@
 // Natural Language API v1 documents:analyzeSentiment (https://cloud.google.com/natural-language/docs/
 // reference/rest/v1/documents/analyzeSentiment) for tests: a small word list scores each sentence
 // from -1 to 1 (magnitude: the sum of absolute scores), as the real API shapes its answer.
-import type { FastifyInstance } from 'fastify';
 import { GoogleApiError } from './api-error';
+import type { RouteHost } from './route-host';
 
 export interface FakeLanguage {
   /** Texts analysed so far. */
@@ -43,7 +43,7 @@ function score(text: string): number {
 }
 
 /** Adds the Natural Language routes to `app`. */
-export function registerLanguage(app: FastifyInstance): FakeLanguage {
+export function registerLanguage(app: RouteHost): FakeLanguage {
   const texts: string[] = [];
   app.post('/v1/documents::analyzeSentiment', async (req) => {
     const body = (req.body ?? {}) as { document?: { type?: unknown; content?: unknown; language?: unknown } };

@@ -3,8 +3,8 @@
 // It "hears" the words a test scripted (two speakers by default), with speaker tags when diarization
 // is on; inline audio over 60 s is refused as Google refuses it; MP3 without a sample rate is a 400.
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { GoogleApiError } from './api-error';
+import type { RouteHost } from './route-host';
 
 /** A word the fake hears, with its speaker and start second. */
 export interface HeardWord {
@@ -52,7 +52,7 @@ export function mp3Seconds(audio: Buffer): number {
 const isEncoding = (v: unknown, name: string, code: number) => v === name || v === code;
 
 /** Adds the Speech-to-Text routes to `app`. */
-export function registerSpeech(app: FastifyInstance): FakeSpeech {
+export function registerSpeech(app: RouteHost): FakeSpeech {
   const scripts = new Map<string, HeardWord[]>();
   const operations = new Map<
     string,

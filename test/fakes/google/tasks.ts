@@ -1,8 +1,8 @@
 // Google Tasks API v1 (https://developers.google.com/workspace/tasks/reference/rest) for tests: the
 // tasklists.list/insert and tasks.list/insert/get/patch endpoints callsync calls, each user's lists
 // kept apart (the user is the bearer token's subject), with Google's validation and error shapes.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GoogleApiError } from './api-error';
+import type { HostRequest, RouteHost } from './route-host';
 
 export interface FakeTask {
   kind: 'tasks#task';
@@ -65,7 +65,7 @@ function page<T>(items: T[], query: { maxResults?: string; pageToken?: string },
 }
 
 /** Adds the Tasks routes to `app`; `userOf` names the authenticated user of a request. */
-export function registerTasks(app: FastifyInstance, userOf: (req: FastifyRequest) => string): FakeTasks {
+export function registerTasks(app: RouteHost, userOf: (req: HostRequest) => string): FakeTasks {
   const byUser = new Map<string, FakeTasklist[]>();
   let seq = 0;
   const nextId = (prefix: string) => Buffer.from(`${prefix}:${++seq}:${Date.now()}`).toString('base64url');
@@ -74,7 +74,7 @@ export function registerTasks(app: FastifyInstance, userOf: (req: FastifyRequest
     if (!lists) byUser.set(user, (lists = []));
     return lists;
   };
-  const listOf = (req: FastifyRequest, id: string) => {
+  const listOf = (req: HostRequest, id: string) => {
     const list = userLists(userOf(req)).find(
       (l) => l.id === id || (id === '@default' && l.title === 'My Tasks'),
     );
@@ -175,7 +175,7 @@ export function registerTasks(app: FastifyInstance, userOf: (req: FastifyRequest
     list.tasks.push(task);
     return task;
   });
-  const taskOf = (req: FastifyRequest) => {
+  const taskOf = (req: HostRequest) => {
     const { tasklist, task } = req.params as { tasklist: string; task: string };
     const found = listOf(req, tasklist).tasks.find((t) => t.id === task);
     if (!found || found.deleted) throw new GoogleApiError(404, NOT_FOUND);

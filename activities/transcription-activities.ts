@@ -1,0 +1,193 @@
+// Transcripts for recordings that have none (config transcription.google): Speech-to-Text long-running
+// recognition with speaker diarization, Natural Language sentiment, written back to the platform with
+// PATCH /monitors/{id} so the warehouse sync and the call log pick it up like any transcript. Exactly
+// once per recording: the job (and its operation's name) is recorded before and after the operation
+// starts, so a retry polls the same operation; a monthly cap of audio minutes guards the cost.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Readable } from 'node:stream';
+import {
+  GoogleSpeech,
+  INLINE_AUDIO_MAX_SECONDS,
+  cxScore,
+  mp3Info,
+  sentimentLabel,
+  toTranscript,
+  type GoogleTranscriptionConfig,
+} from '../connectors/google-speech';
+import {
+  finishTranscription,
+  getTranscriptionJob,
+  listUntranscribedRecordings,
+  reserveTranscription,
+  setTranscriptionOperation,
+  skipTranscription,
+  usageMonth,
+} from '../connectors/postgres';
+import type { ActivityDeps } from './deps';
+
+/** Largest request Speech-to-Text takes with inline audio (10 MB). */
+const INLINE_AUDIO_MAX_BYTES = 10 * 1024 * 1024;
+
+/** gRPC codes (google-gax errors) that a retry cannot fix: bad argument, not found, denied, unauthenticated. */
+const PERMANENT_CODES = new Set([3, 5, 7, 9, 16]);
+
+/** How one recording's transcription ended. */
+export type TranscribeOutcome =
+  'transcribed' | 'already' | 'capped' | 'skipped' | 'failed' | 'not-configured';
+
+export interface TranscribeInput {
+  account: string;
+  recordingId: number;
+}
+
+async function readAll(body: Readable, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += b.length;
+    if (size > limit) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+function googleCode(err: unknown): number | undefined {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+export function createTranscriptionActivities(deps: ActivityDeps) {
+  let speech: GoogleSpeech | undefined;
+  const config = (): GoogleTranscriptionConfig | undefined => deps.config.transcription.google;
+  const client = (cfg: GoogleTranscriptionConfig) => (speech ??= new GoogleSpeech(cfg));
+
+  /** Polls the operation until it is done (heartbeating), then scores, PATCHes and closes the job. */
+  const complete = async (cfg: GoogleTranscriptionConfig, input: TranscribeInput, name: string) => {
+    const ctx = Context.current();
+    const db = deps.warehouse.db;
+    let delay = 1000;
+    for (;;) {
+      const state = await client(cfg).poll(name);
+      if (state.done && state.error) {
+        await finishTranscription(db, input.account, input.recordingId, {
+          status: 'failed',
+          reason: state.error,
+        });
+        return 'failed' as const;
+      }
+      if (state.done) {
+        const { transcript, segments } = toTranscript(state.results);
+        if (transcript.trim() === '') {
+          await finishTranscription(db, input.account, input.recordingId, {
+            status: 'done',
+            reason: 'no speech',
+          });
+          return 'transcribed' as const;
+        }
+        const language = cfg.languages[0]!;
+        const { score } = await client(cfg).sentiment(transcript, language);
+        await deps.platform(input.account).history.monitors.update(input.recordingId, {
+          transcript,
+          transcript_speakers: JSON.stringify(segments),
+          sentiment: sentimentLabel(score),
+          cx_score: cxScore(score),
+          metadata: {
+            source: 'callsync',
+            model: `google-speech/${cfg.model}`,
+            language,
+            speakers: new Set(segments.map((s) => s.speaker)).size,
+            words: transcript.split(/\s+/).length,
+            sentiment_score: score,
+            billed_seconds: state.billedSeconds,
+          },
+        });
+        await finishTranscription(db, input.account, input.recordingId, { status: 'done' });
+        return 'transcribed' as const;
+      }
+      ctx.heartbeat({ operation: name });
+      await ctx.sleep(delay);
+      delay = Math.min(delay * 2, 15_000);
+    }
+  };
+
+  return {
+    /** Recordings of the account without a transcript (within transcription.google.maxAge), ids only. */
+    async untranscribedRecordings(input: { account: string; limit: number }): Promise<number[]> {
+      const cfg = config();
+      if (!cfg) return [];
+      return listUntranscribedRecordings(deps.warehouse.db, input.account, {
+        since: new Date(Date.now() - cfg.maxAge),
+        limit: input.limit,
+      });
+    },
+
+    /** Transcribes one recording once (resuming its operation on a retry), within the monthly cap. */
+    async transcribeRecording(input: TranscribeInput): Promise<TranscribeOutcome> {
+      const cfg = config();
+      if (!cfg) return 'not-configured';
+      const db = deps.warehouse.db;
+      const job = await getTranscriptionJob(db, input.account, input.recordingId);
+      if (job && job.status !== 'running') return 'already';
+      if (job?.operation_name) return complete(cfg, input, job.operation_name);
+
+      const month = usageMonth(new Date());
+      const skip = async (reason: string) => {
+        await skipTranscription(db, {
+          account: input.account,
+          recordingId: input.recordingId,
+          month,
+          reason,
+        });
+        return 'skipped' as const;
+      };
+      const platform = deps.platform(input.account);
+      const monitor = await platform.history.monitors.get(input.recordingId);
+      if (monitor.transcript) return skip('the platform has a transcript');
+      const file = await platform.history.monitors.mp3(input.recordingId, {
+        signal: Context.current().cancellationSignal,
+      });
+      const audio = await readAll(file.body, INLINE_AUDIO_MAX_BYTES);
+      if (!audio) return skip('audio over 10 MB, more than Speech-to-Text takes inline');
+      const info = mp3Info(audio);
+      if (!info) return skip(`not an MP3 Speech-to-Text can read (${file.contentType})`);
+      if (info.seconds > INLINE_AUDIO_MAX_SECONDS) {
+        return skip(`audio of ${Math.round(info.seconds)} s: Speech-to-Text takes at most 60 s inline`);
+      }
+      const reservation = await reserveTranscription(db, {
+        account: input.account,
+        recordingId: input.recordingId,
+        audioSeconds: info.seconds,
+        month,
+        capSeconds: cfg.monthlyCapMinutes * 60,
+      });
+      // Over the cap: no job is recorded, so the recording is picked up again next month.
+      if (!reservation.reserved) return 'capped';
+      let name: string;
+      try {
+        name = await client(cfg).start(audio, info);
+      } catch (err) {
+        const code = googleCode(err);
+        if (code === undefined || !PERMANENT_CODES.has(code)) throw err;
+        const reason = err instanceof Error ? err.message : String(err);
+        // Refused credentials fail the run (the job stays running, so a later sweep resumes it once
+        // they are fixed); a request Google cannot take fails this recording alone.
+        if (code === 7 || code === 16) {
+          throw ApplicationFailure.nonRetryable(
+            `Speech-to-Text refused the credentials: ${reason}`,
+            'GoogleAuthError',
+          );
+        }
+        await finishTranscription(db, input.account, input.recordingId, { status: 'failed', reason });
+        return 'failed';
+      }
+      await setTranscriptionOperation(db, input.account, input.recordingId, name);
+      return complete(cfg, input, name);
+    },
+  };
+}
+
+export type TranscriptionActivities = ReturnType<typeof createTranscriptionActivities>;

@@ -1,0 +1,83 @@
+// How the Tasks, Speech and Language modules register their routes on the local Google's router
+// (router.ts): Express-like paths (`:name` parameters, `::` for a literal colon) turned into the
+// router's patterns, JSON bodies parsed, and this folder's GoogleApiError answered in Google's shape.
+import type { IncomingHttpHeaders } from 'node:http';
+import { GoogleApiError } from './api-error';
+import { GoogleApiError as RouterError, type Router } from './router';
+
+/** A request as the modules' handlers see it. */
+export interface HostRequest {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: unknown;
+  headers: IncomingHttpHeaders;
+}
+
+export type HostHandler = (req: HostRequest) => Promise<unknown>;
+
+/** Registers handlers by method and path. */
+export interface RouteHost {
+  get(path: string, handler: HostHandler): void;
+  post(path: string, handler: HostHandler): void;
+  patch(path: string, handler: HostHandler): void;
+}
+
+const STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+};
+
+/** `/v1/lists/:tasklist/tasks` → a pattern with a `tasklist` group; `::` stands for a literal `:`. */
+export function pathPattern(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((segment) => {
+      if (segment.startsWith(':') && !segment.startsWith('::')) return `(?<${segment.slice(1)}>[^/]+)`;
+      return segment.replaceAll('::', ':').replace(/[.*+?^${}()|[\]\\@]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** The subject (or issuer) of the request's bearer token, which the server has verified already. */
+export function bearerSubject(req: HostRequest): string {
+  const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const payload = token?.split('.')[1];
+  if (!payload) return '';
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+    sub?: string;
+    iss?: string;
+  };
+  return claims.sub ?? claims.iss ?? '';
+}
+
+/** A RouteHost that adds each route to `router`. */
+export function routeHost(router: Router): RouteHost {
+  const add = (method: string) => (path: string, handler: HostHandler) =>
+    router.add(method, pathPattern(path), async (req) => {
+      try {
+        const body = method === 'GET' ? undefined : req.json();
+        const result = await handler({
+          params: req.params,
+          query: Object.fromEntries(req.query),
+          body,
+          headers: req.headers,
+        });
+        return { status: 200, body: result };
+      } catch (err) {
+        if (err instanceof GoogleApiError) {
+          throw new RouterError(
+            err.code,
+            STATUS[err.code] ?? 'UNKNOWN',
+            err.message,
+            err.reason ?? 'invalid',
+          );
+        }
+        throw err;
+      }
+    });
+  return { get: add('GET'), post: add('POST'), patch: add('PATCH') };
+}
