@@ -27,6 +27,7 @@ import { callerKey } from '../lib/caller-key';
 import { metrics } from '../lib/metrics';
 import { workflowIdKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
+import { spendCrmDailyBudget } from './vendor-budget';
 
 /** A call or callback workflow run whose activity failed for good, as the workflow saw it. */
 export interface CallFailureInput {
@@ -234,6 +235,7 @@ export function createCallActivities(deps: ActivityDeps) {
       known: { recording: boolean; transcript: boolean } | null;
       crmId: string | null;
     }): Promise<LogCallResult> {
+      await spendCrmDailyBudget(deps);
       const cdr = await findCdr(input.account, input.callId);
       if (!cdr) {
         throw ApplicationFailure.create({ type: 'CdrMissing', message: `no CDR for call ${input.callId}` });
@@ -352,6 +354,7 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Writes the callback task (one per callback, exactly once), open or closed. */
     async upsertCallbackTask(input: CallbackTaskInput): Promise<string> {
+      await spendCrmDailyBudget(deps);
       const first = input.missed[0];
       const assignee =
         deps.config.callbacks.assignTo === 'called_user'

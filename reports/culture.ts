@@ -139,9 +139,9 @@ export function cellFormatter(
     }
     switch (type) {
       case 'integer':
-        return integer.format(value);
+        return !useGrouping && Number.isSafeInteger(value) ? String(value) : integer.format(value);
       case 'money':
-        return money.format(value);
+        return useGrouping ? money.format(value) : plainMoney(value, culture.decimalSeparator, money);
       case 'percent':
         return percent.format(value);
       case 'duration':
@@ -183,4 +183,15 @@ export function dateTimeTemplate(
     }
     return out;
   };
+}
+
+/**
+ * Money without grouping (CSV) as Intl writes it (two to four decimals), without an Intl call:
+ * amounts are numeric(12,4), so four decimals are exact and toFixed(4) rounds nothing away.
+ */
+export function plainMoney(value: number, decimalSeparator: string, fallback: Intl.NumberFormat): string {
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e15) return fallback.format(value);
+  let s = value.toFixed(4);
+  while (s.endsWith('0') && s.length - s.indexOf('.') > 3) s = s.slice(0, -1);
+  return decimalSeparator === '.' ? s : s.replace('.', decimalSeparator);
 }

@@ -3,12 +3,9 @@
 // requests one activity sends (a CRM call log: a contact search, the create or update, an owner
 // lookup). Every worker that polls the queue sets the same rate, so it holds for the deployment.
 import type { CallsyncConfig } from '../config/schema';
+import { CRM_REQUESTS_PER_ACTIVITY } from '../contracts/task-queues';
 
-/**
- * Most CRM requests one CRM activity sends (logCall, upsertCallbackTask: contact search, owner
- * lookup, create or update); the per-process client limiter still spaces them within the activity.
- */
-export const CRM_REQUESTS_PER_ACTIVITY = 3;
+export { CRM_REQUESTS_PER_ACTIVITY };
 
 /** Activities per second on the CRM task queue for the configured destination; undefined: no limit (built-in). */
 export function crmActivitiesPerSecond(

@@ -30,7 +30,12 @@ export function installTemporalRuntime(logger: Logger, sdkMetricsBindAddress?: s
 }
 
 /** Runs a worker until SIGINT/SIGTERM; resolves after it shut down. */
-export async function runWorker(opts: GlobalOptions): Promise<void> {
+export async function runWorker(
+  opts: GlobalOptions & {
+    /** Only the vendor queues' activities (no workflows): more CRM throughput, same shared limit. */
+    vendorQueuesOnly?: boolean;
+  },
+): Promise<void> {
   tuneWorkerHeap();
   const config = loadCliConfig(opts);
   const logger = cliLogger(config, 'worker');
@@ -49,6 +54,7 @@ export async function runWorker(opts: GlobalOptions): Promise<void> {
     taskQueue: config.temporal.taskQueue,
     deps,
     security: config.temporal,
+    ...(opts.vendorQueuesOnly ? { vendorQueuesOnly: true } : {}),
   });
   const stop = (signal: string): void => {
     logger.info({ signal }, 'worker shutting down');
@@ -73,7 +79,8 @@ export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
     .description('Run the Temporal worker (all sync workflows and activities) until Ctrl-C')
-    .action(async (_raw: unknown, cmd: Command) => {
-      await runWorker(globalOptions(cmd));
+    .option('--vendor-queues-only', "run only the vendor queues' activities (no workflows)")
+    .action(async (raw: { vendorQueuesOnly?: boolean }, cmd: Command) => {
+      await runWorker({ ...globalOptions(cmd), vendorQueuesOnly: raw.vendorQueuesOnly === true });
     });
 }

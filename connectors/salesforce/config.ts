@@ -26,6 +26,11 @@ export const salesforceConfigSchema = z.object({
    * caps long-running concurrent ones), so a modest steady rate keeps the daily budget for others.
    */
   requestsPerSecond: z.number().positive().max(100).default(5),
+  /**
+   * API calls per UTC day callsync may spend, shared by every worker (PostgreSQL keeps the count);
+   * when spent, CRM writes wait for the next day. No daily cap when absent.
+   */
+  dailyApiBudget: z.number().int().positive().optional(),
   /** Priority of callback tasks. */
   taskPriority: z.enum(['High', 'Normal', 'Low']).default('High'),
 });

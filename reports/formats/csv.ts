@@ -3,30 +3,41 @@
 // the culture's decimal notation without grouping, instants in the schedule's zone.
 import { stringify } from 'csv-stringify';
 import { createWriteStream } from 'node:fs';
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { cellFormatter } from '../culture';
 import type { ReportDocument } from './document';
-
-/** Rows handed to csv-stringify per write: fewer, larger writes than one per row. */
-const BATCH = 500;
 
 /** Writes the document as CSV; returns its row count (header not counted). */
 export async function writeCsv(doc: ReportDocument, outPath: string): Promise<number> {
   const format = cellFormatter(doc.culture, doc.timeZone, { grouping: false });
   const types = doc.columns.map((c) => c.type);
+  const stringifier = stringify({
+    delimiter: doc.culture.csvDelimiter,
+    bom: true,
+    record_delimiter: 'windows',
+  });
+  const written = pipeline(stringifier, createWriteStream(outPath));
+  // Records are written straight into the stringifier, waiting only when it asks (backpressure):
+  // no per-row stream or generator between the cursor and the file.
+  const write = async (record: string[]) => {
+    if (!stringifier.write(record)) await once(stringifier, 'drain');
+  };
   let count = 0;
-  async function* records(): AsyncGenerator<string[]> {
-    yield doc.columns.map((c) => c.header);
+  try {
+    await write(doc.columns.map((c) => c.header));
     for await (const row of doc.rows) {
+      const record = new Array<string>(row.length);
+      for (let i = 0; i < row.length; i++) record[i] = format(row[i] ?? null, types[i] ?? 'text');
+      await write(record);
       count++;
-      yield row.map((cell, i) => format(cell, types[i] ?? 'text'));
     }
+    stringifier.end();
+  } catch (err) {
+    stringifier.destroy(err as Error);
+    await written.catch(() => undefined);
+    throw err;
   }
-  await pipeline(
-    Readable.from(records(), { highWaterMark: BATCH }),
-    stringify({ delimiter: doc.culture.csvDelimiter, bom: true, record_delimiter: 'windows' }),
-    createWriteStream(outPath),
-  );
+  await written;
   return count;
 }

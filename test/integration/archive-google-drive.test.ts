@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ObjectSizeMismatchError } from '../../connectors/object-store';
+import { DriveChecksumMismatchError } from '../../connectors/object-store/google-drive';
 import {
   createGoogleDriveObjectStore,
   drivePlacement,
@@ -88,6 +89,23 @@ describe('Google Drive archive', () => {
     expect(
       google.requests.some((r) => r.method === 'PUT' && r.path.startsWith('/upload/drive/v3/files')),
     ).toBe(true);
+  });
+
+  it('refuses a file Drive holds under the key when its size or MD5 is not what the archive expects', async () => {
+    const audio = mp3Tone({ seconds: 4, seed: 5 });
+    const key = 'recordings/acme/2026/11/03/7000003.mp3';
+    await store.put('recordings/acme/2026/11/03/7000004.mp3', Readable.from([audio]), audio.length);
+    const [account] = folderNamed('acme', ROOT);
+    const [month] = folderNamed('2026-11', account!.id);
+    // A damaged copy under the key (as a broken earlier upload would leave): found, checked, refused.
+    google.drive.create(
+      { name: 'recordings-7000003.mp3', parents: [month!.id], appProperties: { callsyncKey: key } },
+      audio.subarray(0, 100),
+      'audio/mpeg',
+    );
+    await expect(store.put(key, Readable.from([audio]), audio.length)).rejects.toThrow(
+      DriveChecksumMismatchError,
+    );
   });
 
   it('places keys by the month recorded, or the upload month when the key has no date', () => {

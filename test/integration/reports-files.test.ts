@@ -209,11 +209,7 @@ describe('report files', () => {
       gc();
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, 2000);
-    const started = Date.now();
     const built = await buildReportFile(w.db, big, catalogue, join(dir, 'big.csv'));
-    console.log(
-      `200k-row CSV in ${Date.now() - started} ms, heap +${((peak - base) / 2 ** 20).toFixed(1)} MB`,
-    );
     clearInterval(sampler);
     expect(built.rows).toBe(200_000);
     // Held in memory, 200,000 rows would be over 100 MB of objects; streamed, the live heap grows

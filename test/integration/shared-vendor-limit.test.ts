@@ -1,7 +1,9 @@
-// Vendor limits shared by every worker: three real worker processes (worker.ts, as in production)
-// write callback tasks to the HubSpot test server; each process alone would allow itself the whole
-// per-10-second limit, but the CRM activities run on the CRM task queue, whose Temporal rate limit
-// (set by every worker from the configured limit) holds for all three together.
+// Vendor limits shared by every worker: three real worker processes (`callsync worker
+// --vendor-queues-only`, which skip bundling workflows; the test process runs the workflows and a
+// fourth CRM worker) write callback tasks to the HubSpot test server. Each process alone would allow
+// itself the whole per-10-second limit, but the CRM activities run on the CRM task queue, whose
+// Temporal rate limit (set by every worker from the configured limit) holds for all together.
+import { join } from 'node:path';
 import { callbackWorkflow, callbackWorkflowId, missedCallSignal } from '../../contracts';
 import { stopChild } from '../../lib/child-process';
 import { eventually } from '../support/eventually';
@@ -23,7 +25,6 @@ describe('HubSpot limit shared by three worker processes', () => {
     h = await startSyncHarness({
       label: 'shared-limit',
       cdrs: 10,
-      inProcessWorker: false,
       config: {
         crm: {
           destination: {
@@ -35,7 +36,8 @@ describe('HubSpot limit shared by three worker processes', () => {
         },
       },
     });
-    workers.push(...(await Promise.all([1, 2, 3].map(() => spawnWorker(h.configFile, 120_000)))));
+    const args = [join(__dirname, '../../cli/main.ts'), 'worker', '--vendor-queues-only'];
+    workers.push(...(await Promise.all([1, 2, 3].map(() => spawnWorker(h.configFile, 120_000, args)))));
   }, 240_000);
 
   afterAll(async () => {

@@ -23,6 +23,7 @@ const MIGRATIONS = [
   '2026_12_20_0900_create_report_runs',
   '2026_12_20_1100_create_report_deliveries',
   '2026_12_21_1000_create_google_apps_tables',
+  '2026_12_22_0900_create_vendor_daily_budgets',
 ];
 
 // format_type() spelling of each column type.

@@ -12,11 +12,18 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts a worker process configured by `configFile` and waits until it runs. */
-export async function spawnWorker(configFile: string, timeoutMs = 60_000): Promise<WorkerProcess> {
+/**
+ * Starts a worker process configured by `configFile` and waits until it runs; `args` replaces the
+ * entry point (default `worker.ts`), e.g. `cli/main.ts worker --vendor-queues-only`.
+ */
+export async function spawnWorker(
+  configFile: string,
+  timeoutMs = 60_000,
+  args: string[] = [join(ROOT, 'worker.ts')],
+): Promise<WorkerProcess> {
   // The test run's DATABASE_URL would override the config file's database: leave it out.
   const { DATABASE_URL: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'worker.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
     env: { ...env, CALLSYNC_CONFIG: configFile, CALLSYNC_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -125,3 +125,22 @@ describe('date-time template', () => {
     }
   });
 });
+
+describe('CSV number fast paths', () => {
+  it('write money and integers exactly as Intl does', () => {
+    const amounts = [0, 0.6, 0.04, 1.2, 0.0125, 12.5, 1234567.8912, 99999999.9999, -3.5, 0.0001];
+    for (let i = 0; i < 500; i++) amounts.push(Math.round(Math.random() * 1e8) / 1e4);
+    for (const tag of ['en-GB', 'de-DE', 'fr-FR', 'es-ES']) {
+      const culture = cultureFor(tag);
+      const fast = cellFormatter(culture, 'UTC', { grouping: false });
+      const money = new Intl.NumberFormat(culture.tag, {
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 4,
+        useGrouping: false,
+      });
+      const integer = new Intl.NumberFormat(culture.tag, { maximumFractionDigits: 0, useGrouping: false });
+      for (const n of amounts) expect([tag, n, fast(n, 'money')]).toEqual([tag, n, money.format(n)]);
+      for (const n of [0, 7, 1234567, 200000, -12]) expect(fast(n, 'integer')).toBe(integer.format(n));
+    }
+  });
+});

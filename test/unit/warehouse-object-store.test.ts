@@ -31,7 +31,7 @@ describe('local directory object store', () => {
     expect(stored.bytes).toBe(1024);
     expect(stored.uri).toMatch(/^file:\/\//);
     expect((await readFile(fileURLToPath(stored.uri))).length).toBe(1024);
-    expect(await store.exists(key)).toEqual({ bytes: 1024 });
+    expect(await store.exists(key)).toEqual({ bytes: 1024, uri: stored.uri });
   });
 
   it('accepts any size when none is expected', async () => {
@@ -45,7 +45,7 @@ describe('local directory object store', () => {
     const attempt = store.put('voicemessages/acme/1.mp3', Readable.from([audio(6)]), 10);
     await expect(attempt).rejects.toBeInstanceOf(ObjectSizeMismatchError);
     await expect(attempt).rejects.toMatchObject({ expectedBytes: 10, actualBytes: 6 });
-    expect(await store.exists('voicemessages/acme/1.mp3')).toEqual({ bytes: 10 });
+    expect(await store.exists('voicemessages/acme/1.mp3')).toMatchObject({ bytes: 10 });
     expect(await readdir(join(root, 'voicemessages', 'acme'))).toEqual(['1.mp3']);
   });
 

@@ -12,6 +12,7 @@ import * as webhookRetentionIndexes from './2026_12_08_0930_webhook_retention_in
 import * as createReportRuns from './2026_12_20_0900_create_report_runs';
 import * as createReportDeliveries from './2026_12_20_1100_create_report_deliveries';
 import * as createGoogleAppsTables from './2026_12_21_1000_create_google_apps_tables';
+import * as createVendorDailyBudgets from './2026_12_22_0900_create_vendor_daily_budgets';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -26,4 +27,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_20_0900_create_report_runs': createReportRuns,
   '2026_12_20_1100_create_report_deliveries': createReportDeliveries,
   '2026_12_21_1000_create_google_apps_tables': createGoogleAppsTables,
+  '2026_12_22_0900_create_vendor_daily_budgets': createVendorDailyBudgets,
 };

@@ -11,4 +11,5 @@ export * from './webhook-inbox';
 export * from './report-runs';
 export * from './report-deliveries';
 export * from './google-tasklists';
+export * from './vendor-budgets';
 export * from './transcription-jobs';

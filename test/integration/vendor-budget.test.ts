@@ -1,0 +1,61 @@
+// The daily vendor allowance on a real PostgreSQL: concurrent takes from many "workers" never spend
+// more than the limit together, a new UTC day starts afresh, and the CRM activities' guard fails
+// with a retry delay to the next day once the Salesforce allowance is spent.
+import { ApplicationFailure } from '@temporalio/common';
+import type { ActivityDeps } from '../../activities/deps';
+import { spendCrmDailyBudget } from '../../activities/vendor-budget';
+import { parseConfig } from '../../config/load';
+import { takeDailyBudget } from '../../connectors/postgres';
+import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
+
+describe('vendor daily budgets', () => {
+  let w: MigratedWarehouse;
+  beforeAll(async () => {
+    w = await createMigratedWarehouse('vendor-budget', 20);
+  });
+  afterAll(async () => {
+    await w?.dispose();
+  });
+
+  it('grants exactly what fits when 25 takes race for a limit of 30', async () => {
+    const take = { vendor: 'salesforce', scope: 'org-a', day: '2026-11-23', units: 3, limit: 30 };
+    const results = await Promise.all(Array.from({ length: 25 }, () => takeDailyBudget(w.db, take)));
+    expect(results.filter((r) => r.granted)).toHaveLength(10);
+    expect(Math.max(...results.map((r) => r.used ?? 0))).toBe(30);
+    expect((await takeDailyBudget(w.db, { ...take, day: '2026-11-24' })).used).toBe(3);
+    expect((await takeDailyBudget(w.db, { ...take, scope: 'org-b' })).granted).toBe(true);
+  });
+
+  it('fails a CRM activity with a retry delay to the next UTC day once the allowance is spent', async () => {
+    const config = parseConfig({
+      accounts: [
+        {
+          name: 'acme',
+          platform: {
+            baseUrl: 'https://p.example/v1.1/voipstudio',
+            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
+          },
+        },
+      ],
+      crm: {
+        destination: {
+          type: 'salesforce',
+          instanceUrl: 'https://budget.my.salesforce.com',
+          accessToken: 't',
+          dailyApiBudget: 6,
+        },
+      },
+    });
+    const deps = { config, warehouse: w } as unknown as ActivityDeps;
+    const now = new Date('2026-11-23T18:00:00Z');
+    await spendCrmDailyBudget(deps, now);
+    await spendCrmDailyBudget(deps, now);
+    const err = await spendCrmDailyBudget(deps, now).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ApplicationFailure);
+    expect(err).toMatchObject({ type: 'DailyBudgetSpent', nextRetryDelay: 6 * 3_600_000 });
+    expect((err as Error).message).toContain('crm.destination.dailyApiBudget (6)');
+  });
+});
