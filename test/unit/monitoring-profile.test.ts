@@ -44,6 +44,12 @@ describe('monitoring profile', () => {
     expect(jobs['callsync-server']!.static_configs![0]!.targets).toEqual(['server:8788']);
     expect(jobs['callsync-worker']!.dns_sd_configs![0]).toMatchObject({ names: ['worker'], port: 9465 });
     expect(jobs['temporal-sdk']!.dns_sd_configs![0]).toMatchObject({ names: ['worker'], port: 9464 });
+    // The example config's workers serve on the ports scraped.
+    const example = JSON.parse(readFileSync(join(root, 'callsync.example.json'), 'utf8')) as {
+      metrics: { workerPort: number; temporalSdkBindAddress: string };
+    };
+    expect(example.metrics.workerPort).toBe(9465);
+    expect(example.metrics.temporalSdkBindAddress).toMatch(/:9464$/);
     // The server's port in compose is the one scraped.
     expect(compose.services.server!.command).toContain('8788');
   });
