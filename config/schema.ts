@@ -9,6 +9,7 @@ import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
 import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
+import { codecEndpointSchema, metricsConfigSchema } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
 import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
@@ -172,6 +173,8 @@ export const configSchema = z.object({
           busyConcurrency: z.number().int().min(0).default(2),
         })
         .prefault({}),
+      /** Temporal's remote codec endpoint, for reading encrypted histories in the UI and CLI. */
+      codec: codecEndpointSchema.prefault({}),
     })
     .prefault({}),
   archive: z
@@ -218,6 +221,8 @@ export const configSchema = z.object({
       delivery: reportDeliveryConfigSchema.prefault({}),
     })
     .prefault({}),
+  /** Prometheus metrics of the server and workers (README "Metrics"). */
+  metrics: metricsConfigSchema.prefault({}),
   /** Transcripts for recordings that have none (off unless `google` is given; see README). */
   transcription: z
     .object({

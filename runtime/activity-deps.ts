@@ -17,6 +17,8 @@ import {
 } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
+import { temporalDataConverter } from './temporal-encryption';
+import { recordApiRequest } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
 import { createGoogleDriveObjectStore } from '../connectors/object-store/google-drive';
 import type { ObjectStore } from '../connectors/object-store';
@@ -43,7 +45,10 @@ export async function createActivityDeps(
       createPlatformClient({
         ...account.platform,
         logger,
-        ...(hooks.onPlatformRequest ? { onRequest: (e) => hooks.onPlatformRequest?.(account.name, e) } : {}),
+        onRequest: (e) => {
+          recordApiRequest('platform', e.status);
+          hooks.onPlatformRequest?.(account.name, e);
+        },
       }),
     );
   }
@@ -88,7 +93,13 @@ export async function createActivityDeps(
     archive: driveArchive ?? gcs ?? s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
-      ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
+      ? {
+          temporal: new Client({
+            connection: temporalConnection,
+            namespace: config.temporal.namespace,
+            dataConverter: temporalDataConverter(config.temporal),
+          }),
+        }
       : {}),
     platform(account) {
       const client = clients.get(account);
