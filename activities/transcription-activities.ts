@@ -6,15 +6,18 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Readable } from 'node:stream';
 import {
+  AudioStaging,
   GoogleSpeech,
   INLINE_AUDIO_MAX_SECONDS,
   cxScore,
   mp3Info,
+  parseGsUri,
   sentimentLabel,
   toTranscript,
   type GoogleTranscriptionConfig,
 } from '../connectors/google-speech';
 import {
+  archivedAudioUri,
   finishTranscription,
   getTranscriptionJob,
   listUntranscribedRecordings,
@@ -40,19 +43,39 @@ export interface TranscribeInput {
   recordingId: number;
 }
 
-async function readAll(body: Readable, limit: number): Promise<Buffer | null> {
+/**
+ * Reads the body up to `limit` bytes. `complete` says whether that was all of it; `whole()` streams
+ * the entire body (the bytes read, then the rest) for staging audio too big to hold.
+ */
+async function readHead(
+  body: Readable,
+  limit: number,
+): Promise<{ head: Buffer; complete: boolean; whole: () => Readable }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+  const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | Uint8Array>;
+  let complete = true;
+  for (;;) {
+    const next = await it.next();
+    if (next.done) break;
+    const b = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    chunks.push(b);
     size += b.length;
     if (size > limit) {
-      body.destroy();
-      return null;
+      complete = false;
+      break;
     }
-    chunks.push(b);
   }
-  return Buffer.concat(chunks);
+  const head = Buffer.concat(chunks);
+  async function* rest() {
+    yield head;
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head, complete, whole: () => Readable.from(rest()) };
 }
 
 function googleCode(err: unknown): number | undefined {
@@ -64,9 +87,22 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
   let speech: GoogleSpeech | undefined;
   const config = (): GoogleTranscriptionConfig | undefined => deps.config.transcription.google;
   const client = (cfg: GoogleTranscriptionConfig) => (speech ??= new GoogleSpeech(cfg));
+  let staging: AudioStaging | undefined;
+  const stagingOf = (cfg: GoogleTranscriptionConfig) =>
+    cfg.stagingBucket ? (staging ??= new AudioStaging({ ...cfg, stagingBucket: cfg.stagingBucket })) : null;
+  /** Removes the recording's staged audio (never an archived object: those live under other names). */
+  const unstage = async (cfg: GoogleTranscriptionConfig, input: TranscribeInput) =>
+    stagingOf(cfg)?.delete(input.account, input.recordingId);
 
   /** Polls the operation until it is done (heartbeating), then scores, PATCHes and closes the job. */
   const complete = async (cfg: GoogleTranscriptionConfig, input: TranscribeInput, name: string) => {
+    const outcome = await awaitOperation(cfg, input, name);
+    // The operation has finished with the audio: a staged copy is no longer needed.
+    await unstage(cfg, input);
+    return outcome;
+  };
+
+  const awaitOperation = async (cfg: GoogleTranscriptionConfig, input: TranscribeInput, name: string) => {
     const ctx = Context.current();
     const db = deps.warehouse.db;
     let delay = 1000;
@@ -150,12 +186,36 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
       const file = await platform.history.monitors.mp3(input.recordingId, {
         signal: Context.current().cancellationSignal,
       });
-      const audio = await readAll(file.body, INLINE_AUDIO_MAX_BYTES);
-      if (!audio) return skip('audio over 10 MB, more than Speech-to-Text takes inline');
-      const info = mp3Info(audio);
-      if (!info) return skip(`not an MP3 Speech-to-Text can read (${file.contentType})`);
-      if (info.seconds > INLINE_AUDIO_MAX_SECONDS) {
-        return skip(`audio of ${Math.round(info.seconds)} s: Speech-to-Text takes at most 60 s inline`);
+      const { head, complete: whole, whole: body } = await readHead(file.body, INLINE_AUDIO_MAX_BYTES);
+      const headInfo = mp3Info(head, whole ? head.length : (file.contentLength ?? head.length));
+      if (!headInfo) return skip(`not an MP3 Speech-to-Text can read (${file.contentType})`);
+      let info = headInfo;
+      let audio: Buffer | { uri: string } = head;
+      let staged = false;
+      if (!whole || info.seconds > INLINE_AUDIO_MAX_SECONDS) {
+        // Too long to send inline: Speech-to-Text reads it from Cloud Storage, the archive's copy
+        // when the recording is archived there, else a staged one.
+        const archived = deps.config.archive.gcs
+          ? await archivedAudioUri(db, 'recordings', input.account, input.recordingId)
+          : null;
+        const stage = stagingOf(cfg);
+        if (archived && parseGsUri(archived.uri)) {
+          file.body.destroy();
+          audio = { uri: archived.uri };
+          if (!whole) info = mp3Info(head, archived.bytes || file.contentLength || head.length) ?? info;
+        } else if (stage) {
+          const put = await stage.put(input.account, input.recordingId, body());
+          audio = { uri: put.uri };
+          staged = true;
+          info = mp3Info(head, put.bytes) ?? info;
+        } else {
+          file.body.destroy();
+          const size = whole ? `audio of ${Math.round(info.seconds)} s` : 'audio over 10 MB';
+          return skip(
+            `${size}: Speech-to-Text takes at most 60 s inline; configure transcription.google.stagingBucket ` +
+              '(or archive.gcs) so longer audio is read from Cloud Storage',
+          );
+        }
       }
       const reservation = await reserveTranscription(db, {
         account: input.account,
@@ -165,7 +225,10 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
         capSeconds: cfg.monthlyCapMinutes * 60,
       });
       // Over the cap: no job is recorded, so the recording is picked up again next month.
-      if (!reservation.reserved) return 'capped';
+      if (!reservation.reserved) {
+        if (staged) await unstage(cfg, input);
+        return 'capped';
+      }
       let name: string;
       try {
         name = await client(cfg).start(audio, info);
@@ -182,6 +245,7 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
           );
         }
         await finishTranscription(db, input.account, input.recordingId, { status: 'failed', reason });
+        if (staged) await unstage(cfg, input);
         return 'failed';
       }
       await setTranscriptionOperation(db, input.account, input.recordingId, name);

@@ -32,6 +32,16 @@ export const googleTranscriptionConfigSchema = z.object({
   speechEndpoint: z.url().default('https://speech.googleapis.com'),
   /** Natural Language endpoint; only tests point it elsewhere. */
   languageEndpoint: z.url().default('https://language.googleapis.com'),
+  /**
+   * Cloud Storage bucket (it must exist) where audio over 60 s or 10 MB is staged for recognition
+   * (`transcription/<account>/<recordingId>.mp3`, deleted when done); same credentials as above.
+   */
+  stagingBucket: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/, 'a Cloud Storage bucket name')
+    .optional(),
+  /** Cloud Storage API origin of the staging bucket; only tests point it elsewhere (fake-gcs-server). */
+  storageEndpoint: z.url().optional(),
 });
 
 /** The block as the activities see it: the schema above plus the scheduling fields config/schema.ts adds. */

@@ -59,8 +59,8 @@ export class GoogleSpeech {
     return this.clients;
   }
 
-  /** Starts long-running recognition of inline MP3 audio; returns the operation's name. */
-  async start(audio: Uint8Array, info: Mp3Info): Promise<string> {
+  /** Starts long-running recognition of inline MP3 audio or a gs:// object; returns the operation's name. */
+  async start(audio: Uint8Array | { uri: string }, info: Mp3Info): Promise<string> {
     const { speech } = await this.get();
     const [first, ...alternatives] = this.config.languages;
     const [operation] = await speech.longRunningRecognize({
@@ -78,7 +78,7 @@ export class GoogleSpeech {
           maxSpeakerCount: this.config.speakers.max,
         },
       },
-      audio: { content: audio },
+      audio: audio instanceof Uint8Array ? { content: audio } : { uri: audio.uri },
     });
     if (!operation.name) throw new Error('Speech-to-Text answered without an operation name');
     return operation.name;

@@ -3,3 +3,4 @@ export * from './config';
 export * from './google-speech';
 export * from './mp3-info';
 export * from './transcript';
+export * from './audio-staging';

@@ -17,8 +17,11 @@ export interface Mp3Info {
   seconds: number;
 }
 
-/** Reads an MP3's sample rate and length; null when no Layer III frame header is found. */
-export function mp3Info(audio: Uint8Array): Mp3Info | null {
+/**
+ * Reads an MP3's sample rate and length; null when no Layer III frame header is found. `totalBytes`
+ * is the whole file's size when `audio` is only its beginning (long audio staged without buffering).
+ */
+export function mp3Info(audio: Uint8Array, totalBytes = audio.length): Mp3Info | null {
   let i = 0;
   if (audio.length > 10 && audio[0] === 0x49 && audio[1] === 0x44 && audio[2] === 0x33) {
     i =
@@ -35,7 +38,7 @@ export function mp3Info(audio: Uint8Array): Mp3Info | null {
     const kbps = (version === 3 ? KBPS_V1 : KBPS_V2)[audio[i + 2]! >> 4];
     const rate = RATES[version]?.[(audio[i + 2]! >> 2) & 0x03];
     if (version === 1 || layer !== 1 || !kbps || !rate) continue;
-    return { sampleRateHertz: rate, seconds: ((audio.length - i) * 8) / (kbps * 1000) };
+    return { sampleRateHertz: rate, seconds: ((totalBytes - i) * 8) / (kbps * 1000) };
   }
   return null;
 }

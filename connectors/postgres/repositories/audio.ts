@@ -149,3 +149,20 @@ export async function audioArchiveProgress(
     .executeTakeFirstOrThrow();
   return { archived: row.archived, pending: row.pending, lost: row.lost, bytes: row.bytes };
 }
+
+/** Where a row's audio was archived (its object URI), or null when it is not archived. */
+export async function archivedAudioUri(
+  db: Kysely<Database>,
+  stream: AudioStream,
+  account: string,
+  id: number,
+): Promise<{ uri: string; bytes: number } | null> {
+  const row = await db
+    .selectFrom(stream as 'recordings')
+    .select(['audio_uri', 'audio_bytes'])
+    .where('account', '=', account)
+    .where('id', '=', id)
+    .where('audio_archived_at', 'is not', null)
+    .executeTakeFirst();
+  return row?.audio_uri ? { uri: row.audio_uri, bytes: Number(row.audio_bytes ?? 0) } : null;
+}

@@ -2,6 +2,7 @@
 // speech:longrunningrecognize and operations.get, as the official client calls them in REST mode.
 // It "hears" the words a test scripted (two speakers by default), with speaker tags when diarization
 // is on; inline audio over 60 s is refused as Google refuses it; MP3 without a sample rate is a 400.
+// Audio given as a gs:// URI is read from the Cloud Storage at `gcsEndpoint` (a missing object is a 404).
 import { createHash } from 'node:crypto';
 import { GoogleApiError } from './api-error';
 import type { RouteHost } from './route-host';
@@ -20,6 +21,8 @@ export interface FakeSpeech {
   started(): { name: string; request: Record<string, unknown>; audioSeconds: number }[];
   /** GETs of an operation before it reports done (default 1). */
   pollsUntilDone: number;
+  /** Cloud Storage origin (fake-gcs-server) that `audio.uri` objects are read from; unset: URIs are refused. */
+  gcsEndpoint?: string;
 }
 
 const DEFAULT_SCRIPT: HeardWord[] = [
@@ -91,10 +94,11 @@ export function registerSpeech(app: RouteHost): FakeSpeech {
     }
     const diarization = config.diarizationConfig as { enableSpeakerDiarization?: boolean } | undefined;
     if (!body.audio?.content && !body.audio?.uri) throw new GoogleApiError(400, 'RecognitionAudio not set.');
-    if (body.audio.uri) throw new GoogleApiError(400, 'The local Speech-to-Text reads inline audio only.');
-    const audio = Buffer.from(body.audio.content!, 'base64');
+    const audio = body.audio.uri
+      ? await readGcsObject(state.gcsEndpoint, body.audio.uri)
+      : Buffer.from(body.audio.content!, 'base64');
     const audioSeconds = mp3 ? mp3Seconds(audio) : audio.length / 16_000;
-    if (audioSeconds > 60) {
+    if (!body.audio.uri && audioSeconds > 60) {
       throw new GoogleApiError(400, 'Inline audio exceeds duration limit. Please use a GCS URI.');
     }
     const md5 = createHash('md5').update(audio).digest('hex');
@@ -115,6 +119,20 @@ export function registerSpeech(app: RouteHost): FakeSpeech {
   });
 
   return state;
+}
+
+/** The object a gs:// URI names, from the Cloud Storage JSON API at `endpoint`. */
+async function readGcsObject(endpoint: string | undefined, uri: string): Promise<Buffer> {
+  const m = /^gs:\/\/([^/]+)\/(.+)$/.exec(uri);
+  if (!m) throw new GoogleApiError(400, `Invalid audio URI '${uri}': expected gs://bucket/object.`);
+  if (!endpoint)
+    throw new GoogleApiError(400, 'The local Speech-to-Text has no Cloud Storage (gcsEndpoint).');
+  const res = await fetch(
+    `${endpoint}/storage/v1/b/${encodeURIComponent(m[1]!)}/o/${encodeURIComponent(m[2]!)}?alt=media`,
+  );
+  if (res.status === 404) throw new GoogleApiError(404, `Requested entity was not found: ${uri}`);
+  if (!res.ok) throw new GoogleApiError(500, `Cloud Storage answered ${res.status} for ${uri}`);
+  return Buffer.from(await res.arrayBuffer());
 }
 
 const seconds = (s: number) => `${Math.round(s * 10) / 10}s`;

@@ -1,0 +1,151 @@
+// Recordings longer than Speech-to-Text takes inline (60 s), on the real stack with the real
+// fake-gcs-server: a recording archived to Cloud Storage is recognised from the archive's object; one
+// not archived is staged under transcription/<account>/<id>.mp3 and the staged object is deleted
+// afterwards; an archived object that is gone fails that recording alone, with Google's error.
+import { Storage } from '@google-cloud/storage';
+import { syncStreamWorkflow, transcribeRecordingsWorkflow } from '../../contracts';
+import { DEFAULT_NOW } from '../../emulator';
+import { formatEpoch } from '../../emulator/data/calendar';
+import { startFakeGoogleApps, type FakeGoogleApps } from '../fakes/google/apps-server';
+import { startFakeGcs, type RunningFakeGcs } from '../support/fake-gcs';
+import { startSyncHarness, type SyncHarness } from './sync-harness';
+
+jest.setTimeout(240_000);
+
+describe('transcription of long recordings through Cloud Storage', () => {
+  let google: FakeGoogleApps;
+  let gcs: RunningFakeGcs;
+  let storage: Storage;
+  let h: SyncHarness;
+
+  beforeAll(async () => {
+    google = await startFakeGoogleApps();
+    gcs = await startFakeGcs();
+    google.speech.gcsEndpoint = gcs.endpoint;
+    storage = new Storage({ apiEndpoint: gcs.endpoint, projectId: 'callsync-test' });
+    await storage.createBucket('callsync-audio');
+    await storage.createBucket('callsync-staging');
+    const credentials = { serviceAccountJson: google.serviceAccount.json, selfSignedJwt: true };
+    h = await startSyncHarness({
+      label: 'transcription-long',
+      cdrs: 20,
+      config: {
+        archive: {
+          gcs: { bucket: 'callsync-audio', prefix: 'archive/', apiEndpoint: gcs.endpoint, credentials },
+        },
+        transcription: {
+          google: {
+            credentials,
+            languages: ['en-GB'],
+            monthlyCapMinutes: 10,
+            maxAge: '400d',
+            speechEndpoint: google.url,
+            languageEndpoint: google.url,
+            stagingBucket: 'callsync-staging',
+            storageEndpoint: gcs.endpoint,
+          },
+        },
+      },
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await gcs?.stop();
+    await google?.close();
+  });
+
+  const sweep = (n: number) =>
+    h.client.workflow.execute(transcribeRecordingsWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: `transcription-long-sweep-${n}`,
+      args: [{ account: 'acme' }],
+    });
+  const audioUri = async (id: number) =>
+    (
+      await h.deps.warehouse.db
+        .selectFrom('recordings')
+        .select('audio_uri')
+        .where('account', '=', 'acme')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).audio_uri;
+
+  it('recognises archived audio in place, stages the rest, and cleans up', async () => {
+    const customer = h.emulator.admin.customer_id;
+    const monitors = h.emulator.store.tables.monitors;
+    for (const m of monitors.query(customer, { page: 1, limit: 5000, filter: [] }).data) {
+      if (!m.transcript) monitors.update(Number(m.id), { transcript: 'Agent: seeded' });
+    }
+    const createdAt = formatEpoch(Math.floor(DEFAULT_NOW.getTime() / 1000) - 3600);
+    const add = () =>
+      Number(
+        monitors.insert(customer, { created_at: createdAt, token: 'tok', duration: 90, transcript: null }).id,
+      );
+    const [archived, staged, missing] = [add(), add(), add()];
+    // The recordings sync archives all three to the GCS archive.
+    await h.client.workflow.execute(syncStreamWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: 'transcription-long-sync',
+      args: [{ account: 'acme', stream: 'recordings' }],
+    });
+    const archivedUri = await audioUri(archived);
+    expect(archivedUri).toMatch(/^gs:\/\/callsync-audio\/archive\//);
+    // One is treated as not archived (yet), and one's archived object is gone.
+    await h.deps.warehouse.db
+      .updateTable('recordings')
+      .set({ audio_uri: null, audio_bytes: null, audio_md5: null, audio_archived_at: null })
+      .where('account', '=', 'acme')
+      .where('id', '=', staged)
+      .execute();
+    const missingUri = (await audioUri(missing))!;
+    await storage.bucket('callsync-audio').file(missingUri.replace('gs://callsync-audio/', '')).delete();
+
+    const first = await sweep(1);
+    expect(first).toEqual({ transcribed: 2, capped: 0, skipped: 0, failed: 1, already: 0 });
+
+    const started = google.speech.started();
+    expect(started.map((s) => (s.request.audio as { uri?: string }).uri).sort()).toEqual(
+      [archivedUri, `gs://callsync-staging/transcription/acme/${staged}.mp3`].sort(),
+    );
+    for (const s of started) {
+      expect(s.audioSeconds).toBeGreaterThan(89);
+      expect(s.audioSeconds).toBeLessThan(91);
+      expect((s.request.audio as { content?: unknown }).content).toBeFalsy();
+    }
+    for (const id of [archived, staged]) {
+      expect(monitors.get(id)!.row.transcript).toMatch(/^Speaker 1: thank you for calling/);
+      expect(monitors.get(id)!.row.sentiment).toBe('positive');
+    }
+    expect(monitors.get(missing)!.row.transcript).toBeNull();
+
+    const jobs = await h.deps.warehouse.db
+      .selectFrom('transcription_jobs')
+      .select(['recording_id', 'status', 'reason', 'audio_seconds'])
+      .orderBy('recording_id')
+      .execute();
+    const byId = new Map(jobs.map((j) => [Number(j.recording_id), j]));
+    expect(byId.get(archived)).toMatchObject({ status: 'done' });
+    expect(byId.get(staged)).toMatchObject({ status: 'done' });
+    // Counted against the cap with its real length, not the 60 s inline limit.
+    expect(Number(byId.get(staged)!.audio_seconds)).toBeGreaterThan(89);
+    expect(byId.get(missing)).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/not found/i),
+    });
+
+    // The staged copy is gone; the archive keeps its object.
+    const [stagedFiles] = await storage.bucket('callsync-staging').getFiles();
+    expect(stagedFiles.map((f) => f.name)).toEqual([]);
+    const [archivedExists] = await storage
+      .bucket('callsync-audio')
+      .file(archivedUri!.replace('gs://callsync-audio/', ''))
+      .exists();
+    expect(archivedExists).toBe(true);
+
+    // Nothing is recognised twice.
+    const second = await sweep(2);
+    expect(second).toEqual({ transcribed: 0, capped: 0, skipped: 0, failed: 0, already: 0 });
+    expect(google.speech.started()).toHaveLength(2);
+  });
+});

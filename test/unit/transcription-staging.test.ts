@@ -1,0 +1,27 @@
+// Long audio for Speech-to-Text: the staged object's fixed name, gs:// URIs, and an MP3's length
+// from its first bytes and whole size (audio streamed to Cloud Storage is never held in memory).
+import { mp3Info, parseGsUri, stagedAudioKey } from '../../connectors/google-speech';
+
+describe('audio staging', () => {
+  it('names the staged object by account and recording, the same on every retry', () => {
+    expect(stagedAudioKey('acme', 42)).toBe('transcription/acme/42.mp3');
+    expect(stagedAudioKey('acme', 42)).toBe(stagedAudioKey('acme', 42));
+  });
+
+  it('splits gs:// URIs and refuses others', () => {
+    expect(parseGsUri('gs://bucket/archive/acme/1.mp3')).toEqual({
+      bucket: 'bucket',
+      name: 'archive/acme/1.mp3',
+    });
+    expect(parseGsUri('file:///tmp/1.mp3')).toBeNull();
+    expect(parseGsUri('gs://bucket-only')).toBeNull();
+  });
+
+  it('measures an MP3 from its first frame and its whole size', () => {
+    // 0xFFF3: MPEG-2 Layer III, 8 kbit/s, 22050 Hz: 1000 bytes a second.
+    const head = Buffer.alloc(1000);
+    head.set([0xff, 0xf3, 0x10, 0xc4]);
+    expect(mp3Info(head, 90_000)).toEqual({ sampleRateHertz: 22050, seconds: 90 });
+    expect(mp3Info(head)?.seconds).toBe(1);
+  });
+});
