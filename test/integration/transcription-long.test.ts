@@ -1,7 +1,7 @@
 // Recordings longer than Speech-to-Text takes inline (60 s), on the real stack with the real
 // fake-gcs-server: a recording archived to Cloud Storage is recognised from the archive's object; one
 // not archived is staged under transcription/<account>/<id>.mp3 and the staged object is deleted
-// afterwards; an archived object that is gone fails that recording alone, with Google's error.
+// afterwards (a 10.8 MB one streamed, not held); an archived object that is gone fails that recording alone, with Google's error.
 import { Storage } from '@google-cloud/storage';
 import { syncStreamWorkflow, transcribeRecordingsWorkflow } from '../../contracts';
 import { DEFAULT_NOW } from '../../emulator';
@@ -37,7 +37,7 @@ describe('transcription of long recordings through Cloud Storage', () => {
           google: {
             credentials,
             languages: ['en-GB'],
-            monthlyCapMinutes: 10,
+            monthlyCapMinutes: 60,
             maxAge: '400d',
             speechEndpoint: google.url,
             languageEndpoint: google.url,
@@ -78,11 +78,13 @@ describe('transcription of long recordings through Cloud Storage', () => {
       if (!m.transcript) monitors.update(Number(m.id), { transcript: 'Agent: seeded' });
     }
     const createdAt = formatEpoch(Math.floor(DEFAULT_NOW.getTime() / 1000) - 3600);
-    const add = () =>
+    const add = (duration: number) =>
       Number(
-        monitors.insert(customer, { created_at: createdAt, token: 'tok', duration: 90, transcript: null }).id,
+        monitors.insert(customer, { created_at: createdAt, token: 'tok', duration, transcript: null }).id,
       );
-    const [archived, staged, missing] = [add(), add(), add()];
+    const [archived, staged, missing] = [add(90), add(90), add(90)];
+    // 45 min at 32 kbit/s is 10.8 MB: over the inline size too, so it is streamed, not held.
+    const big = add(2700);
     // The recordings sync archives all three to the GCS archive.
     await h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
@@ -96,24 +98,31 @@ describe('transcription of long recordings through Cloud Storage', () => {
       .updateTable('recordings')
       .set({ audio_uri: null, audio_bytes: null, audio_md5: null, audio_archived_at: null })
       .where('account', '=', 'acme')
-      .where('id', '=', staged)
+      .where('id', 'in', [staged, big])
       .execute();
     const missingUri = (await audioUri(missing))!;
     await storage.bucket('callsync-audio').file(missingUri.replace('gs://callsync-audio/', '')).delete();
 
+    // Failed polls: the retried activity resumes the same operation and still removes the staged copy.
+    google.failNext('GET', '/v1/operations/', 500, 2);
     const first = await sweep(1);
-    expect(first).toEqual({ transcribed: 2, capped: 0, skipped: 0, failed: 1, already: 0 });
+    expect(first).toEqual({ transcribed: 3, capped: 0, skipped: 0, failed: 1, already: 0 });
 
     const started = google.speech.started();
     expect(started.map((s) => (s.request.audio as { uri?: string }).uri).sort()).toEqual(
-      [archivedUri, `gs://callsync-staging/transcription/acme/${staged}.mp3`].sort(),
+      [
+        archivedUri,
+        `gs://callsync-staging/transcription/acme/${staged}.mp3`,
+        `gs://callsync-staging/transcription/acme/${big}.mp3`,
+      ].sort(),
     );
     for (const s of started) {
-      expect(s.audioSeconds).toBeGreaterThan(89);
-      expect(s.audioSeconds).toBeLessThan(91);
+      const expected = (s.request.audio as { uri: string }).uri.endsWith(`/${big}.mp3`) ? 2700 : 90;
+      expect(s.audioSeconds).toBeGreaterThan(expected - 1);
+      expect(s.audioSeconds).toBeLessThan(expected + 1);
       expect((s.request.audio as { content?: unknown }).content).toBeFalsy();
     }
-    for (const id of [archived, staged]) {
+    for (const id of [archived, staged, big]) {
       expect(monitors.get(id)!.row.transcript).toMatch(/^Speaker 1: thank you for calling/);
       expect(monitors.get(id)!.row.sentiment).toBe('positive');
     }
@@ -129,6 +138,9 @@ describe('transcription of long recordings through Cloud Storage', () => {
     expect(byId.get(staged)).toMatchObject({ status: 'done' });
     // Counted against the cap with its real length, not the 60 s inline limit.
     expect(Number(byId.get(staged)!.audio_seconds)).toBeGreaterThan(89);
+    expect(byId.get(big)).toMatchObject({ status: 'done' });
+    expect(Number(byId.get(big)!.audio_seconds)).toBeGreaterThan(2699);
+    expect(Number(byId.get(big)!.audio_seconds)).toBeLessThan(2701);
     expect(byId.get(missing)).toMatchObject({
       status: 'failed',
       reason: expect.stringMatching(/not found/i),
@@ -146,6 +158,6 @@ describe('transcription of long recordings through Cloud Storage', () => {
     // Nothing is recognised twice.
     const second = await sweep(2);
     expect(second).toEqual({ transcribed: 0, capped: 0, skipped: 0, failed: 0, already: 0 });
-    expect(google.speech.started()).toHaveLength(2);
+    expect(google.speech.started()).toHaveLength(3);
   });
 });
