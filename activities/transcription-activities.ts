@@ -188,7 +188,10 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
       });
       const { head, complete: whole, whole: body } = await readHead(file.body, INLINE_AUDIO_MAX_BYTES);
       const headInfo = mp3Info(head, whole ? head.length : (file.contentLength ?? head.length));
-      if (!headInfo) return skip(`not an MP3 Speech-to-Text can read (${file.contentType})`);
+      if (!headInfo) {
+        file.body.destroy();
+        return skip(`not an MP3 Speech-to-Text can read (${file.contentType})`);
+      }
       let info = headInfo;
       let audio: Buffer | { uri: string } = head;
       let staged = false;
