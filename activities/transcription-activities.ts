@@ -12,9 +12,11 @@ import {
   cxScore,
   mp3Info,
   parseGsUri,
+  readArchivedHead,
   sentimentLabel,
   toTranscript,
   type GoogleTranscriptionConfig,
+  type Mp3Info,
 } from '../connectors/google-speech';
 import {
   archivedAudioUri,
@@ -150,6 +152,51 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
     }
   };
 
+  /** Reserves the audio against the cap, starts recognition and waits for it (staged: remove after). */
+  const begin = async (
+    cfg: GoogleTranscriptionConfig,
+    input: TranscribeInput,
+    month: string,
+    audio: Buffer | { uri: string },
+    info: Mp3Info,
+    staged: boolean,
+  ): Promise<TranscribeOutcome> => {
+    const db = deps.warehouse.db;
+    const reservation = await reserveTranscription(db, {
+      account: input.account,
+      recordingId: input.recordingId,
+      audioSeconds: info.seconds,
+      month,
+      capSeconds: cfg.monthlyCapMinutes * 60,
+    });
+    // Over the cap: no job is recorded, so the recording is picked up again next month.
+    if (!reservation.reserved) {
+      if (staged) await unstage(cfg, input);
+      return 'capped';
+    }
+    let name: string;
+    try {
+      name = await client(cfg).start(audio, info);
+    } catch (err) {
+      const code = googleCode(err);
+      if (code === undefined || !PERMANENT_CODES.has(code)) throw err;
+      const reason = err instanceof Error ? err.message : String(err);
+      // Refused credentials fail the run (the job stays running, so a later sweep resumes it once
+      // they are fixed); a request Google cannot take fails this recording alone.
+      if (code === 7 || code === 16) {
+        throw ApplicationFailure.nonRetryable(
+          `Speech-to-Text refused the credentials: ${reason}`,
+          'GoogleAuthError',
+        );
+      }
+      await finishTranscription(db, input.account, input.recordingId, { status: 'failed', reason });
+      if (staged) await unstage(cfg, input);
+      return 'failed';
+    }
+    await setTranscriptionOperation(db, input.account, input.recordingId, name);
+    return complete(cfg, input, name);
+  };
+
   return {
     /** Recordings of the account without a transcript (within transcription.google.maxAge), ids only. */
     async untranscribedRecordings(input: { account: string; limit: number }): Promise<number[]> {
@@ -183,6 +230,25 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
       const platform = deps.platform(input.account);
       const monitor = await platform.history.monitors.get(input.recordingId);
       if (monitor.transcript) return skip('the platform has a transcript');
+      // A long recording archived to Cloud Storage is recognised from there: only its first bytes
+      // (the MP3 header) are read, nothing is downloaded from the platform or uploaded again.
+      const archive = deps.config.archive.gcs;
+      const archived = archive
+        ? await archivedAudioUri(db, 'recordings', input.account, input.recordingId)
+        : null;
+      let inArchive = Boolean(archive && archived && parseGsUri(archived.uri));
+      if (archive && archived && inArchive) {
+        // A missing archived object is left alone: the audio comes from the platform (staged).
+        const head = await readArchivedHead(archive, archived.uri, 64 * 1024).catch((err: unknown) => {
+          if (googleCode(err) === 404) return null;
+          throw err;
+        });
+        inArchive = head !== null;
+        const info = head && mp3Info(head, archived.bytes || head.length);
+        if (info && (info.seconds > INLINE_AUDIO_MAX_SECONDS || archived.bytes > INLINE_AUDIO_MAX_BYTES)) {
+          return begin(cfg, input, month, { uri: archived.uri }, info, false);
+        }
+      }
       const file = await platform.history.monitors.mp3(input.recordingId, {
         signal: Context.current().cancellationSignal,
       });
@@ -198,14 +264,11 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
       if (!whole || info.seconds > INLINE_AUDIO_MAX_SECONDS) {
         // Too long to send inline: Speech-to-Text reads it from Cloud Storage, the archive's copy
         // when the recording is archived there, else a staged one.
-        const archived = deps.config.archive.gcs
-          ? await archivedAudioUri(db, 'recordings', input.account, input.recordingId)
-          : null;
         const stage = stagingOf(cfg);
-        if (archived && parseGsUri(archived.uri)) {
+        if (archived && inArchive) {
+          // Archived without a size on record: its object is read in place.
           file.body.destroy();
           audio = { uri: archived.uri };
-          if (!whole) info = mp3Info(head, archived.bytes || file.contentLength || head.length) ?? info;
         } else if (stage) {
           const put = await stage.put(input.account, input.recordingId, body());
           audio = { uri: put.uri };
@@ -220,39 +283,7 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
           );
         }
       }
-      const reservation = await reserveTranscription(db, {
-        account: input.account,
-        recordingId: input.recordingId,
-        audioSeconds: info.seconds,
-        month,
-        capSeconds: cfg.monthlyCapMinutes * 60,
-      });
-      // Over the cap: no job is recorded, so the recording is picked up again next month.
-      if (!reservation.reserved) {
-        if (staged) await unstage(cfg, input);
-        return 'capped';
-      }
-      let name: string;
-      try {
-        name = await client(cfg).start(audio, info);
-      } catch (err) {
-        const code = googleCode(err);
-        if (code === undefined || !PERMANENT_CODES.has(code)) throw err;
-        const reason = err instanceof Error ? err.message : String(err);
-        // Refused credentials fail the run (the job stays running, so a later sweep resumes it once
-        // they are fixed); a request Google cannot take fails this recording alone.
-        if (code === 7 || code === 16) {
-          throw ApplicationFailure.nonRetryable(
-            `Speech-to-Text refused the credentials: ${reason}`,
-            'GoogleAuthError',
-          );
-        }
-        await finishTranscription(db, input.account, input.recordingId, { status: 'failed', reason });
-        if (staged) await unstage(cfg, input);
-        return 'failed';
-      }
-      await setTranscriptionOperation(db, input.account, input.recordingId, name);
-      return complete(cfg, input, name);
+      return begin(cfg, input, month, audio, info, staged);
     },
   };
 }

@@ -6,6 +6,7 @@ import { Storage } from '@google-cloud/storage';
 import type { AuthClient } from 'google-auth-library';
 import { googleAuthClient } from '../google/credentials';
 import { GCS_SCOPE, GcsObjectStore } from '../object-store/gcs';
+import type { GcsArchiveConfig } from '../object-store/gcs-config';
 import type { GoogleTranscriptionConfig } from './config';
 
 /** Object key of a recording's staged audio (below the staging bucket). */
@@ -52,4 +53,28 @@ export class AudioStaging {
     const store = await this.get();
     await store.fileOf(stagedAudioKey(account, recordingId)).delete({ ignoreNotFound: true });
   }
+}
+
+/**
+ * The first `bytes` bytes of an archived gs:// object (enough for its MP3 frame header), read with
+ * the archive's credentials, so a long archived recording is not downloaded from the platform.
+ */
+export async function readArchivedHead(
+  archive: GcsArchiveConfig,
+  uri: string,
+  bytes: number,
+  auth: () => Promise<AuthClient> = () => googleAuthClient(archive.credentials, [GCS_SCOPE]),
+): Promise<Buffer> {
+  const at = parseGsUri(uri);
+  if (!at) throw new Error(`not a gs:// URI: ${uri}`);
+  const storage = new Storage({
+    authClient: await auth(),
+    ...(archive.projectId ? { projectId: archive.projectId } : {}),
+    ...(archive.apiEndpoint ? { apiEndpoint: archive.apiEndpoint } : {}),
+  });
+  const [head] = await storage
+    .bucket(at.bucket)
+    .file(at.name)
+    .download({ start: 0, end: bytes - 1, validation: false });
+  return head;
 }

@@ -1,9 +1,15 @@
 // Recordings longer than Speech-to-Text takes inline (60 s), on the real stack with the real
 // fake-gcs-server: a recording archived to Cloud Storage is recognised from the archive's object; one
 // not archived is staged under transcription/<account>/<id>.mp3 and the staged object is deleted
-// afterwards (a 10.8 MB one streamed, not held); an archived object that is gone fails that recording alone, with Google's error.
+// afterwards (a 10.8 MB one streamed, not held); an archived object that is gone is staged
+// from the platform instead; the local Speech-to-Text answers NOT_FOUND for a missing gs:// object.
 import { Storage } from '@google-cloud/storage';
 import { syncStreamWorkflow, transcribeRecordingsWorkflow } from '../../contracts';
+import {
+  GoogleSpeech,
+  googleTranscriptionConfigSchema,
+  type GoogleTranscriptionConfig,
+} from '../../connectors/google-speech';
 import { DEFAULT_NOW } from '../../emulator';
 import { formatEpoch } from '../../emulator/data/calendar';
 import { startFakeGoogleApps, type FakeGoogleApps } from '../fakes/google/apps-server';
@@ -61,6 +67,12 @@ describe('transcription of long recordings through Cloud Storage', () => {
       workflowId: `transcription-long-sweep-${n}`,
       args: [{ account: 'acme' }],
     });
+  const mp3Downloads = async () =>
+    (
+      (await (await fetch(`${h.emulator.origin}/_emulator/stats`)).json()) as {
+        by_route: Record<string, number>;
+      }
+    ).by_route['GET /monitors/{id}.mp3'] ?? 0;
   const audioUri = async (id: number) =>
     (
       await h.deps.warehouse.db
@@ -103,10 +115,11 @@ describe('transcription of long recordings through Cloud Storage', () => {
     const missingUri = (await audioUri(missing))!;
     await storage.bucket('callsync-audio').file(missingUri.replace('gs://callsync-audio/', '')).delete();
 
+    const downloadsBefore = await mp3Downloads();
     // Failed polls: the retried activity resumes the same operation and still removes the staged copy.
     google.failNext('GET', '/v1/operations/', 500, 2);
     const first = await sweep(1);
-    expect(first).toEqual({ transcribed: 3, capped: 0, skipped: 0, failed: 1, already: 0 });
+    expect(first).toEqual({ transcribed: 4, capped: 0, skipped: 0, failed: 0, already: 0 });
 
     const started = google.speech.started();
     expect(started.map((s) => (s.request.audio as { uri?: string }).uri).sort()).toEqual(
@@ -114,6 +127,7 @@ describe('transcription of long recordings through Cloud Storage', () => {
         archivedUri,
         `gs://callsync-staging/transcription/acme/${staged}.mp3`,
         `gs://callsync-staging/transcription/acme/${big}.mp3`,
+        `gs://callsync-staging/transcription/acme/${missing}.mp3`,
       ].sort(),
     );
     for (const s of started) {
@@ -122,11 +136,10 @@ describe('transcription of long recordings through Cloud Storage', () => {
       expect(s.audioSeconds).toBeLessThan(expected + 1);
       expect((s.request.audio as { content?: unknown }).content).toBeFalsy();
     }
-    for (const id of [archived, staged, big]) {
+    for (const id of [archived, staged, big, missing]) {
       expect(monitors.get(id)!.row.transcript).toMatch(/^Speaker 1: thank you for calling/);
       expect(monitors.get(id)!.row.sentiment).toBe('positive');
     }
-    expect(monitors.get(missing)!.row.transcript).toBeNull();
 
     const jobs = await h.deps.warehouse.db
       .selectFrom('transcription_jobs')
@@ -141,10 +154,7 @@ describe('transcription of long recordings through Cloud Storage', () => {
     expect(byId.get(big)).toMatchObject({ status: 'done' });
     expect(Number(byId.get(big)!.audio_seconds)).toBeGreaterThan(2699);
     expect(Number(byId.get(big)!.audio_seconds)).toBeLessThan(2701);
-    expect(byId.get(missing)).toMatchObject({
-      status: 'failed',
-      reason: expect.stringMatching(/not found/i),
-    });
+    expect(byId.get(missing)).toMatchObject({ status: 'done' });
 
     // The staged copy is gone; the archive keeps its object.
     const [stagedFiles] = await storage.bucket('callsync-staging').getFiles();
@@ -155,9 +165,47 @@ describe('transcription of long recordings through Cloud Storage', () => {
       .exists();
     expect(archivedExists).toBe(true);
 
+    // The archive's object was read in place: only the three others were downloaded.
+    expect(await mp3Downloads()).toBe(downloadsBefore + 3);
+
     // Nothing is recognised twice.
     const second = await sweep(2);
     expect(second).toEqual({ transcribed: 0, capped: 0, skipped: 0, failed: 0, already: 0 });
-    expect(google.speech.started()).toHaveLength(3);
+    expect(google.speech.started()).toHaveLength(4);
+  });
+});
+
+describe('the local Speech-to-Text with audio.uri', () => {
+  let google: FakeGoogleApps;
+  let gcs: RunningFakeGcs;
+
+  beforeAll(async () => {
+    google = await startFakeGoogleApps();
+    gcs = await startFakeGcs();
+    google.speech.gcsEndpoint = gcs.endpoint;
+    await new Storage({ apiEndpoint: gcs.endpoint, projectId: 'callsync-test' }).createBucket('stt');
+  }, 60_000);
+
+  afterAll(async () => {
+    await gcs?.stop();
+    await google?.close();
+  });
+
+  it("answers Google's NOT_FOUND for an object that does not exist", async () => {
+    const speech = new GoogleSpeech(
+      googleTranscriptionConfigSchema.parse({
+        credentials: { serviceAccountJson: google.serviceAccount.json, selfSignedJwt: true },
+        monthlyCapMinutes: 1,
+        speechEndpoint: google.url,
+        languageEndpoint: google.url,
+      }) as GoogleTranscriptionConfig,
+    );
+    try {
+      await expect(
+        speech.start({ uri: 'gs://stt/transcription/acme/404.mp3' }, { sampleRateHertz: 48000, seconds: 90 }),
+      ).rejects.toMatchObject({ code: 5, message: expect.stringMatching(/not found/i) });
+    } finally {
+      await speech.close();
+    }
   });
 });
