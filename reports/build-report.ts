@@ -15,6 +15,7 @@ import { translate } from './culture';
 import type { Chart, ReportDocument } from './formats/document';
 import { writeCsv } from './formats/csv';
 import { copyCsv, toCharDateTimePattern } from './formats/csv-copy';
+import { copyRows } from './copy-rows';
 import { writePdf } from './formats/pdf';
 import { writeXlsx } from './formats/xlsx';
 import { describeReport, reportQuery, type ReportDescription, type ReportRequest } from './report-rows';
@@ -113,6 +114,15 @@ export async function buildReportFile(
     timeZone: request.period.timezone,
     rows: d.definition.rows(db, reportQuery(request), entry, culture),
   };
+  // XLSX rows through COPY text when the kind has the query: no driver row objects.
+  if (request.format === 'xlsx' && options.pool && d.definition.copyRowsQuery) {
+    const compiled = d.definition.copyRowsQuery(db, reportQuery(request)).compile();
+    doc.rows = copyRows(
+      options.pool,
+      inlineParameters(compiled.sql, compiled.parameters),
+      d.columns.map((c) => c.type),
+    );
+  }
   await mkdir(dirname(outPath), { recursive: true });
   const partial = `${outPath}.${randomBytes(4).toString('hex')}.partial`;
   try {

@@ -20,6 +20,11 @@ export interface ReportDefinition {
    * without it are written by the JS CSV writer.
    */
   csvQuery?(db: Kysely<Database>, q: ReportQuery, f: CsvTextFormat): { compile(): CompiledQuery };
+  /**
+   * The rows as raw typed values in column order (datetime as epoch milliseconds), for reading
+   * through COPY text instead of a cursor; kinds without it stream through rows().
+   */
+  copyRowsQuery?(db: Kysely<Database>, q: ReportQuery): { compile(): CompiledQuery };
   /** Reports over time get a chart of these calls per day (per hour for a one-day period) in PDF. */
   chart?: CallFilter;
   /** A line under the title explaining a figure (e.g. the service-level threshold). */

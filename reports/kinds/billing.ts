@@ -1,5 +1,6 @@
 // Billing: one row per charged call.
 import {
+  billingCopyRowsQuery,
   billingCsvQuery,
   streamBilling,
   type BillingRecord,
@@ -28,5 +29,6 @@ export const billingReport: ReportDefinition = {
   ],
   rows: (db, q) => mapRows(streamBilling(db, q), billingRow),
   csvQuery: billingCsvQuery,
+  copyRowsQuery: billingCopyRowsQuery,
   chart: 'charged',
 };

@@ -200,6 +200,31 @@ describe('report files', () => {
       expect(viaCopy).toEqual(viaJs);
       expect(viaCopy.rows).toBe(3);
     }
+    // XLSX from COPY text rows holds the same cells as from the cursor.
+    const req = { ...request(7, 'xlsx'), account: 'quirky' };
+    await buildReportFile(w.db, req, catalogue, join(dir, 'cursor.xlsx'));
+    const viaCopy = await buildReportFile(w.db, req, catalogue, join(dir, 'copy.xlsx'), { pool: w.pool });
+    expect(viaCopy.rows).toBe(3);
+    const values = async (name: string) => {
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.readFile(join(dir, name));
+      return book.worksheets[0]?.getSheetValues();
+    };
+    const fromCopy = await values('copy.xlsx');
+    expect(fromCopy).toEqual(await values('cursor.xlsx'));
+    expect(fromCopy?.[2]).toEqual([
+      undefined,
+      1,
+      new Date('2026-10-25T01:59:59.900Z'),
+      undefined,
+      'a;b,c "q"',
+      'line\nbreak',
+      undefined,
+      // [h]:mm:ss cells read back as dates from Excel's epoch.
+      new Date('1899-12-30T01:02:05.000Z'),
+      0.1234,
+      12.5,
+    ]);
   });
 
   it('streams: a 200,000-row billing CSV without the rows in memory, same rows as COPY', async () => {

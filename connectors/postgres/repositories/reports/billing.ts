@@ -76,3 +76,30 @@ export function billingCsvQuery(db: Kysely<Database>, q: ReportQuery, f: CsvText
     .orderBy('c.calldate')
     .orderBy('c.id');
 }
+
+/**
+ * The billing rows as raw typed values for a COPY text row source, cells in billingRow's order;
+ * instants as epoch milliseconds (no timestamp text to parse).
+ */
+export function billingCopyRowsQuery(db: Kysely<Database>, q: ReportQuery) {
+  return db
+    .selectFrom('cdrs as c')
+    .leftJoin('users as u', (j) => j.onRef('u.account', '=', 'c.account').onRef('u.id', '=', 'c.user_id'))
+    .where('c.account', '=', q.account)
+    .where('c.calldate', '>=', q.from)
+    .where('c.calldate', '<', q.to)
+    .where('c.charge', '>', 0)
+    .select([
+      'c.id',
+      sql<number>`(extract(epoch from c.calldate) * 1000)::bigint`.as('calldate'),
+      userName(sql.ref('u.first_name'), sql.ref('u.last_name')).as('user'),
+      'c.src',
+      'c.dst',
+      'c.destination',
+      'c.billsec',
+      'c.rate',
+      'c.charge',
+    ])
+    .orderBy('c.calldate')
+    .orderBy('c.id');
+}
