@@ -1,11 +1,12 @@
 // Archives recording and voicemail audio into the object store, so it outlives platform retention.
 import { Context } from '@temporalio/activity';
-import { audioObjectKey } from '../connectors/object-store';
-import { NotFoundError } from '../connectors/platform';
+import { audioObjectKey, type StoredObject } from '../connectors/object-store';
+import { PlatformError } from '../connectors/platform';
 import {
-  addQuarantined,
+  audioRecordedDates,
   listAudioBacklog,
   markAudioArchived,
+  markAudioLost,
   type AudioStream,
 } from '../connectors/postgres';
 import type { ActivityDeps } from './deps';
@@ -21,13 +22,19 @@ export interface ArchiveAudioInput {
 
 export interface ArchiveAudioResult {
   archived: number;
-  /** Files the platform no longer has (quarantined with the reason). */
+  /** Files the platform no longer has (recorded as lost with the reason, and not asked for again). */
   missing: number;
   /** Last id handled, for the next call; undefined when the backlog is empty. */
   lastId: number | undefined;
 }
 
 const DOWNLOADS_AT_ONCE = 6;
+
+/** Why a download failed for good: the platform's answer that the audio is gone, or undefined. */
+export function audioGoneReason(err: unknown): string | undefined {
+  if (!(err instanceof PlatformError) || (err.status !== 404 && err.status !== 410)) return undefined;
+  return `the platform answered ${err.status} for the .mp3: ${err.message}`;
+}
 
 /** The oldest recording time whose audio is archived, when archive.maxAge limits it. */
 export function archiveWindow(maxAgeMs: number | undefined, now = Date.now()): { since?: Date } {
@@ -45,6 +52,7 @@ export function createAudioActivities(deps: ActivityDeps) {
         ...archiveWindow(deps.config.archive.maxAge),
       });
       const client = deps.platform(input.account);
+      const recorded = await audioRecordedDates(deps.warehouse.db, input.stream, input.account, ids);
       let archived = 0;
       let missing = 0;
       const archiveOne = async (id: number): Promise<void> => {
@@ -56,32 +64,30 @@ export function createAudioActivities(deps: ActivityDeps) {
             input.stream === 'recordings'
               ? await client.history.monitors.mp3(id, { signal })
               : await client.history.voicemessages.mp3(id, { signal });
-          const key = audioObjectKey(input.stream, input.account, id);
+          const key = audioObjectKey(input.stream, input.account, id, recorded.get(id));
           // A retry after the upload but before the row was marked finds the object already there
           // (same size as the download announces) and does not upload it again.
           const existing = file.contentLength !== undefined ? await deps.archive.exists(key) : null;
-          let stored: { uri: string; bytes: number };
+          let stored: StoredObject;
           if (existing?.uri !== undefined && existing.bytes === file.contentLength) {
             skip.abort();
             file.body.destroy();
-            stored = { uri: existing.uri, bytes: existing.bytes };
+            stored = {
+              uri: existing.uri,
+              bytes: existing.bytes,
+              ...(existing.md5 ? { md5: existing.md5 } : {}),
+            };
           } else {
             stored = await deps.archive.put(key, file.body, file.contentLength);
           }
           await markAudioArchived(deps.warehouse.db, input.stream, input.account, id, stored);
           archived += 1;
         } catch (err) {
-          if (!(err instanceof NotFoundError)) throw err;
+          const gone = audioGoneReason(err);
+          if (gone === undefined) throw err;
+          // Gone for good: recorded once, so later runs no longer ask the platform for it.
           missing += 1;
-          await addQuarantined(deps.warehouse.db, [
-            {
-              account: input.account,
-              stream: input.stream,
-              recordId: `${id}:audio`,
-              reason: 'audio: the platform answered 404 for the .mp3',
-              raw: { id },
-            },
-          ]);
+          await markAudioLost(deps.warehouse.db, input.stream, input.account, id, gone);
         }
       };
       // A few downloads at once: each waits mostly on the network, and the client's rate limit holds.

@@ -1,6 +1,6 @@
 // Activities of a call's follow-up: its timeline, its CDR, its CRM call log, and callbacks.
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
@@ -15,6 +15,7 @@ import {
   callbackWorkflow,
   callbackWorkflowId,
   callConnectedSignal,
+  legacyCallbackWorkflowId,
   missedCallSignal,
   type CallEventSignal,
   type CallFacts,
@@ -22,6 +23,9 @@ import {
   type MissedCallEvent,
   type MissedCallNote,
 } from '../contracts';
+import { callerKey } from '../lib/caller-key';
+import { metrics } from '../lib/metrics';
+import { workflowIdKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
 import { spendCrmDailyBudget } from './vendor-budget';
 
@@ -126,10 +130,35 @@ export function createCallActivities(deps: ActivityDeps) {
     return deps.temporal;
   };
 
+  // Callback ids hash the number (no personal data in ids); read once, when activities are created.
+  const idKey = workflowIdKey(deps.config.temporal);
+  const callbackId = (account: string, number: string) =>
+    callbackWorkflowId(account, callerKey(idKey, account, number));
+
+  /**
+   * Signals a callback opened before ids were hashed, if it still runs; false when there is none. Such
+   * callbacks keep their id until they end (a workflow id cannot change), so each missed or connected
+   * call looks there first: one cheap NotFound answer per call once none are left.
+   */
+  const signalLegacyCallback = async (
+    account: string,
+    number: string,
+    send: (h: WorkflowHandle) => Promise<void>,
+  ): Promise<boolean> => {
+    try {
+      await send(temporal().workflow.getHandle(legacyCallbackWorkflowId(account, number)));
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  };
+
   /** Opens (or adds to) a caller's callback; the callback counts each missed call once. */
   const openCallback = async (account: string, number: string, missed: MissedCallNote): Promise<void> => {
+    if (await signalLegacyCallback(account, number, (h) => h.signal(missedCallSignal, missed))) return;
     await temporal().workflow.signalWithStart(callbackWorkflow, {
-      workflowId: callbackWorkflowId(account, number),
+      workflowId: callbackId(account, number),
       taskQueue: deps.config.temporal.taskQueue,
       args: [{ account, number }],
       signal: missedCallSignal,
@@ -238,7 +267,16 @@ export function createCallActivities(deps: ActivityDeps) {
           ivrChoices(await callTimeline(deps.warehouse.db, input.account, input.callId)),
         ),
       });
-      const { crmId } = await upsertCallLog(deps.warehouse.db, deps.crm(input.account), log, firstAttempt());
+      const { crmId, outcome } = await upsertCallLog(
+        deps.warehouse.db,
+        deps.crm(input.account),
+        log,
+        firstAttempt(),
+      );
+      metrics().crmWrites.inc({
+        account: input.account,
+        kind: outcome === 'created' ? 'call_log_created' : 'call_log_updated',
+      });
       return { crmId, ...state, written: true };
     },
 
@@ -303,13 +341,15 @@ export function createCallActivities(deps: ActivityDeps) {
     }): Promise<boolean> {
       try {
         await temporal()
-          .workflow.getHandle(callbackWorkflowId(input.account, input.number))
+          .workflow.getHandle(callbackId(input.account, input.number))
           .signal(callConnectedSignal, { callId: input.callId });
         return true;
       } catch (err) {
-        if (err instanceof WorkflowNotFoundError) return false;
-        throw err;
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
       }
+      return signalLegacyCallback(input.account, input.number, (h) =>
+        h.signal(callConnectedSignal, { callId: input.callId }),
+      );
     },
 
     /** Writes the callback task (one per callback, exactly once), open or closed. */
@@ -341,7 +381,21 @@ export function createCallActivities(deps: ActivityDeps) {
           deps.config.callbacks.assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
         contact: await matchContact(input.account, input.number, first?.calledUserId),
       };
-      return (await upsertTask(deps.warehouse.db, deps.crm(input.account), task, firstAttempt())).crmId;
+      const { crmId, outcome } = await upsertTask(
+        deps.warehouse.db,
+        deps.crm(input.account),
+        task,
+        firstAttempt(),
+      );
+      const m = metrics();
+      m.crmWrites.inc({
+        account: input.account,
+        kind: outcome === 'created' ? 'task_created' : 'task_updated',
+      });
+      // A callback's task is created once (keyed), when the callback opens; it is written closed once.
+      if (outcome === 'created') m.callbacksOpened.inc({ account: input.account });
+      if (input.status === 'closed') m.callbacksClosed.inc({ account: input.account });
+      return crmId;
     },
   };
 }

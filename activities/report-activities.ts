@@ -18,6 +18,7 @@ import { requestedPeriod, scheduledPeriod, PeriodError, type ReportPeriod } from
 import { checkTimeZone, parseFrequency, ReportScheduleError } from '../reports/schedule-frequency';
 import type { ActivityDeps } from './deps';
 import { mirrorReportSchedules, type MirrorResult } from './report-schedule-mirror';
+import { metrics } from '../lib/metrics';
 
 export interface BuildReportRunResult {
   rows: number;
@@ -193,6 +194,7 @@ export function createReportActivities(deps: ActivityDeps) {
         status: input.status,
         ...(input.error !== undefined ? { error: input.error } : { error: null }),
       });
+      metrics().reportRuns.inc({ status: input.status });
     },
 
     /**

@@ -17,6 +17,7 @@ import { streamDefinition } from '../sync/streams';
 import type { SyncCursor, SyncPageInput, SyncPageResult } from '../contracts';
 import type { ActivityDeps } from './deps';
 import { reconcileCalls } from './reconcile';
+import { lagSeconds, metrics } from '../lib/metrics';
 
 export interface OpenSyncInput {
   account: string;
@@ -162,6 +163,13 @@ export function createSyncActivities(deps: ActivityDeps) {
           page.data as Cdr[],
         );
       }
+      const labels = { account: input.account, stream: input.stream };
+      const m = metrics();
+      m.streamPages.inc(labels);
+      m.streamRecords.inc(labels, records.length);
+      m.streamErrors.inc(labels, written.quarantined + page.invalid.length);
+      const lag = lagSeconds(next.max);
+      if (lag !== undefined) m.streamLag.set(labels, lag);
       return {
         records: records.length,
         inserted: written.inserted,

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { readRunningStack } from '../local/stack-file';
 import { connectTemporalClient } from '../runtime/temporal-connection';
+import { temporalDataConverter } from '../runtime/temporal-encryption';
 
 type Env = Record<string, string | undefined>;
 
@@ -96,7 +97,11 @@ export async function connectTemporal(
   config: CallsyncConfig,
 ): Promise<{ client: Client; close(): Promise<void> }> {
   const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress(config) });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    dataConverter: temporalDataConverter(config.temporal),
+  });
   return { client, close: () => connection.close() };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
+import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
@@ -8,6 +9,7 @@ import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
 import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
+import { codecEndpointSchema, metricsConfigSchema } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
 import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
@@ -171,6 +173,8 @@ export const configSchema = z.object({
           busyConcurrency: z.number().int().min(0).default(2),
         })
         .prefault({}),
+      /** Temporal's remote codec endpoint, for reading encrypted histories in the UI and CLI. */
+      codec: codecEndpointSchema.prefault({}),
     })
     .prefault({}),
   archive: z
@@ -182,10 +186,16 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /** Archive to a Cloud Storage bucket instead of `dir` (objects named by account, day and id). */
+      gcs: gcsArchiveConfigSchema.optional(),
       /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */
       s3: s3ConfigSchema.optional(),
       /** Archive to a Google Drive folder instead of `dir` (a folder per account and month). */
       googleDrive: googleDriveArchiveConfigSchema.optional(),
+    })
+    .refine((a) => [a.gcs, a.s3, a.googleDrive].filter(Boolean).length <= 1, {
+      message: 'give at most one of archive.gcs, archive.s3 and archive.googleDrive',
+      path: ['gcs'],
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
@@ -211,6 +221,8 @@ export const configSchema = z.object({
       delivery: reportDeliveryConfigSchema.prefault({}),
     })
     .prefault({}),
+  /** Prometheus metrics of the server and workers (README "Metrics"). */
+  metrics: metricsConfigSchema.prefault({}),
   /** Transcripts for recordings that have none (off unless `google` is given; see README). */
   transcription: z
     .object({

@@ -1,6 +1,7 @@
 // How callsync reaches Temporal: a plain local dev server, a self-hosted cluster behind TLS or
 // mTLS, or Temporal Cloud with an API key. Certificates and keys are file paths or PEM text.
 import { z } from 'zod';
+import { temporalEncryptionSchema } from './temporal-encryption';
 
 /** A certificate or key: a path to a PEM file, or the PEM text itself (starting with -----BEGIN). */
 export const pemOrFile = z.string().trim().min(1, 'must be a file path or PEM text');
@@ -36,6 +37,10 @@ export const temporalConfigSchema = z.object({
   tls: temporalTlsSchema.optional(),
   /** Temporal Cloud API key (sent as a bearer token, over TLS); a secret, no default. */
   apiKey: z.string().min(1).optional(),
+  /** Payload encryption (README "Personal data in Temporal"); payloads are stored in clear when absent. */
+  encryption: temporalEncryptionSchema.optional(),
+  /** Refuse to start when `encryption` is absent (set it in production). */
+  requireEncryption: z.boolean().default(false),
 });
 
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;

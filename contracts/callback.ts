@@ -35,8 +35,20 @@ export const callConnectedSignal = defineSignal<[{ callId: number }]>('callConne
 /** Where the callback stands. */
 export const callbackStateQuery = defineQuery<CallbackState>('callbackState');
 
-/** Workflow id of a caller's callback: one open callback per number per account. */
-export function callbackWorkflowId(account: string, number: string): string {
+/**
+ * Workflow id of a caller's callback: one open callback per number per account. `callerKey` is the
+ * keyed hash of the number (lib/caller-key.ts), so ids (visible to anyone who can list workflows,
+ * unencrypted) carry no phone number.
+ */
+export function callbackWorkflowId(account: string, callerKey: string): string {
+  return `callback-${account}-${callerKey}`;
+}
+
+/**
+ * The id callbacks had before ids were hashed (the number in clear); such callbacks still running are
+ * signalled under it until they end (activities/call-activities.ts).
+ */
+export function legacyCallbackWorkflowId(account: string, number: string): string {
   return `callback-${account}-${number}`;
 }
 

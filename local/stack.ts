@@ -17,6 +17,9 @@ import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applyTranscriptionSchedules } from '../runtime/transcription-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { connectTemporalClient } from '../runtime/temporal-connection';
+import { temporalDataConverter } from '../runtime/temporal-encryption';
+import { serverObservability } from '../runtime/server-observability';
+import { localEncryption } from './local-keys';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
@@ -178,6 +181,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       ];
     }
     let config = loadConfig({ file: configFile, env, defaults });
+    // Payloads in Temporal are encrypted locally too, with keys kept under the data directory.
+    const generatedEncryption = config.temporal.encryption ? undefined : localEncryption(opts.dataDir);
+    if (generatedEncryption)
+      config = { ...config, temporal: { ...config.temporal, encryption: generatedEncryption } };
     logger = opts.createLogger(config.logLevel);
     const log = logger;
     for (const message of early.splice(0)) log.warn(message);
@@ -248,7 +255,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
 
     const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress });
     stops.push(() => connection.close());
-    const client = new Client({ connection, namespace: config.temporal.namespace });
+    const client = new Client({
+      connection,
+      namespace: config.temporal.namespace,
+      dataConverter: temporalDataConverter(config.temporal),
+    });
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
     await applyRetentionSchedule(client, config);
     await applyTranscriptionSchedules(client, config);
@@ -276,6 +287,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       }
     }
 
+    const observability = serverObservability(config);
+    if (observability.codecOff) log.info(`codec endpoint off: ${observability.codecOff}`);
     const server = await startOnFreePort(
       opts.serverPort ?? config.server.port,
       (port) =>
@@ -288,6 +301,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           temporal: { client, taskQueue: config.temporal.taskQueue },
           relay: config.server.relay,
           requestTimeoutMs: config.server.requestTimeout,
+          codec: observability.codec,
+          metrics: observability.metrics,
         }),
       taken('webhook receiver'),
     );
@@ -327,6 +342,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         address: temporalAddress,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
+        // Key file paths only (never keys), so commands in another shell read the same histories.
+        ...(generatedEncryption ? { encryption: generatedEncryption } : {}),
       },
     };
     writeStackFile(opts.dataDir, described);
@@ -348,7 +365,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           `  Temporal            ${temporalAddress}`,
           ...(temporalUiUrl ? [`  Temporal UI         ${temporalUiUrl}`] : []),
           `  warehouse           ${config.database.url ? '(DATABASE_URL)' : databaseUrl}`,
+          ...(config.warehouse.bigquery
+            ? [
+                `  BigQuery            ${config.warehouse.bigquery.projectId}.${config.warehouse.bigquery.dataset} (${config.warehouse.bigquery.location})`,
+              ]
+            : []),
+          ...(config.archive.gcs
+            ? [`  audio archive       gs://${config.archive.gcs.bucket}/${config.archive.gcs.prefix}`]
+            : []),
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
+          ...(observability.metrics ? [`  metrics             ${server.url}/metrics`] : []),
+          ...(observability.codec
+            ? [`  codec endpoint      ${server.url}/codec (Temporal UI: Data Encoder → this URL)`]
+            : []),
           `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
           `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,
           `  report files        ${resolve(config.reports.directory)}`,

@@ -6,7 +6,7 @@ import { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../activities';
 import type { CallsyncConfig } from '../config/schema';
 import { createBigQueryWarehouses } from '../connectors/bigquery';
-import { createLocalObjectStore } from '../connectors/object-store';
+import { createGcsObjectStore, createLocalObjectStore } from '../connectors/object-store';
 import { createS3ObjectStore } from '../connectors/object-store/s3';
 import { createPlatformClient, type PlatformClient, type RequestEvent } from '../connectors/platform';
 import {
@@ -17,6 +17,8 @@ import {
 } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
 import { lazyTemporalClient } from './temporal-connection';
+import { temporalDataConverter } from './temporal-encryption';
+import { recordApiRequest } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
 import { createGoogleDriveObjectStore } from '../connectors/object-store/google-drive';
 import type { ObjectStore } from '../connectors/object-store';
@@ -43,7 +45,10 @@ export async function createActivityDeps(
       createPlatformClient({
         ...account.platform,
         logger,
-        ...(hooks.onPlatformRequest ? { onRequest: (e) => hooks.onPlatformRequest?.(account.name, e) } : {}),
+        onRequest: (e) => {
+          recordApiRequest('platform', e.status);
+          hooks.onPlatformRequest?.(account.name, e);
+        },
       }),
     );
   }
@@ -58,6 +63,7 @@ export async function createActivityDeps(
   });
   const crm = createCrmConnectors(config, warehouse.db);
   let bigquery: Awaited<ReturnType<typeof createBigQueryWarehouses>> | undefined;
+  let gcs: ObjectStore | undefined;
   let driveArchive: ObjectStore | undefined;
   try {
     await prepareCrmDestinations(config, crm);
@@ -68,6 +74,7 @@ export async function createActivityDeps(
         config.accounts.map((a) => a.name),
       );
     }
+    if (config.archive.gcs) gcs = await createGcsObjectStore(config.archive.gcs);
     // Drive credentials are read here, once, like BigQuery's.
     if (config.archive.googleDrive)
       driveArchive = await createGoogleDriveObjectStore(config.archive.googleDrive);
@@ -83,11 +90,16 @@ export async function createActivityDeps(
     logger,
     warehouse,
     ...(bigquery ? { bigquery } : {}),
-    archive: s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
-    ...(driveArchive ? { archive: driveArchive } : {}),
+    archive: driveArchive ?? gcs ?? s3 ?? createLocalObjectStore(resolve(config.archive.dir)),
     crm,
     ...(temporalConnection
-      ? { temporal: new Client({ connection: temporalConnection, namespace: config.temporal.namespace }) }
+      ? {
+          temporal: new Client({
+            connection: temporalConnection,
+            namespace: config.temporal.namespace,
+            dataConverter: temporalDataConverter(config.temporal),
+          }),
+        }
       : {}),
     platform(account) {
       const client = clients.get(account);

@@ -6,6 +6,7 @@ import { createActivities } from '../activities';
 import type { ActivityDeps } from '../activities';
 import { crmTaskQueue } from '../contracts/task-queues';
 import { connectTemporalWorker } from './temporal-connection';
+import { temporalDataConverter } from './temporal-encryption';
 import { crmActivitiesPerSecond } from './vendor-limits';
 
 export interface WorkerOptions {
@@ -89,6 +90,8 @@ export async function createWorker(
     connection,
     namespace: opts.namespace,
     activities,
+    // Payloads encrypted with temporal.encryption (the codec runs outside the workflow sandbox).
+    dataConverter: temporalDataConverter(opts.deps.config.temporal),
     // On shutdown, in-flight activities are cancelled at once (their pages are committed or not, and
     // a retry resumes from the checkpoint); a worker that still has not stopped 15 s later gives up.
     shutdownGraceTime: '2 seconds',

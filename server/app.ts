@@ -2,6 +2,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../lib/logger';
 import { errorBody, registerWebhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
+import { registerCodecRoutes, type CodecRoutesOptions } from './codec-routes';
+import { registerMetricsRoutes, type MetricsRoutesOptions } from './metrics-routes';
 
 /** Longest a request may take to arrive, headers and body, by default (config server.requestTimeout). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -11,6 +13,10 @@ export interface ServerAppOptions {
   webhooks: Omit<WebhookRoutesOptions, 'logger'>;
   /** Longest a request may take to arrive (headers and body), in ms; a slower client is cut off. */
   requestTimeoutMs?: number;
+  /** Temporal's remote codec endpoint (/codec/encode, /codec/decode); off when absent. */
+  codec?: Omit<CodecRoutesOptions, 'logger'> | undefined;
+  /** GET /metrics (Prometheus); off when absent. */
+  metrics?: Omit<MetricsRoutesOptions, 'logger'> | undefined;
 }
 
 /** Builds (but does not start) the server. */
@@ -42,5 +48,7 @@ export async function buildServerApp(opts: ServerAppOptions): Promise<FastifyIns
   app.setNotFoundHandler((_req, reply) => reply.code(404).send(errorBody('Not found')));
   app.get('/health', async () => ({ status: 'ok' }));
   await registerWebhookRoutes(app, { ...opts.webhooks, logger });
+  if (opts.codec) await registerCodecRoutes(app, { ...opts.codec, logger });
+  if (opts.metrics) registerMetricsRoutes(app, { ...opts.metrics, logger });
   return app;
 }

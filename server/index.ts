@@ -6,16 +6,19 @@ import type { AccountConfig } from '../config/schema';
 import {
   createDatabase,
   explainPostgresTlsError,
+  inboxBacklog,
   migrateToLatest,
   type PgSsl,
   type WarehouseDatabase,
 } from '../connectors/postgres';
+import type { CallsyncMetrics } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
 import { buildServerApp } from './app';
 import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
 import { recordRejected } from './rejected-store';
 import { Relay, temporalSignaller, type RelayOptions } from './relay';
 import { createWebhookAuthenticator } from './webhook-auth';
+import type { CodecRoutesOptions } from './codec-routes';
 
 export { buildServerApp } from './app';
 export { InboxWriter } from './inbox-writer';
@@ -43,6 +46,10 @@ export interface StartServerOptions {
   bodyLimit?: number;
   /** Longest a request may take to arrive (headers and body), in ms (config server.requestTimeout). */
   requestTimeoutMs?: number;
+  /** Temporal's remote codec endpoint (server/codec-routes.ts); off when absent. */
+  codec?: Omit<CodecRoutesOptions, 'logger'> | undefined;
+  /** Serves /metrics and counts webhooks into these; off when absent. */
+  metrics?: CallsyncMetrics | undefined;
 }
 
 export interface RunningServer {
@@ -100,6 +107,16 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         inbox,
         recordRejected: (d) => recordRejected(warehouse.db, d),
         ...(opts.bodyLimit !== undefined ? { bodyLimit: opts.bodyLimit } : {}),
+        metrics: opts.metrics,
+      },
+      codec: opts.codec,
+      metrics: opts.metrics && {
+        metrics: opts.metrics,
+        beforeScrape: async () => {
+          const backlog = await inboxBacklog(warehouse.pool);
+          opts.metrics!.inboxBacklog.set(backlog.pending);
+          opts.metrics!.relayLag.set(backlog.oldestAgeSeconds);
+        },
       },
     });
     await app.listen({ port: opts.port, host: opts.host });

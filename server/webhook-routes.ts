@@ -4,6 +4,7 @@
 // once its row is committed to the inbox.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../lib/logger';
+import type { CallsyncMetrics } from '../lib/metrics';
 import { InboxRowRejected, type InboxEntry, type InboxWriter } from './inbox-writer';
 import type { RejectedDelivery } from './rejected-store';
 import { basicPassword, type WebhookAuthenticator } from './webhook-auth';
@@ -21,6 +22,15 @@ export interface WebhookRoutesOptions {
   logger: Logger;
   /** Bytes (default DEFAULT_WEBHOOK_BODY_LIMIT). */
   bodyLimit?: number;
+  /** Counts deliveries and their latency (callsync_webhooks_*). */
+  metrics?: CallsyncMetrics | undefined;
+}
+
+/** The outcome label of a webhook answer's status. */
+export function webhookOutcome(status: number): 'accepted' | 'unauthorized' | 'invalid' | 'unavailable' {
+  if (status < 300) return 'accepted';
+  if (status === 401) return 'unauthorized';
+  return status < 500 ? 'invalid' : 'unavailable';
 }
 
 interface WebhookParams {
@@ -69,6 +79,18 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
           .send(errorBody('Unauthorized: unknown account or wrong webhook secret'));
       }
     });
+
+    const metrics = opts.metrics;
+    if (metrics) {
+      scope.addHook('onResponse', async (req: FastifyRequest<{ Params: WebhookParams }>, reply) => {
+        const outcome = webhookOutcome(reply.statusCode);
+        metrics.webhookDuration.observe({ outcome }, reply.elapsedTime / 1000);
+        // Only an authenticated request names its account: refused ones must not mint label values.
+        const account = outcome === 'unauthorized' ? '(unauthenticated)' : req.params.account;
+        if (outcome === 'accepted') metrics.webhooksReceived.inc({ account });
+        else if (outcome !== 'unavailable') metrics.webhooksRejected.inc({ account, reason: outcome });
+      });
+    }
 
     scope.setErrorHandler((err: FastifyError, _req, reply) => {
       if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -6,6 +6,7 @@ import { postgresSsl } from '../../connectors/postgres/tls';
 import { startServer } from '../../server';
 import { cliLogger, connectTemporal, globalOptions, loadCliConfig, resolveDatabase } from '../context';
 import { installTemporalRuntime } from './worker';
+import { serverObservability } from '../../runtime/server-observability';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).optional(),
@@ -36,12 +37,17 @@ export function registerServerCommand(program: Command): void {
         logger.warn({ accounts: without }, 'accounts without webhookSecret accept no webhooks');
       const database = await resolveDatabase(config, logger);
       const temporal = opts.relay ? await connectTemporal(config) : undefined;
+      const host = opts.host ?? config.server.host;
+      const observability = serverObservability(config, host);
+      if (observability.codecOff) logger.warn(`codec endpoint off: ${observability.codecOff}`);
       const server = await startServer({
+        codec: observability.codec,
+        metrics: observability.metrics,
         accounts: config.accounts,
         databaseUrl: database.url,
         databaseSsl: postgresSsl(config.database.sslmode, config.database.sslCa),
         port: opts.port ?? config.server.port,
-        host: opts.host ?? config.server.host,
+        host,
         logger,
         temporal: temporal ? { client: temporal.client, taskQueue: config.temporal.taskQueue } : undefined,
         relay: config.server.relay,

@@ -129,10 +129,11 @@ function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }
 
-/** AUDIO: archived of archived + pending, and the bytes so far. */
-function formatAudio(audio: AudioArchiveProgress | undefined): string {
+/** AUDIO: archived of archived + pending, the bytes so far, and the files the platform lost. */
+export function formatAudio(audio: AudioArchiveProgress | undefined): string {
   if (!audio) return '-';
-  return `${audio.archived}/${audio.archived + audio.pending} (${formatBytes(audio.bytes)})`;
+  const lost = audio.lost > 0 ? `, ${audio.lost} lost` : '';
+  return `${audio.archived}/${audio.archived + audio.pending} (${formatBytes(audio.bytes)}${lost})`;
 }
 
 /** The status rows as a padded text table. */

@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import type { Logger } from '../../lib/logger';
 import { createActivityDeps } from '../../runtime/activity-deps';
 import { createWorker, tuneWorkerHeap } from '../../runtime/worker';
+import { startMetricsServer } from '../../runtime/metrics-server';
+import { metrics } from '../../lib/metrics';
 import {
   cliLogger,
   globalOptions,
@@ -15,11 +17,15 @@ import {
 } from '../context';
 
 /** Routes the Temporal runtime's own logs (warnings and worse) into our logger. */
-export function installTemporalRuntime(logger: Logger): void {
+export function installTemporalRuntime(logger: Logger, sdkMetricsBindAddress?: string): void {
   Runtime.install({
     logger: new DefaultLogger('WARN', (entry) => {
       logger.warn({ temporal: entry.meta }, entry.message);
     }),
+    // The SDK's own metrics (temporal_*: task slots, latencies, polls), served by its core at /metrics.
+    ...(sdkMetricsBindAddress
+      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: sdkMetricsBindAddress } } } }
+      : {}),
   });
 }
 
@@ -34,7 +40,12 @@ export async function runWorker(
   const config = loadCliConfig(opts);
   const logger = cliLogger(config, 'worker');
   const address = temporalAddress(config);
-  installTemporalRuntime(logger);
+  installTemporalRuntime(logger, config.metrics.temporalSdkBindAddress);
+  const metricsServer =
+    config.metrics.workerPort !== undefined
+      ? await startMetricsServer(metrics().registry, config.metrics.workerPort, config.metrics.host)
+      : undefined;
+  if (metricsServer) logger.info({ url: metricsServer.url }, 'worker metrics served');
   const database = await resolveDatabase(config, logger);
   const deps = await createActivityDeps(config, database.url, logger, { temporalAddress: address });
   const { worker, connection } = await createWorker({
@@ -58,6 +69,7 @@ export async function runWorker(
     await connection.close();
     await deps.close();
     await database.stop();
+    await metricsServer?.close();
     logger.info('worker stopped');
   }
 }

@@ -2,7 +2,16 @@
 // vendor's "slow down" answer (429 and its Retry-After) waited out here when short, or thrown as a
 // CrmRateLimitedError (so a Temporal activity retries it later) when long.
 import { RateLimiter, realTime, type TimeSource } from '../../lib/rate-limiter';
+import { recordApiRequest } from '../../lib/metrics';
 import { CrmRateLimitedError } from './errors';
+
+/** The HTTP status a vendor SDK's error carries (`status`, or a numeric `code`), if any. */
+export function statusOfError(err: unknown): number | undefined {
+  const e = err as { status?: unknown; code?: unknown; statusCode?: unknown } | null;
+  for (const v of [e?.status, e?.statusCode, e?.code])
+    if (typeof v === 'number' && v >= 100 && v < 600) return v;
+  return undefined;
+}
 
 export interface RateGateOptions {
   /** Connector name, for errors. */
@@ -49,9 +58,13 @@ export class RateGate {
     for (let attempt = 0; ; attempt++) {
       await this.limiter.acquire();
       try {
-        return await send();
+        const result = await send();
+        recordApiRequest(this.opts.destination, 200);
+        return result;
       } catch (err) {
         const signal = rateLimited(err);
+        // callsync_api_requests_total per vendor: the answer's status when the error carries one.
+        recordApiRequest(this.opts.destination, signal ? 429 : statusOfError(err));
         if (!signal) throw err;
         this.throttled++;
         const wait = signal.retryAfterMs ?? this.opts.defaultRetryAfterMs ?? 1_000;

@@ -2,12 +2,13 @@
 // file in the same directory, flushed, size-checked and renamed into place, so a reader never
 // sees a partial file and a failed download leaves the previous copy intact.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
+import { BodyDigest, md5Hex } from './body-digest';
 import {
   InvalidObjectKeyError,
   ObjectSizeMismatchError,
@@ -45,24 +46,29 @@ export class LocalDirectoryStore implements ObjectStore {
     await mkdir(dirname(path), { recursive: true });
     const temp = `${path}.${randomUUID()}.part`;
     try {
-      await pipeline(body, createWriteStream(temp, { flush: true }));
+      const digest = new BodyDigest(key);
+      await pipeline(body, digest, createWriteStream(temp, { flush: true }));
       const { size } = await stat(temp);
       if (expectedBytes !== undefined && size !== expectedBytes) {
         throw new ObjectSizeMismatchError(key, expectedBytes, size);
       }
       await rename(temp, path);
-      return { uri: pathToFileURL(path).href, bytes: size };
+      return { uri: pathToFileURL(path).href, bytes: size, md5: md5Hex(digest.md5Base64()) };
     } catch (err) {
       await unlink(temp).catch(() => undefined);
       throw err;
     }
   }
 
-  async exists(key: string): Promise<{ bytes: number; uri: string } | null> {
+  async exists(key: string): Promise<{ bytes: number; uri: string; md5: string } | null> {
     try {
       const path = this.pathOf(key);
       const s = await stat(path);
-      return s.isFile() ? { bytes: s.size, uri: pathToFileURL(path).href } : null;
+      if (!s.isFile()) return null;
+      // Read back only when the file is there (a retry after an upload), so the MD5 is still recorded.
+      const digest = new BodyDigest(key);
+      await pipeline(createReadStream(path), digest, new Writable({ write: (_c, _e, done) => done() }));
+      return { bytes: s.size, uri: pathToFileURL(path).href, md5: md5Hex(digest.md5Base64()) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;

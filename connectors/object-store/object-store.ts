@@ -6,6 +6,8 @@ export interface StoredObject {
   /** Where the object can be found again (file:///…, s3://…, gs://…). */
   uri: string;
   bytes: number;
+  /** MD5 (hex) of the stored object, checked against what was received; recorded in the warehouse. */
+  md5?: string;
 }
 
 export interface ObjectStore {
@@ -15,8 +17,11 @@ export interface ObjectStore {
    * and the body's size differs.
    */
   put(key: string, body: Readable, expectedBytes?: number): Promise<StoredObject>;
-  /** The stored object's size (and where it is, when the store can tell), or null when there is none. */
-  exists(key: string): Promise<{ bytes: number; uri?: string } | null>;
+  /**
+   * The stored object's size (and where it is and its MD5 in hex, when the store can tell), or null
+   * when there is none.
+   */
+  exists(key: string): Promise<{ bytes: number; uri?: string; md5?: string } | null>;
 }
 
 /** The body's size is not what the source announced (a truncated download); nothing was stored. */
@@ -31,12 +36,51 @@ export class ObjectSizeMismatchError extends Error {
   }
 }
 
+/** The store holds other bytes than were sent (its reported checksum differs); nothing was kept. */
+export class ObjectChecksumMismatchError extends Error {
+  override readonly name = 'ObjectChecksumMismatchError';
+  constructor(
+    readonly key: string,
+    readonly checksum: 'md5' | 'crc32c',
+    readonly sent: string,
+    readonly stored: string,
+  ) {
+    super(`Object ${key}: the store reports ${checksum} ${stored}, the body sent had ${sent}`);
+  }
+}
+
 /** A key that is empty, absolute, or climbs out of the store (`..`). */
 export class InvalidObjectKeyError extends Error {
   override readonly name = 'InvalidObjectKeyError';
 }
 
-/** Key of an archived audio file: `<stream>/<account>/<id>.mp3`. */
-export function audioObjectKey(stream: 'recordings' | 'voicemessages', account: string, id: number): string {
-  return `${stream}/${encodeURIComponent(account)}/${id}.mp3`;
+/**
+ * Key of an archived audio file: `<stream>/<account>/<YYYY>/<MM>/<DD>/<id>.mp3` by the (UTC) day it
+ * was recorded, or `<stream>/<account>/<id>.mp3` when that day is unknown.
+ */
+export function audioObjectKey(
+  stream: 'recordings' | 'voicemessages',
+  account: string,
+  id: number,
+  recordedAt?: Date | null,
+): string {
+  const day =
+    recordedAt && !Number.isNaN(recordedAt.getTime())
+      ? `${recordedAt.toISOString().slice(0, 10).replaceAll('-', '/')}/`
+      : '';
+  return `${stream}/${encodeURIComponent(account)}/${day}${id}.mp3`;
+}
+
+/** Throws InvalidObjectKeyError for a key that is empty, absolute, or has empty, `.` or `..` parts. */
+export function checkObjectKey(key: string): void {
+  const parts = key.split('/');
+  if (
+    key === '' ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    key.includes('\0') ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  ) {
+    throw new InvalidObjectKeyError(`Invalid object key: ${JSON.stringify(key)}`);
+  }
 }

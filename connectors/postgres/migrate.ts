@@ -22,7 +22,13 @@ function describe(err: unknown): string {
 }
 
 function migrator(db: Kysely<unknown>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => ({ ...migrations }) } });
+  // Unordered: parts of callsync are built in parallel, each with its own timestamp prefix, so a
+  // migration can land after one that sorts later and has already run; each one stands alone.
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...migrations }) },
+    allowUnorderedMigrations: true,
+  });
 }
 
 /**

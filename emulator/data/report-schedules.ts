@@ -81,7 +81,8 @@ export const ACME_SCHEDULES: readonly ScheduleSpec[] = [
     reportId: 5,
     frequency: { type: 'weekly', time_of_day: ['17:30'], day_of_week: [5], day_of_month: [] },
     timezone: 'Europe/Berlin',
-    format: 1,
+    // PDF: the agents' weekly sheet is printed for the wrap-up meeting.
+    format: 0,
     culture: 1,
     active: true,
   },

@@ -1,10 +1,10 @@
 // Auto-dial: inside business hours callsync places the callback through the platform (POST /calls),
 // follows the call to its CDR, records each attempt on the task, retries a failed one, and closes the
 // task when the caller is reached.
-import { callbackStateQuery, callbackWorkflowId } from '../../contracts';
+import { callbackStateQuery } from '../../contracts';
 import { filter, type Cdr, type LiveCall } from '../../connectors/platform';
 import { eventually } from '../support/eventually';
-import { missedCall } from './missed-call';
+import { callbackIdOf, missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
@@ -60,7 +60,7 @@ describe('callback auto-dial', () => {
     const caller = '+442079460555';
     await missedCall(h, caller);
 
-    const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
+    const callback = h.client.workflow.getHandle(callbackIdOf(h, caller));
     const deadline = Date.now() + 120_000;
     let state = await callback.query(callbackStateQuery).catch(() => undefined);
     while ((state?.dialAttempts.length ?? 0) < 1 && Date.now() < deadline) {
@@ -94,7 +94,7 @@ describe('callback auto-dial', () => {
     const caller = '+442079460556';
     await missedCall(h, caller);
 
-    const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
+    const callback = h.client.workflow.getHandle(callbackIdOf(h, caller));
     await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
     const final = await callback.result();
     expect(final.status).toBe('closed');

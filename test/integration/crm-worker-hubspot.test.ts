@@ -5,14 +5,14 @@
 // shows in call_failures and `callsync status`; waiting out a Retry-After keeps the activity alive.
 import { formatCallFailures } from '../../cli/commands/status-call-failures';
 import { parseConfig } from '../../config/load';
-import { callbackWorkflowId, callWorkflowId } from '../../contracts';
+import { callWorkflowId } from '../../contracts';
 import { recentCallFailures } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
 import { createActivityDeps } from '../../runtime/activity-deps';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startFakeSalesforce } from '../fakes/salesforce-server';
 import { eventually } from '../support/eventually';
-import { missedCall } from './missed-call';
+import { callbackIdOf, missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
@@ -142,7 +142,7 @@ describe('callsync worker with HubSpot on a new portal', () => {
     const caller = '+442079460780';
     fake.failNext('POST', '/crm/v3/objects/tasks', 400);
     await missedCall(h, caller);
-    const callback = h.client.workflow.getHandle(callbackWorkflowId('acme', caller));
+    const callback = h.client.workflow.getHandle(callbackIdOf(h, caller));
     await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
     await expect(callback.result()).rejects.toThrow();
     const failure = (await recentCallFailures(h.deps.warehouse.db)).find((f) => f.subject === caller);

@@ -1,11 +1,14 @@
 // A missed inbound call in the emulator (its CDR), announced to callsync as its webhooks would be:
 // call.missed and call.hangup signalled into the call's lifecycle workflow.
 import {
+  callbackWorkflowId,
   callEventSignal,
   callLifecycleWorkflow,
   callWorkflowId,
   type CallEventSignal,
 } from '../../contracts';
+import { callerKey } from '../../lib/caller-key';
+import { workflowIdKey } from '../../runtime/temporal-encryption';
 import type { SyncHarness } from './sync-harness';
 
 /** Adds a missed call from `caller` to the emulator (taken by `userId` when given); returns its call id. */
@@ -63,4 +66,9 @@ export async function deliverCallEvents(
       signalArgs: [e],
     });
   }
+}
+
+/** The callback workflow id of `caller` (account acme): the keyed hash of the number, as activities build it. */
+export function callbackIdOf(h: Pick<SyncHarness, 'config'>, caller: string): string {
+  return callbackWorkflowId('acme', callerKey(workflowIdKey(h.config.temporal), 'acme', caller));
 }

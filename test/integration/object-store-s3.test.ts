@@ -8,7 +8,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createAudioActivities, type ArchiveAudioInput } from '../../activities/audio-activities';
 import { parseConfig } from '../../config/load';
-import { ObjectSizeMismatchError } from '../../connectors/object-store';
+import { audioObjectKey, ObjectSizeMismatchError } from '../../connectors/object-store';
 import { S3ObjectStore } from '../../connectors/object-store/s3';
 import { createPlatformClient } from '../../connectors/platform';
 import { upsertPage, type PageRecord } from '../../connectors/postgres';
@@ -147,13 +147,16 @@ describe('S3 object store on moto', () => {
       expect(first).toMatchObject({ archived: 3, missing: 0 });
       const rows = await deps.warehouse.db
         .selectFrom('recordings')
-        .select(['id', 'audio_uri', 'audio_bytes'])
+        .select(['id', 'created_at', 'audio_uri', 'audio_bytes'])
         .orderBy('id')
         .execute();
       expect(rows).toHaveLength(3);
       for (const row of rows) {
-        expect(row.audio_uri).toBe(`s3://callsync-archive/callsync/recordings/acme/${row.id}.mp3`);
-        const stored = await deps.archive.exists(`recordings/acme/${row.id}.mp3`);
+        // Keys name the account and the day the call was recorded (audioObjectKey).
+        const key = audioObjectKey('recordings', 'acme', row.id, row.created_at);
+        expect(key).toMatch(/^recordings\/acme\/\d{4}\/\d{2}\/\d{2}\/\d+\.mp3$/);
+        expect(row.audio_uri).toBe(`s3://callsync-archive/callsync/${key}`);
+        const stored = await deps.archive.exists(key);
         expect(stored?.bytes).toBe(Number(row.audio_bytes));
         expect(stored!.bytes).toBeGreaterThan(1000);
       }

@@ -91,11 +91,13 @@ describe('status repositories', () => {
     expect(await audioArchiveProgress(w.db, 'recordings', 'acme', since)).toEqual({
       archived: 1,
       pending: 1,
+      lost: 0,
       bytes: 4096,
     });
     expect(await audioArchiveProgress(w.db, 'recordings', 'acme')).toEqual({
       archived: 1,
       pending: 2,
+      lost: 0,
       bytes: 4096,
     });
   });
@@ -119,7 +121,7 @@ describe('status repositories', () => {
     expect(cdrs.dataLagSeconds).toBe(30 * 60);
     expect(cdrs.lagSeconds).not.toBeNull();
     const recordings = rows.find((r) => r.stream === 'recordings')!;
-    expect(recordings.audio).toEqual({ archived: 1, pending: 1, bytes: 4096 });
+    expect(recordings.audio).toEqual({ archived: 1, pending: 1, lost: 0, bytes: 4096 });
     expect(cdrs.audio).toBeUndefined();
   });
 });

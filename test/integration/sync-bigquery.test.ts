@@ -24,7 +24,7 @@ describe('warehouse sync into BigQuery', () => {
     target = await startBigQueryTarget();
     h = await startSyncHarness({
       label: 'bigquery',
-      cdrs: 3_000,
+      cdrs: 1_500,
       // Audio archiving is another test's subject; a short window keeps it to a few files here.
       config: {
         warehouse: target.config,
@@ -54,7 +54,7 @@ describe('warehouse sync into BigQuery', () => {
       args: [{ account: 'acme', stream: 'cdrs', from: '2025-11-01', to: '2026-11-02' }],
     });
     const expected = emulatorIds('cdrs');
-    expect(result.records).toBe(3_000);
+    expect(result.records).toBe(1_500);
     expect(await target.ids('cdrs')).toEqual({ ids: expected, rows: expected.length });
     const id = expected[123]!;
     const [row] = await target.rows(
@@ -68,7 +68,7 @@ describe('warehouse sync into BigQuery', () => {
       .selectFrom('cdrs')
       .select(sql<number>`count(*)::int`.as('n'))
       .executeTakeFirstOrThrow();
-    expect(pg.n).toBe(3_000); // PostgreSQL got the same pages
+    expect(pg.n).toBe(1_500); // PostgreSQL got the same pages
   });
 
   it('incremental sync adds new CDRs once, and a second run changes nothing', async () => {

@@ -11,6 +11,7 @@ import { DEFAULT_NOW, startEmulator } from '../../emulator';
 import { silentLogger } from '../../lib/logger';
 import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
 import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
 import { createWorker } from '../../runtime/worker';
 import { quietTemporalRuntime } from '../support/temporal-runtime';
 import { createTestDatabase, type TestDatabase } from './warehouse-db';
@@ -41,6 +42,8 @@ export interface SyncHarnessOptions {
   inProcessWorker?: boolean;
   /** Extra top-level config sections (e.g. callbacks). */
   config?: Record<string, unknown>;
+  /** Extra settings of the temporal block (e.g. encryption). */
+  temporal?: Record<string, unknown>;
 }
 
 export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHarness> {
@@ -62,7 +65,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
       },
     ],
     database: { url: database.url },
-    temporal: { address: temporal.address, taskQueue },
+    temporal: { address: temporal.address, taskQueue, ...opts.temporal },
     sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },
     archive: { dir: join(scratch, 'audio') },
     logLevel: 'silent' as const,
@@ -75,7 +78,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
   writeFileSync(configFile, JSON.stringify(input), { mode: 0o600 });
   const deps = await createActivityDeps(config, database.url, silentLogger);
   const connection = await Connection.connect({ address: temporal.address });
-  const client = new Client({ connection });
+  const client = new Client({ connection, dataConverter: temporalDataConverter(config.temporal) });
 
   let current: { worker: WorkerGroup; running: Promise<void>; close(): Promise<void> } | undefined;
   const harness: SyncHarness = {

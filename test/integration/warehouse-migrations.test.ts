@@ -22,6 +22,7 @@ const MIGRATIONS = [
   '2026_12_08_0930_webhook_retention_indexes',
   '2026_12_20_0900_create_report_runs',
   '2026_12_20_1100_create_report_deliveries',
+  '2026_12_21_0900_audio_checksum_and_lost',
   '2026_12_21_1000_create_google_apps_tables',
   '2026_12_22_0900_create_vendor_daily_budgets',
 ];
@@ -69,6 +70,9 @@ describe('warehouse migrations', () => {
               { name: 'audio_uri', type: 'text', not_null: false },
               { name: 'audio_bytes', type: 'bigint', not_null: false },
               { name: 'audio_archived_at', type: 'timestamp with time zone', not_null: false },
+              { name: 'audio_md5', type: 'text', not_null: false },
+              { name: 'audio_lost_at', type: 'timestamp with time zone', not_null: false },
+              { name: 'audio_lost_reason', type: 'text', not_null: false },
             ]
           : []),
       ];
@@ -96,7 +100,7 @@ describe('warehouse migrations', () => {
       expect.arrayContaining([
         '(account, live_id)',
         '(account, created_at)',
-        '(account, id) WHERE (audio_archived_at IS NULL)',
+        '(account, id) WHERE ((audio_archived_at IS NULL) AND (audio_lost_at IS NULL))',
       ]),
     );
     expect(defs('voicemessages')).toContain('(account, live_id)');

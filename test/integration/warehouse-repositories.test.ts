@@ -8,7 +8,10 @@ import {
   getCheckpoint,
   getSyncRun,
   latestSyncRuns,
+  audioArchiveProgress,
+  audioRecordedDates,
   listAudioBacklog,
+  markAudioLost,
   listCheckpoints,
   listQuarantined,
   markAudioArchived,
@@ -184,6 +187,42 @@ describe('service-state repositories', () => {
         await markAudioArchived(w.db, 'voicemessages', 'acme', 4401, { uri: 'file:///v/4401.mp3', bytes: 9 }),
       ).toBe(true);
       expect(await listAudioBacklog(w.db, 'voicemessages', 'acme')).toEqual([]);
+    });
+
+    it('records lost audio once with its reason, out of the backlog, and counts it', async () => {
+      await upsertPage(w.pool, {
+        stream: 'recordings',
+        account: 'lost',
+        records: [fixture('recordings', { id: 11 }), fixture('recordings', { id: 12 })],
+      });
+      expect(await markAudioLost(w.db, 'recordings', 'lost', 11, 'the platform answered 410')).toBe(true);
+      expect(await markAudioLost(w.db, 'recordings', 'lost', 11, 'a later reason')).toBe(true);
+      expect(await markAudioLost(w.db, 'recordings', 'lost', 99, 'no such row')).toBe(false);
+      expect(await listAudioBacklog(w.db, 'recordings', 'lost')).toEqual([12]);
+      const row = await w.db
+        .selectFrom('recordings')
+        .select(['audio_lost_at', 'audio_lost_reason'])
+        .where('account', '=', 'lost')
+        .where('id', '=', 11)
+        .executeTakeFirstOrThrow();
+      expect(row.audio_lost_reason).toBe('the platform answered 410'); // the first reason stays
+      expect(row.audio_lost_at).toBeInstanceOf(Date);
+      await markAudioArchived(w.db, 'recordings', 'lost', 12, {
+        uri: 'gs://b/12.mp3',
+        bytes: 5,
+        md5: 'ab12',
+      });
+      expect(await audioArchiveProgress(w.db, 'recordings', 'lost')).toEqual({
+        archived: 1,
+        pending: 0,
+        lost: 1,
+        bytes: 5,
+      });
+      const dates = await audioRecordedDates(w.db, 'recordings', 'lost', [11, 12, 99]);
+      expect([...dates.keys()].sort()).toEqual([11, 12]);
+      expect(dates.get(11)).toEqual(
+        new Date(`${String(fixture('recordings').record.created_at).replace(' ', 'T')}Z`),
+      );
     });
   });
 

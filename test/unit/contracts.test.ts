@@ -5,6 +5,7 @@ import {
   backfillWindowWorkflowId,
   backfillWorkflowId,
   callbackWorkflowId,
+  legacyCallbackWorkflowId,
   callWorkflowId,
   workflowContracts,
   workflowRef,
@@ -33,9 +34,10 @@ describe('workflow contracts', () => {
 });
 
 describe('workflow ids', () => {
-  it('key a call by account and call id, a callback by account and number', () => {
+  it('key a call by account and call id, a callback by account and the hash of the number', () => {
     expect(callWorkflowId('acme', 7000001)).toBe('call-acme-7000001');
-    expect(callbackWorkflowId('acme', '+442079460555')).toBe('callback-acme-+442079460555');
+    expect(callbackWorkflowId('acme', '0123abcd')).toBe('callback-acme-0123abcd');
+    expect(legacyCallbackWorkflowId('acme', '+442079460555')).toBe('callback-acme-+442079460555');
   });
 
   it('key a backfill by its range, so a second start of the same range joins the first', () => {

@@ -1,6 +1,6 @@
 // The status table's LAG says how far the data is behind and how long ago the last good run ended;
 // AUDIO says how much of the archive's window is archived.
-import { formatLag, formatStatusTable, type StreamStatus } from '../../cli/commands/status';
+import { formatAudio, formatLag, formatStatusTable, type StreamStatus } from '../../cli/commands/status';
 import { archiveWindow } from '../../activities/audio-activities';
 
 const row = (over: Partial<StreamStatus>): StreamStatus => ({
@@ -26,13 +26,20 @@ describe('status table', () => {
 
   it('AUDIO shows archived of archived + pending, with the bytes', () => {
     const table = formatStatusTable([
-      row({ stream: 'recordings', audio: { archived: 40, pending: 10, bytes: 3 * 1024 * 1024 } }),
+      row({ stream: 'recordings', audio: { archived: 40, pending: 10, lost: 0, bytes: 3 * 1024 * 1024 } }),
       row({}),
     ]);
     const [header, recordings, cdrs] = table.split('\n');
     expect(header).toMatch(/LAG .*AUDIO/);
     expect(recordings).toContain('40/50 (3.0 MB)');
     expect(cdrs).toContain('data 3h behind, ran 30s ago');
+  });
+
+  it('AUDIO counts the files the platform lost, when there are any', () => {
+    expect(formatAudio({ archived: 40, pending: 10, lost: 3, bytes: 3 * 1024 * 1024 })).toBe(
+      '40/50 (3.0 MB, 3 lost)',
+    );
+    expect(formatAudio({ archived: 1, pending: 0, lost: 0, bytes: 2048 })).toBe('1/1 (2 kB)');
   });
 });
 

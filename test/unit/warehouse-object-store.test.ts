@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,9 +30,14 @@ describe('local directory object store', () => {
     expect(await store.exists(key)).toBeNull();
     const stored = await store.put(key, Readable.from([audio(1000), audio(24)]), 1024);
     expect(stored.bytes).toBe(1024);
+    expect(stored.md5).toBe(
+      createHash('md5')
+        .update(Buffer.concat([audio(1000), audio(24)]))
+        .digest('hex'),
+    );
     expect(stored.uri).toMatch(/^file:\/\//);
     expect((await readFile(fileURLToPath(stored.uri))).length).toBe(1024);
-    expect(await store.exists(key)).toEqual({ bytes: 1024, uri: stored.uri });
+    expect(await store.exists(key)).toEqual({ bytes: 1024, uri: stored.uri, md5: stored.md5 });
   });
 
   it('accepts any size when none is expected', async () => {

@@ -11,6 +11,7 @@ import * as createCallbackDials from './2026_12_08_0910_create_callback_dials';
 import * as webhookRetentionIndexes from './2026_12_08_0930_webhook_retention_indexes';
 import * as createReportRuns from './2026_12_20_0900_create_report_runs';
 import * as createReportDeliveries from './2026_12_20_1100_create_report_deliveries';
+import * as audioChecksumAndLost from './2026_12_21_0900_audio_checksum_and_lost';
 import * as createGoogleAppsTables from './2026_12_21_1000_create_google_apps_tables';
 import * as createVendorDailyBudgets from './2026_12_22_0900_create_vendor_daily_budgets';
 
@@ -26,6 +27,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_08_0930_webhook_retention_indexes': webhookRetentionIndexes,
   '2026_12_20_0900_create_report_runs': createReportRuns,
   '2026_12_20_1100_create_report_deliveries': createReportDeliveries,
+  '2026_12_21_0900_audio_checksum_and_lost': audioChecksumAndLost,
   '2026_12_21_1000_create_google_apps_tables': createGoogleAppsTables,
   '2026_12_22_0900_create_vendor_daily_budgets': createVendorDailyBudgets,
 };

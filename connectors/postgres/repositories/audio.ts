@@ -8,6 +8,8 @@ export interface ArchivedAudio {
   /** Location in the object store (e.g. file:///…/recordings/acme/123.mp3). */
   uri: string;
   bytes: number;
+  /** MD5 (hex) of the stored file, checked against what was downloaded. */
+  md5?: string | undefined;
 }
 
 /** Records where a row's audio was archived; false when the row does not exist (yet). */
@@ -21,7 +23,37 @@ export async function markAudioArchived(
   // recordings and voicemessages have the same audio columns; one table type serves both.
   const result = await db
     .updateTable(stream as 'recordings')
-    .set({ audio_uri: audio.uri, audio_bytes: audio.bytes, audio_archived_at: sql<Date>`now()` })
+    .set({
+      audio_uri: audio.uri,
+      audio_bytes: audio.bytes,
+      audio_md5: audio.md5 ?? null,
+      audio_archived_at: sql<Date>`now()`,
+      audio_lost_at: null,
+      audio_lost_reason: null,
+    })
+    .where('account', '=', account)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Records that a row's audio is gone from the platform (404/410), with the reason, so the backlog
+ * no longer offers it; the first reason and time are kept. False when the row does not exist.
+ */
+export async function markAudioLost(
+  db: Kysely<Database>,
+  stream: AudioStream,
+  account: string,
+  id: number,
+  reason: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable(stream as 'recordings')
+    .set({
+      audio_lost_at: sql<Date>`coalesce(audio_lost_at, now())`,
+      audio_lost_reason: sql<string>`coalesce(audio_lost_reason, ${reason})`,
+    })
     .where('account', '=', account)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -55,7 +87,8 @@ export async function listAudioBacklog(
     .selectFrom(stream as 'recordings')
     .select('id')
     .where('account', '=', account)
-    .where('audio_archived_at', 'is', null);
+    .where('audio_archived_at', 'is', null)
+    .where('audio_lost_at', 'is', null);
   if (opts.afterId !== undefined) query = query.where('id', '>', opts.afterId);
   if (opts.since) query = query.where(recordedAt(stream), '>=', opts.since);
   const rows = await query
@@ -65,12 +98,31 @@ export async function listAudioBacklog(
   return rows.map((r) => r.id);
 }
 
+/** When each of the given rows was recorded (null when unknown), to name their archived files by date. */
+export async function audioRecordedDates(
+  db: Kysely<Database>,
+  stream: AudioStream,
+  account: string,
+  ids: readonly number[],
+): Promise<Map<number, Date | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom(stream as 'recordings')
+    .select(['id', recordedAt(stream).as('recorded_at')])
+    .where('account', '=', account)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), r.recorded_at]));
+}
+
 /** How far the audio archive of one account's stream has come. */
 export interface AudioArchiveProgress {
   /** Rows whose audio is archived (whatever their age). */
   archived: number;
   /** Rows in the archive's window (`since`) still waiting for their audio. */
   pending: number;
+  /** Rows whose audio the platform no longer has (recorded as lost, never asked for again). */
+  lost: number;
   /** Bytes archived. */
   bytes: number;
 }
@@ -87,10 +139,13 @@ export async function audioArchiveProgress(
     .selectFrom(stream as 'recordings')
     .select([
       sql<number>`count(*) filter (where audio_archived_at is not null)::int`.as('archived'),
-      sql<number>`count(*) filter (where audio_archived_at is null and ${inWindow})::int`.as('pending'),
+      sql<number>`count(*) filter (where audio_archived_at is null and audio_lost_at is null and ${inWindow})::int`.as(
+        'pending',
+      ),
+      sql<number>`count(*) filter (where audio_lost_at is not null)::int`.as('lost'),
       sql<number>`coalesce(sum(audio_bytes), 0)::float8`.as('bytes'),
     ])
     .where('account', '=', account)
     .executeTakeFirstOrThrow();
-  return { archived: row.archived, pending: row.pending, bytes: row.bytes };
+  return { archived: row.archived, pending: row.pending, lost: row.lost, bytes: row.bytes };
 }

@@ -216,3 +216,13 @@ export async function purgeWebhooks(
     .executeTakeFirst();
   return { inbox: Number(inbox.numDeletedRows), rejected: Number(rejected.numDeletedRows) };
 }
+
+/** Rows waiting for the relay and the age of the oldest, in seconds (0 when none waits); for metrics. */
+export async function inboxBacklog(q: Queryable): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  // Reads the partial index of pending rows; the relay keeps it short.
+  const { rows } = await q.query<{ pending: number; age: number | null }>(
+    `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(received_at))::float8 AS age
+       FROM webhook_inbox WHERE status = 'pending'`,
+  );
+  return { pending: rows[0]?.pending ?? 0, oldestAgeSeconds: Math.max(0, rows[0]?.age ?? 0) };
+}

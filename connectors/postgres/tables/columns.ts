@@ -70,6 +70,12 @@ export interface AudioColumns {
   audio_uri: string | null;
   audio_bytes: number | null;
   audio_archived_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** MD5 (hex) of the archived file, as the object store reported it and the download hashed to. */
+  audio_md5: string | null;
+  /** When the platform answered that the audio is gone (404/410); such rows are not asked for again. */
+  audio_lost_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** Why the audio counts as lost (the platform's status and message). */
+  audio_lost_reason: string | null;
 }
 
 type Flatten<T> = { [K in keyof T]: T[K] };

@@ -1,0 +1,32 @@
+// Settings of what operators look through: the codec endpoint the Temporal UI and CLI decrypt
+// histories with, and the Prometheus metrics ports.
+import { z } from 'zod';
+
+/** `server.codec`: Temporal's remote codec endpoint on callsync's server (/codec/encode, /codec/decode). */
+export const codecEndpointSchema = z.object({
+  /**
+   * Bearer token the UI (Data Encoder settings) or CLI (`--codec-auth "Bearer …"`) must send; a secret.
+   * Without one the endpoint answers only when the server listens on a loopback interface.
+   */
+  token: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Browser origins allowed to call the endpoint: the Temporal UI's address. */
+  corsOrigins: z.array(z.url()).default(['http://localhost:8233', 'http://127.0.0.1:8233']),
+});
+
+/** `metrics`: Prometheus endpoints (README "Metrics"). */
+export const metricsConfigSchema = z.object({
+  /** Serve callsync_* metrics at /metrics on callsync's HTTP server (the receiver). */
+  enabled: z.boolean().default(true),
+  /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
+  workerPort: z.number().int().min(0).max(65535).optional(),
+  /** host:port where the worker's Temporal SDK serves its temporal_* metrics; off when absent. */
+  temporalSdkBindAddress: z
+    .string()
+    .regex(/^[^:]+:\d+$/, 'must be host:port, e.g. 0.0.0.0:9464')
+    .optional(),
+  /** Interface the worker's metrics port listens on. */
+  host: z.string().default('127.0.0.1'),
+});
+
+export type CodecEndpointConfig = z.infer<typeof codecEndpointSchema>;
+export type MetricsConfig = z.infer<typeof metricsConfigSchema>;

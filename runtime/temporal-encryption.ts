@@ -1,0 +1,86 @@
+// Turns `temporal.encryption` into the payload codec and data converter every Temporal client and
+// worker callsync creates uses, and into the key that hashes numbers out of workflow ids. Key files
+// are read here; errors name the setting and the file, never the key.
+import { readFileSync } from 'node:fs';
+import type { DataConverter } from '@temporalio/common';
+import type { TemporalConfig } from '../config/temporal';
+import { AesGcmPayloadCodec, type EncryptionKey } from '../lib/payload-codec';
+
+/** Bad encryption settings; the message names the setting. */
+export class EncryptionConfigError extends Error {
+  override readonly name = 'EncryptionConfigError';
+}
+
+/** Decodes base64 key text (inline or from a file), checking its length. */
+export function decodeKey(text: string, setting: string, minBytes: number, exactBytes?: number): Buffer {
+  const trimmed = text.trim();
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(trimmed)) throw new EncryptionConfigError(`${setting}: is not base64`);
+  const key = Buffer.from(trimmed, 'base64');
+  if (exactBytes !== undefined && key.length !== exactBytes) {
+    throw new EncryptionConfigError(`${setting}: must be base64 of ${exactBytes} bytes, not ${key.length}`);
+  }
+  if (key.length < minBytes) {
+    throw new EncryptionConfigError(
+      `${setting}: must be base64 of at least ${minBytes} bytes, not ${key.length}`,
+    );
+  }
+  return key;
+}
+
+function readKeyFile(path: string, setting: string, read: typeof readFileSync): string {
+  try {
+    return read(path, 'utf8');
+  } catch (err) {
+    throw new EncryptionConfigError(
+      `${setting}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
+/** The codec of `temporal.encryption`, or undefined when payloads are not encrypted. */
+export function payloadCodecFromConfig(
+  temporal: Pick<TemporalConfig, 'encryption' | 'requireEncryption'>,
+  read = readFileSync,
+): AesGcmPayloadCodec | undefined {
+  const enc = temporal.encryption;
+  if (!enc) {
+    if (temporal.requireEncryption) {
+      throw new EncryptionConfigError(
+        'temporal.encryption: is not set, and temporal.requireEncryption refuses to send personal data to Temporal in clear',
+      );
+    }
+    return undefined;
+  }
+  const keys: EncryptionKey[] = enc.keys.map((k, i) => {
+    const setting = `temporal.encryption.keys[${i}].${k.keyFile !== undefined ? 'keyFile' : 'key'}`;
+    const text = k.keyFile !== undefined ? readKeyFile(k.keyFile, setting, read) : k.key!;
+    return { id: k.id, key: decodeKey(text, setting, 32, 32) };
+  });
+  return new AesGcmPayloadCodec(keys, enc.activeKeyId);
+}
+
+/** The data converter for Client and Worker (`{}` when not encrypting: the SDK's default). */
+export function temporalDataConverter(
+  temporal: Pick<TemporalConfig, 'encryption' | 'requireEncryption'>,
+  read = readFileSync,
+): DataConverter {
+  const codec = payloadCodecFromConfig(temporal, read);
+  return codec ? { payloadCodecs: [codec] } : {};
+}
+
+/** The HMAC key of callback workflow ids (lib/caller-key.ts), or undefined (unkeyed) when not set. */
+export function workflowIdKey(
+  temporal: Pick<TemporalConfig, 'encryption'>,
+  read = readFileSync,
+): Buffer | undefined {
+  const enc = temporal.encryption;
+  if (enc?.idKeyFile !== undefined) {
+    return decodeKey(
+      readKeyFile(enc.idKeyFile, 'temporal.encryption.idKeyFile', read),
+      'temporal.encryption.idKeyFile',
+      16,
+    );
+  }
+  if (enc?.idKey !== undefined) return decodeKey(enc.idKey, 'temporal.encryption.idKey', 16);
+  return undefined;
+}
