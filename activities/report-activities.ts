@@ -173,6 +173,7 @@ export function createReportActivities(deps: ActivityDeps) {
           },
           reports.catalogue,
           filePath,
+          { pool: deps.warehouse.pool },
         );
         await updateReportRun(db, run.id, {
           status: 'delivering',

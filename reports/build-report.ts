@@ -7,13 +7,15 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
-import { escapeLiteral } from 'pg';
+import { escapeLiteral, type Pool } from 'pg';
 import { billingQuery, callsOverTime } from '../connectors/postgres/repositories/reports';
 import type { Database } from '../connectors/postgres/tables';
 import type { ReportCatalogue } from './catalogue';
 import { translate } from './culture';
 import type { Chart, ReportDocument } from './formats/document';
 import { writeCsv } from './formats/csv';
+import { copyCsv, toCharDateTimePattern } from './formats/csv-copy';
+import { copyRows } from './copy-rows';
 import { writePdf } from './formats/pdf';
 import { writeXlsx } from './formats/xlsx';
 import { describeReport, reportQuery, type ReportDescription, type ReportRequest } from './report-rows';
@@ -65,6 +67,26 @@ async function fileDigest(path: string): Promise<{ bytes: number; sha256: string
   return { bytes: (await stat(path)).size, sha256: hash.digest('hex') };
 }
 
+/** What buildReportFile may use besides kysely. */
+export interface BuildOptions {
+  /** The pool under `db`: with it, CSV of flat report kinds is written by PostgreSQL's COPY. */
+  pool?: Pool;
+}
+
+/** The COPY statement's query of a CSV report, when its kind and culture allow one. */
+function csvCopySql(db: Kysely<Database>, request: ReportRequest, d: ReportDescription): string | undefined {
+  const dateTimePattern = toCharDateTimePattern(d.culture);
+  if (!d.definition.csvQuery || dateTimePattern === undefined) return undefined;
+  const compiled = d.definition
+    .csvQuery(db, reportQuery(request), {
+      dateTimePattern,
+      decimalSeparator: d.culture.decimalSeparator,
+      timezone: request.period.timezone,
+    })
+    .compile();
+  return inlineParameters(compiled.sql, compiled.parameters);
+}
+
 /**
  * Builds the report a request names into `outPath`. An unknown report id throws UnknownReportError
  * (its message names the id and the known ids); an unsupported culture, UnknownCultureError.
@@ -74,8 +96,10 @@ export async function buildReportFile(
   request: ReportRequest,
   catalogue: ReportCatalogue,
   outPath: string,
+  options: BuildOptions = {},
 ): Promise<BuiltReport> {
   const d = describeReport(request, catalogue);
+  const copySql = request.format === 'csv' && options.pool ? csvCopySql(db, request, d) : undefined;
   const { culture, entry } = d;
   const note = d.definition.note?.(entry, culture);
   const doc: ReportDocument = {
@@ -90,9 +114,29 @@ export async function buildReportFile(
     timeZone: request.period.timezone,
     rows: d.definition.rows(db, reportQuery(request), entry, culture),
   };
+  // XLSX rows through COPY text when the kind has the query: no driver row objects.
+  if (request.format === 'xlsx' && options.pool && d.definition.copyRowsQuery) {
+    const compiled = d.definition.copyRowsQuery(db, reportQuery(request)).compile();
+    doc.rows = copyRows(
+      options.pool,
+      inlineParameters(compiled.sql, compiled.parameters),
+      d.columns.map((c) => c.type),
+    );
+  }
   await mkdir(dirname(outPath), { recursive: true });
   const partial = `${outPath}.${randomBytes(4).toString('hex')}.partial`;
   try {
+    if (copySql !== undefined && options.pool) {
+      const copied = await copyCsv(
+        options.pool,
+        copySql,
+        d.columns.map((c) => c.header),
+        culture,
+        partial,
+      );
+      await rename(partial, outPath);
+      return copied;
+    }
     let rows: number;
     if (request.format === 'csv') rows = await writeCsv(doc, partial);
     else if (request.format === 'xlsx') rows = await writeXlsx(doc, partial);

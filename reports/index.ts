@@ -5,4 +5,10 @@ export * from './columns';
 export * from './config';
 export * from './culture';
 export * from './report-rows';
-export { buildReportFile, billingReportQuery, inlineParameters, type BuiltReport } from './build-report';
+export {
+  buildReportFile,
+  billingReportQuery,
+  inlineParameters,
+  type BuildOptions,
+  type BuiltReport,
+} from './build-report';

@@ -16,6 +16,9 @@ export async function writeCsv(doc: ReportDocument, outPath: string): Promise<nu
     delimiter: doc.culture.csvDelimiter,
     bom: true,
     record_delimiter: 'windows',
+    // csv-stringify leaves a lone LF inside a cell unquoted when records end in CRLF, which splits
+    // the record for every reader; quoting it keeps the cell whole (and matches COPY's CSV).
+    quoted_match: /[\r\n]/,
   });
   const written = pipeline(stringifier, createWriteStream(outPath));
   // Records are written straight into the stringifier, waiting only when it asks (backpressure):

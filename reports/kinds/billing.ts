@@ -1,5 +1,10 @@
 // Billing: one row per charged call.
-import { streamBilling, type BillingRecord } from '../../connectors/postgres/repositories/reports';
+import {
+  billingCopyRowsQuery,
+  billingCsvQuery,
+  streamBilling,
+  type BillingRecord,
+} from '../../connectors/postgres/repositories/reports';
 import { col, type ReportRow } from '../columns';
 import { mapRows, type ReportDefinition } from '../definition';
 
@@ -23,5 +28,7 @@ export const billingReport: ReportDefinition = {
     col('cost', 'money', 10),
   ],
   rows: (db, q) => mapRows(streamBilling(db, q), billingRow),
+  csvQuery: billingCsvQuery,
+  copyRowsQuery: billingCopyRowsQuery,
   chart: 'charged',
 };

@@ -63,7 +63,7 @@ describe('report files', () => {
 
   it('CSV in German: semicolons, decimal commas, local times, translated headers, checksum', async () => {
     const out = join(dir, 'billing-de.csv');
-    const built = await buildReportFile(w.db, request(7, 'csv', 'de-DE'), catalogue, out);
+    const built = await buildReportFile(w.db, request(7, 'csv', 'de-DE'), catalogue, out, { pool: w.pool });
     const bytes = await readFile(out);
     expect(built.rows).toBe(3);
     expect(built.bytes).toBe(bytes.length);
@@ -179,6 +179,54 @@ describe('report files', () => {
     await expect(readFile(out)).rejects.toThrow(/ENOENT/);
   });
 
+  it("CSV through COPY is byte for byte the JS writer's, in every culture, quoting included", async () => {
+    // Cells COPY and csv-stringify could quote differently: delimiters, quotes, a line break,
+    // empty text, a missing user, sub-cent money and a duration over an hour.
+    await sql`
+      insert into cdrs (account, id, calldate, type, user_id, src, dst, destination, billsec, rate, charge, raw)
+      values
+        ('quirky', 1, timestamptz '2026-10-25 00:59:59.900+00', 'O', null, 'a;b,c "q"', e'line\nbreak', '', 3725, 0.1234, 12.5, '{}'),
+        ('quirky', 2, timestamptz '2026-10-25 12:00:00+00', 'O', null, '', null, 'out', 0, 0.001, 0.0001, '{}'),
+        ('quirky', 3, timestamptz '2026-10-25 23:59:00+00', 'O', null, ' x ', '9', 'in', 59, 1, 1234567.89, '{}')
+    `.execute(w.db);
+    for (const culture of ['en-GB', 'en-US', 'de-DE', 'fr-FR', 'es-ES']) {
+      const req = { ...request(7, 'csv', culture), account: 'quirky' };
+      const viaJs = await buildReportFile(w.db, req, catalogue, join(dir, `js-${culture}.csv`));
+      const viaCopy = await buildReportFile(w.db, req, catalogue, join(dir, `copy-${culture}.csv`), {
+        pool: w.pool,
+      });
+      const copied = await readFile(join(dir, `copy-${culture}.csv`), 'utf8');
+      expect(copied).toBe(await readFile(join(dir, `js-${culture}.csv`), 'utf8'));
+      expect(viaCopy).toEqual(viaJs);
+      expect(viaCopy.rows).toBe(3);
+    }
+    // XLSX from COPY text rows holds the same cells as from the cursor.
+    const req = { ...request(7, 'xlsx'), account: 'quirky' };
+    await buildReportFile(w.db, req, catalogue, join(dir, 'cursor.xlsx'));
+    const viaCopy = await buildReportFile(w.db, req, catalogue, join(dir, 'copy.xlsx'), { pool: w.pool });
+    expect(viaCopy.rows).toBe(3);
+    const values = async (name: string) => {
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.readFile(join(dir, name));
+      return book.worksheets[0]?.getSheetValues();
+    };
+    const fromCopy = await values('copy.xlsx');
+    expect(fromCopy).toEqual(await values('cursor.xlsx'));
+    expect(fromCopy?.[2]).toEqual([
+      undefined,
+      1,
+      new Date('2026-10-25T01:59:59.900Z'),
+      undefined,
+      'a;b,c "q"',
+      'line\nbreak',
+      undefined,
+      // [h]:mm:ss cells read back as dates from Excel's epoch.
+      new Date('1899-12-30T01:02:05.000Z'),
+      0.1234,
+      12.5,
+    ]);
+  });
+
   it('streams: a 200,000-row billing CSV without the rows in memory, same rows as COPY', async () => {
     // 200,000 charged calls on 2026-11-10 for account "big" (one every 0.4 s), inserted by SQL.
     await sql`
@@ -209,7 +257,7 @@ describe('report files', () => {
       gc();
       peak = Math.max(peak, process.memoryUsage().heapUsed);
     }, 2000);
-    const built = await buildReportFile(w.db, big, catalogue, join(dir, 'big.csv'));
+    const built = await buildReportFile(w.db, big, catalogue, join(dir, 'big.csv'), { pool: w.pool });
     clearInterval(sampler);
     expect(built.rows).toBe(200_000);
     // Held in memory, 200,000 rows would be over 100 MB of objects; streamed, the live heap grows

@@ -7,3 +7,4 @@ export * from './activity';
 export * from './recordings-cx';
 export * from './billing';
 export * from './calls-over-time';
+export * from './csv-text';
