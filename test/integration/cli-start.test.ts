@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from './warehouse-db';
 
-jest.setTimeout(150_000);
+jest.setTimeout(240_000);
 
 const root = resolve(__dirname, '../..');
 const cli = (args: string[]) =>
@@ -74,8 +74,12 @@ describe('callsync start', () => {
         throw new Error(`no CDRs in the warehouse; stderr:\n${stderr.slice(-4000)}`);
       await new Promise((r) => setTimeout(r, 2000));
       const [c, a] = cli(['status', '--json']);
-      const status = spawnSync(c, a, { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
+      // A command's start loads every connector's client library (several seconds on a busy 2-core
+      // machine); the timeout only bounds a hang, and a failed run says how it ended.
+      const status = spawnSync(c, a, { cwd: root, env, encoding: 'utf8', timeout: 90_000 });
       expect(status.stderr).not.toMatch(/callsync:/);
+      if (!status.stdout)
+        throw new Error(`status printed nothing (${status.signal ?? status.status}): ${status.stderr}`);
       const rows = JSON.parse(status.stdout) as Row[];
       expect(rows).toHaveLength(14);
       cdrs = rows.find((r) => r.stream === 'cdrs' && r.account === 'local');
@@ -91,7 +95,7 @@ describe('callsync start', () => {
         throw new Error(`report schedules not mirrored: ${JSON.stringify(reports)}`);
       await new Promise((r) => setTimeout(r, 2000));
       const [c, a] = cli(['reports', 'list', '--json']);
-      const listed = spawnSync(c, a, { cwd: root, env, encoding: 'utf8', timeout: 30_000 });
+      const listed = spawnSync(c, a, { cwd: root, env, encoding: 'utf8', timeout: 90_000 });
       expect(listed.stderr).not.toMatch(/callsync:/);
       reports = JSON.parse(listed.stdout) as ReportRow[];
     }
