@@ -67,7 +67,9 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     database: { url: database.url },
     temporal: { address: temporal.address, taskQueue, ...opts.temporal },
     sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },
-    archive: { dir: join(scratch, 'audio') },
+    // The audio of the emulator's last ten days (its clock stands at DEFAULT_NOW): archiving all
+    // 183 days is thousands of full-length recordings, minutes of disk writes no test needs.
+    archive: { dir: join(scratch, 'audio'), maxAge: Date.now() - DEFAULT_NOW.getTime() + 10 * 86_400_000 },
     logLevel: 'silent' as const,
     ...opts.config,
     // Report e-mails go to this run's scratch outbox, not the project's .data/outbox.
