@@ -13,12 +13,18 @@ export const realTime: TimeSource = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
+/** What a client waits on before each request: in-process (RateLimiter) or shared by a deployment. */
+export interface RequestLimiter {
+  /** Waits until one more request may be sent; returns the milliseconds waited. */
+  acquire(): Promise<number>;
+}
+
 /**
  * Token bucket: `ratePerSecond` tokens a second, at most `burst` saved up. A caller that finds the bucket
  * empty reserves the next token (the count goes negative) and sleeps until it is due, so concurrent
  * callers are spaced in arrival order without a queue.
  */
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   private tokens: number;
   private last: number;
 

@@ -77,8 +77,19 @@ export function clientConnectionOptions(settings: TemporalConnectionSettings): C
     ...(tls ? { tls } : {}),
     // An API key alone turns TLS on with the system's CAs (the SDK's default for Temporal Cloud).
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    channelArgs: RECONNECT_BACKOFF,
   };
 }
+
+/**
+ * gRPC's reconnect backoff for client connections. Its default grows to two minutes while the
+ * server is away, so a receiver could go on holding its backlog that long after Temporal is back;
+ * at most 5 s between attempts, it relays within seconds of the restart.
+ */
+const RECONNECT_BACKOFF = {
+  'grpc.initial_reconnect_backoff_ms': 500,
+  'grpc.max_reconnect_backoff_ms': 5_000,
+};
 
 /** Options for `NativeConnection.connect` (workers). */
 export function workerConnectionOptions(settings: TemporalConnectionSettings): NativeConnectionOptions {

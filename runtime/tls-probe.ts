@@ -22,7 +22,7 @@ const isIp = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes('
 export async function probeTls(
   address: string,
   tls: { ca?: Uint8Array; servername?: string; cert?: Uint8Array; key?: Uint8Array } | undefined,
-  timeoutMs = 3000,
+  timeoutMs = 10_000,
 ): Promise<ProbeResult> {
   const { host, port } = splitAddress(address);
   const servername = tls?.servername ?? (isIp(host) ? undefined : host);
@@ -47,8 +47,11 @@ export async function probeTls(
       done(tls === undefined ? 'the server answered a TLS handshake' : undefined),
     );
     socket.once('error', (err: NodeJS.ErrnoException) => {
-      // Without TLS settings a failed handshake says nothing: the server may be plaintext.
-      done(tls === undefined ? undefined : `TLS handshake: ${err.code ?? ''} ${err.message}`.trim());
+      const text = `${err.code ?? ''} ${err.message}`.trim();
+      if (tls !== undefined) return done(`TLS handshake: ${text}`);
+      // Without TLS settings a failed handshake says little (the server may be plaintext), except a
+      // TLS alert: only a TLS server sends one (an mTLS server refusing a client without a certificate).
+      done(/ALERT|alert number/.test(text) ? 'the server answered a TLS handshake' : undefined);
     });
   });
 }

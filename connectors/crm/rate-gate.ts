@@ -1,7 +1,8 @@
-// Client-side rate limiting for one CRM connector: a token bucket in front of every request, and a
-// vendor's "slow down" answer (429 and its Retry-After) waited out here when short, or thrown as a
-// CrmRateLimitedError (so a Temporal activity retries it later) when long.
-import { RateLimiter, realTime, type TimeSource } from '../../lib/rate-limiter';
+// Client-side rate limiting for one CRM connector: a token bucket in front of every request (in this
+// process, or shared by every worker through PostgreSQL), and a vendor's "slow down" answer (429 and
+// its Retry-After) waited out here when short, or thrown as a CrmRateLimitedError (so a Temporal
+// activity retries it later) when long.
+import { RateLimiter, realTime, type RequestLimiter, type TimeSource } from '../../lib/rate-limiter';
 import { recordApiRequest } from '../../lib/metrics';
 import { CrmRateLimitedError } from './errors';
 
@@ -27,7 +28,15 @@ export interface RateGateOptions {
   /** Wait when the vendor says "slow down" without saying how long (default 1 s). */
   defaultRetryAfterMs?: number;
   time?: TimeSource;
+  /** The bucket to take tokens from (default: one in this process at the rate and burst above). */
+  limiter?: TokenSource;
 }
+
+/** Hands out request tokens: resolves when one more request may be sent (with the ms waited). */
+export type TokenSource = RequestLimiter;
+
+/** Builds the token bucket of one rate (a vendor's requests, its searches) for a connector. */
+export type TokenSourceFactory = (scope: string, ratePerSecond: number, burst: number) => TokenSource;
 
 /** What the vendor said when it refused a request for its rate limit. */
 export interface RateLimitSignal {
@@ -38,14 +47,14 @@ export interface RateLimitSignal {
 
 /** Token bucket + rate-limit retries around a connector's requests. */
 export class RateGate {
-  private readonly limiter: RateLimiter;
+  private readonly limiter: TokenSource;
   private readonly time: TimeSource;
   /** Rate-limited answers seen, for tests and metrics. */
   throttled = 0;
 
   constructor(private readonly opts: RateGateOptions) {
     this.time = opts.time ?? realTime;
-    this.limiter = new RateLimiter(opts.requestsPerSecond, opts.burst, this.time);
+    this.limiter = opts.limiter ?? new RateLimiter(opts.requestsPerSecond, opts.burst, this.time);
   }
 
   /**

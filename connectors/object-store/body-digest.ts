@@ -2,8 +2,13 @@
 // the write at the end when the size is not what the source announced (so nothing is stored).
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { CRC32C } from '@google-cloud/storage';
+import type { CRC32C } from '@google-cloud/storage';
+import { lazyPackage } from '../../lib/lazy-package';
 import { ObjectSizeMismatchError } from './object-store';
+
+/** @google-cloud/storage, loaded when Cloud Storage is first used. */
+export const googleCloudStorage =
+  lazyPackage<typeof import('@google-cloud/storage')>('@google-cloud/storage');
 
 /** Counts bytes and computes MD5 and CRC32C (the two checksums Cloud Storage reports) of a body. */
 export class BodyDigest extends Transform {
@@ -18,7 +23,7 @@ export class BodyDigest extends Transform {
     options: { crc32c?: boolean } = {},
   ) {
     super();
-    this.crc = options.crc32c ? new CRC32C() : undefined;
+    this.crc = options.crc32c ? new (googleCloudStorage().CRC32C)() : undefined;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {

@@ -3,10 +3,10 @@
 // sent, or the object is deleted and the put fails. A body shorter than announced aborts the upload.
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Storage, type File } from '@google-cloud/storage';
+import type { File, Storage } from '@google-cloud/storage';
 import type { AuthClient } from 'google-auth-library';
 import { googleAuthClient } from '../google/credentials';
-import { BodyDigest, md5Hex } from './body-digest';
+import { BodyDigest, googleCloudStorage, md5Hex } from './body-digest';
 import type { GcsArchiveConfig } from './gcs-config';
 import {
   checkObjectKey,
@@ -69,6 +69,16 @@ export class GcsObjectStore implements ObjectStore {
       throw err;
     }
   }
+
+  async delete(key: string): Promise<boolean> {
+    try {
+      await this.fileOf(key).delete();
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
 }
 
 /** A Cloud Storage object store from the archive.gcs config, authenticated by its credentials. */
@@ -77,7 +87,7 @@ export async function createGcsObjectStore(
   authClient?: AuthClient,
 ): Promise<GcsObjectStore> {
   const auth = authClient ?? (await googleAuthClient(config.credentials, [GCS_SCOPE]));
-  const storage = new Storage({
+  const storage = new (googleCloudStorage().Storage)({
     authClient: auth,
     ...(config.projectId ? { projectId: config.projectId } : {}),
     ...(config.apiEndpoint ? { apiEndpoint: config.apiEndpoint } : {}),

@@ -122,6 +122,15 @@ export class GoogleDriveObjectStore implements ObjectStore {
     return file ? { bytes: file.size ?? 0 } : null;
   }
 
+  async delete(key: string): Promise<boolean> {
+    const folderId = await this.folder(drivePlacement(key), false);
+    if (!folderId) return false;
+    const file = await this.drive.findByKey(folderId, key);
+    if (!file) return false;
+    await this.drive.delete(file.id);
+    return true;
+  }
+
   /** Compares what Drive reports with what was sent (size, MD5). */
   private checked(
     key: string,

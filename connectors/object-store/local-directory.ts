@@ -74,6 +74,16 @@ export class LocalDirectoryStore implements ObjectStore {
       throw err;
     }
   }
+
+  async delete(key: string): Promise<boolean> {
+    try {
+      await unlink(this.pathOf(key));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+  }
 }
 
 /** The default object store: a local directory. */

@@ -22,6 +22,8 @@ export interface ObjectStore {
    * when there is none.
    */
   exists(key: string): Promise<{ bytes: number; uri?: string; md5?: string } | null>;
+  /** Deletes the object (erasure); true when there was one, false when it was already gone. */
+  delete(key: string): Promise<boolean>;
 }
 
 /** The body's size is not what the source announced (a truncated download); nothing was stored. */

@@ -5,14 +5,8 @@
 // computed here while the body streamed through, and the size with what the source announced.
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  HeadObjectCommand,
-  NotFound,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { lazyPackage } from '../../lib/lazy-package';
 import {
   InvalidObjectKeyError,
   ObjectSizeMismatchError,
@@ -20,6 +14,9 @@ import {
   type StoredObject,
 } from './object-store';
 import type { S3Config } from './s3-config';
+
+const s3Sdk = lazyPackage<typeof import('@aws-sdk/client-s3')>('@aws-sdk/client-s3');
+const s3Storage = lazyPackage<typeof import('@aws-sdk/lib-storage')>('@aws-sdk/lib-storage');
 
 /** The service's checksum of a stored object differs from the body sent; the object was removed. */
 export class ObjectChecksumMismatchError extends Error {
@@ -127,7 +124,7 @@ export class S3ObjectStore implements ObjectStore {
     private readonly config: S3Config,
     client?: S3Client,
   ) {
-    this.client = client ?? new S3Client(s3ClientConfig(config));
+    this.client = client ?? new (s3Sdk().S3Client)(s3ClientConfig(config));
   }
 
   /** The full key in the bucket; refuses keys that are empty, absolute or climb with `..`. */
@@ -148,7 +145,7 @@ export class S3ObjectStore implements ObjectStore {
     const partSize = this.config.partSizeMb * 1024 * 1024;
     const meter = new BodyMeter(partSize, expectedBytes, key);
     body.once('error', (err) => meter.destroy(err));
-    const upload = new Upload({
+    const upload = new (s3Storage().Upload)({
       client: this.client,
       params: { Bucket: this.config.bucket, Key, Body: body.pipe(meter), ChecksumAlgorithm: 'SHA256' },
       partSize,
@@ -159,7 +156,7 @@ export class S3ObjectStore implements ObjectStore {
     const expected = meter.expectedChecksum();
     const actual = result.ChecksumSHA256;
     if (actual !== undefined && actual !== expected) {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key }));
+      await this.client.send(new (s3Sdk().DeleteObjectCommand)({ Bucket: this.config.bucket, Key }));
       throw new ObjectChecksumMismatchError(key, expected, actual);
     }
     if (actual === undefined) {
@@ -175,12 +172,23 @@ export class S3ObjectStore implements ObjectStore {
   async exists(key: string): Promise<{ bytes: number; uri: string } | null> {
     const Key = this.keyOf(key);
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key }));
+      const head = await this.client.send(
+        new (s3Sdk().HeadObjectCommand)({ Bucket: this.config.bucket, Key }),
+      );
       return { bytes: head.ContentLength ?? 0, uri: this.uri(Key) };
     } catch (err) {
-      if (err instanceof NotFound || (err as { name?: string }).name === 'NotFound') return null;
+      if (err instanceof s3Sdk().NotFound || (err as { name?: string }).name === 'NotFound') return null;
       throw err;
     }
+  }
+
+  async delete(key: string): Promise<boolean> {
+    // S3 answers a delete of a missing key with success too: ask first, so the count is true.
+    if (!(await this.exists(key))) return false;
+    await this.client.send(
+      new (s3Sdk().DeleteObjectCommand)({ Bucket: this.config.bucket, Key: this.keyOf(key) }),
+    );
+    return true;
   }
 }
 

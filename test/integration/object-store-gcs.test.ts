@@ -62,6 +62,10 @@ describe('Cloud Storage object store on fake-gcs-server', () => {
     });
     const [downloaded] = await storage.bucket('callsync-audio').file(`archive/${key}`).download();
     expect(downloaded.equals(body)).toBe(true);
+    // Erasure deletes it; a second delete finds nothing.
+    expect(await store.delete(key)).toBe(true);
+    expect(await store.exists(key)).toBeNull();
+    expect(await store.delete(key)).toBe(false);
   });
 
   it('a repeated put replaces the object: still one object, with the new bytes', async () => {

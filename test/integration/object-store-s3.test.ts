@@ -59,6 +59,10 @@ describe('S3 object store on moto', () => {
     expect(sha256(await read(store, 'audio/recordings/acme/1.mp3'))).toBe(sha256(body));
     expect(await store.exists('recordings/acme/1.mp3')).toEqual({ bytes: body.length, uri: stored.uri });
     expect(await store.exists('recordings/acme/2.mp3')).toBeNull();
+    // Erasure deletes it; a second delete finds nothing.
+    expect(await store.delete('recordings/acme/1.mp3')).toBe(true);
+    expect(await store.exists('recordings/acme/1.mp3')).toBeNull();
+    expect(await store.delete('recordings/acme/1.mp3')).toBe(false);
   });
 
   it('uploads a body over the part size in parts, and the composite checksum matches', async () => {

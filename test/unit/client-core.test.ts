@@ -49,6 +49,26 @@ describe('platform core: requests', () => {
     ]);
   });
 
+  it('waits on an injected limiter before every attempt, retries included (a worker shares one)', async () => {
+    let n = 0;
+    const order: string[] = [];
+    const limiter = {
+      acquire: async () => {
+        order.push('acquire');
+        return 0;
+      },
+    };
+    const { client } = testClient(
+      () => {
+        order.push('send');
+        return ++n === 1 ? json(503, { message: 'busy', errors: [] }) : single(cdr);
+      },
+      { limiter },
+    );
+    await client.history.cdrs.get(7);
+    expect(order).toEqual(['acquire', 'send', 'acquire', 'send']);
+  });
+
   it('treats the 301 of PATCH /calls/{id} as success and does not follow redirects', async () => {
     const { client, seen } = testClient(() => json(301, { data: { id: 9, state: 2 }, links: {} }));
     const call = await client.calls.update(9, { dst: '+441234567890' });

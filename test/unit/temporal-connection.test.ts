@@ -59,8 +59,17 @@ describe('readPem', () => {
 
 describe('connection options', () => {
   it('is plaintext without tls or apiKey', () => {
-    expect(clientConnectionOptions(base)).toEqual({ address: base.address });
+    const client = clientConnectionOptions(base);
+    expect(client).toMatchObject({ address: base.address });
+    expect(client).not.toHaveProperty('tls');
     expect(workerConnectionOptions(base)).toEqual({ address: base.address });
+  });
+
+  it('bounds the client reconnect backoff, so a restarted Temporal is reached again within seconds', () => {
+    expect(clientConnectionOptions(base).channelArgs).toEqual({
+      'grpc.initial_reconnect_backoff_ms': 500,
+      'grpc.max_reconnect_backoff_ms': 5_000,
+    });
   });
 
   it('maps the tls block onto the SDK TLS options and passes the API key', () => {

@@ -38,6 +38,10 @@ describe('local directory object store', () => {
     expect(stored.uri).toMatch(/^file:\/\//);
     expect((await readFile(fileURLToPath(stored.uri))).length).toBe(1024);
     expect(await store.exists(key)).toEqual({ bytes: 1024, uri: stored.uri, md5: stored.md5 });
+    // Erasure deletes it; a second delete finds nothing.
+    expect(await store.delete(key)).toBe(true);
+    expect(await store.exists(key)).toBeNull();
+    expect(await store.delete(key)).toBe(false);
   });
 
   it('accepts any size when none is expected', async () => {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Logger } from '../../../lib/logger';
-import { RateLimiter } from '../../../lib/rate-limiter';
+import { RateLimiter, type RequestLimiter } from '../../../lib/rate-limiter';
 import { parseRetryAfter } from '../../../lib/retry-after';
 import { collectionEnvelope, singleEnvelope } from '../schemas';
 import {
@@ -60,6 +60,8 @@ export interface CoreOptions {
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   onRequest?: ((e: RequestEvent) => void) | undefined;
+  /** Replaces the in-process limit of `requestsPerSecond` (e.g. one shared by every worker). */
+  limiter?: RequestLimiter | undefined;
 }
 
 const NO_SESSION: SessionPort = {
@@ -73,13 +75,13 @@ const NO_SESSION: SessionPort = {
 /** The one request core: URL and auth header, JSON, timeout, retries, rate limit, typed errors, envelopes. */
 export class PlatformCore {
   private session: SessionPort = NO_SESSION;
-  private readonly limiter: RateLimiter;
+  private readonly limiter: RequestLimiter;
   private readonly baseUrl: string;
   private readonly backoff: BackoffOptions & { maxRetryAfterMs: number };
 
   constructor(private readonly opts: CoreOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
-    this.limiter = new RateLimiter(opts.requestsPerSecond, opts.burst, opts);
+    this.limiter = opts.limiter ?? new RateLimiter(opts.requestsPerSecond, opts.burst, opts);
     this.backoff = { baseMs: 250, capMs: 5_000, random: opts.random, maxRetryAfterMs: opts.maxRetryAfterMs };
   }
 
