@@ -1,6 +1,9 @@
-// bench:e2e — simulator → webhooks → receiver → relay → call workflows → CRM (the HubSpot test server).
+// bench:e2e — simulator → webhooks → receiver → relay → call workflows → CRM (the HubSpot or the
+// Salesforce test server, each enforcing its vendor's documented limits).
 // Times run from a call's CDR becoming available on the platform to its CRM call log existing.
-// Usage: npm run bench:e2e -- [--calls 200] [--rate 10]   (rate = calls placed per second)
+// Usage: npm run bench:e2e -- [--calls 3000] [--rate 10] [--crm hubspot|salesforce]
+//   (rate = calls placed per second). Prints, besides throughput and latency, the CRM requests per
+//   call and the vendor's rate-limit refusals (HubSpot 429, Salesforce REQUEST_LIMIT_EXCEEDED).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +20,9 @@ import { connectTemporalClient } from '../runtime/temporal-connection';
 import { createWorker } from '../runtime/worker';
 import { startServer } from '../server';
 import { startFakeHubSpot } from '../test/fakes/hubspot-server';
+import { startFakeSalesforce } from '../test/fakes/salesforce-server';
 import { runBenchmark } from './run';
+import { screenPopTiming, warmContactCache } from './screen-pop-timing';
 
 const SCENARIOS = [
   'inbound_answered',
@@ -39,10 +44,17 @@ const percentile = (sorted: number[], p: number) =>
 
 async function main(): Promise<Record<string, unknown>> {
   const { values } = parseArgs({
-    options: { calls: { type: 'string', default: '200' }, rate: { type: 'string', default: '10' } },
+    options: {
+      calls: { type: 'string', default: '3000' },
+      rate: { type: 'string', default: '10' },
+      crm: { type: 'string', default: 'hubspot' },
+    },
   });
   const calls = Number(values.calls);
   const rate = Number(values.rate);
+  const vendor = values.crm;
+  if (vendor !== 'hubspot' && vendor !== 'salesforce')
+    throw new Error(`--crm must be hubspot or salesforce, not ${vendor}`);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
 
   const scratch = mkdtempSync(join(tmpdir(), 'callsync-bench-e2e-'));
@@ -52,8 +64,11 @@ async function main(): Promise<Record<string, unknown>> {
   const databaseUrl = process.env.DATABASE_URL ?? pg!.url;
   const temporal = await startTemporalDevServer();
   const emulator = await startEmulator({ port: 0, seed: 3, cdrs: 1000, now: DEFAULT_NOW });
-  const hubspot = await startFakeHubSpot();
-  say('services up');
+  // HubSpot: a Professional private app's limits (190 per 10 s, 5 searches/s); Salesforce: an org.
+  const hubspot = vendor === 'hubspot' ? await startFakeHubSpot() : undefined;
+  const salesforce = vendor === 'salesforce' ? await startFakeSalesforce() : undefined;
+  const crm = (hubspot ?? salesforce)!;
+  say(`services up (crm ${vendor})`);
 
   const config = parseConfig({
     accounts: [
@@ -69,12 +84,15 @@ async function main(): Promise<Record<string, unknown>> {
     ],
     temporal: { address: temporal.address, taskQueue: 'bench-e2e' },
     crm: {
-      destination: {
-        type: 'hubspot',
-        accessToken: hubspot.token,
-        basePath: hubspot.url,
-        requestsPer10Seconds: 1000,
-      },
+      destination: hubspot
+        ? {
+            type: 'hubspot',
+            accessToken: hubspot.token,
+            basePath: hubspot.url,
+            requestsPer10Seconds: 190,
+            searchRequestsPerSecond: 5,
+          }
+        : { type: 'salesforce', instanceUrl: salesforce!.url, accessToken: salesforce!.token },
     },
     archive: { dir: join(scratch, 'archive') },
     logLevel: 'silent',
@@ -92,7 +110,9 @@ async function main(): Promise<Record<string, unknown>> {
   const client = new Client({
     connection: await connectTemporalClient({ address: temporal.address, namespace: 'default' }),
   });
+  const screenPops = screenPopTiming(emulator.store);
   const server = await startServer({
+    observeFastPath: screenPops.observe,
     accounts: config.accounts,
     databaseUrl,
     port: 0,
@@ -136,8 +156,14 @@ async function main(): Promise<Record<string, unknown>> {
   const logsPerCall = new Map<number, number>();
   const watch = setInterval(() => {
     logsPerCall.clear();
-    for (const o of hubspot.objects('calls')) {
-      const id = Number(String(o.properties.callsync_key ?? '').split(':')[1]);
+    const keys = hubspot
+      ? hubspot.objects('calls').map((o) => o.properties.callsync_key)
+      : salesforce!
+          .records('Task')
+          .filter((r) => r.fields.TaskSubtype === 'Call')
+          .map((r) => r.fields.CallObject);
+    for (const key of keys) {
+      const id = Number((typeof key === 'string' ? key : '').split(':')[1]);
       if (!Number.isFinite(id)) continue;
       logsPerCall.set(id, (logsPerCall.get(id) ?? 0) + 1);
       if (!logAt.has(id)) logAt.set(id, Date.now());
@@ -149,7 +175,16 @@ async function main(): Promise<Record<string, unknown>> {
     .query(customer, { page: 1, limit: 500, filter: [] })
     .data.map((c) => c.tel)
     .filter((t): t is string => typeof t === 'string' && /^\+\d{9,}$/.test(t));
+  // The CRM knows the callers (each log is matched to, and associated with, its contact), and the
+  // contact cache knows them as the contact sync leaves it (screen-pop reads the cache).
+  await warmContactCache(deps.warehouse.db, vendor, numbers, (phone, i) =>
+    hubspot
+      ? hubspot.seedContact({ phone, firstname: 'Caller', lastname: String(i) })
+      : salesforce!.seed('Contact', { FirstName: 'Caller', LastName: String(i), Phone: phone }),
+  );
   const started = Date.now();
+  const requestsBefore = crm.counters.requests;
+  const limitedBefore = crm.counters.limited;
   const placed: number[] = [];
   for (let i = 0; i < calls; i++) {
     const scenario = SCENARIOS[i % SCENARIOS.length]!;
@@ -168,6 +203,16 @@ async function main(): Promise<Record<string, unknown>> {
     await new Promise((r) => setTimeout(r, 100));
   const finished = Math.max(...placed.map((id) => logAt.get(id) ?? Date.now()));
   clearInterval(watch);
+  // The callback tasks of the last missed calls are written just after their logs.
+  await new Promise((r) => setTimeout(r, 3000));
+  const requests = crm.counters.requests - requestsBefore;
+  // Which endpoints the requests went to, to see where a run's requests went.
+  const byEndpoint = new Map<string, number>();
+  for (const r of crm.requests) {
+    const k = `${r.method} ${r.path.split('?')[0]!.replace(/\/\d{3,}[A-Z0-9]*$/, '/:id')} ${r.status}`;
+    byEndpoint.set(k, (byEndpoint.get(k) ?? 0) + 1);
+  }
+  say(`requests by endpoint: ${JSON.stringify(Object.fromEntries(byEndpoint))}`);
 
   const latencies = placed
     .filter((id) => logAt.has(id) && cdrAt.has(id))
@@ -181,6 +226,11 @@ async function main(): Promise<Record<string, unknown>> {
     p95_ms: percentile(latencies, 95),
     missing_logs: placed.filter((id) => !logAt.has(id)).length,
     duplicate_logs: placed.reduce((n, id) => n + Math.max(0, (logsPerCall.get(id) ?? 0) - 1), 0),
+    crm: vendor,
+    crm_requests_per_call: Math.round((requests / calls) * 1000) / 1000,
+    http_429: crm.counters.limited - limitedBefore,
+    screenpop_p95_ms: percentile(screenPops.latencies(), 95),
+    screenpops_missing: screenPops.missing(),
   };
 
   worker.shutdown();
@@ -189,7 +239,7 @@ async function main(): Promise<Record<string, unknown>> {
   await server.close();
   await client.connection.close();
   await deps.close();
-  await hubspot.close();
+  await crm.close();
   await emulator.close();
   await temporal.stop();
   await pg?.stop();

@@ -76,3 +76,86 @@ export async function withKeyLock<T>(
     return body(trx);
   });
 }
+
+/** The CRM ids recorded for many keys of one destination and kind (key → id; absent: none). */
+export async function getMappings(
+  db: Kysely<Database>,
+  destination: string,
+  kind: CrmObjectKind,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('crm_objects')
+    .select(['source_key', 'crm_id'])
+    .where('destination', '=', destination)
+    .where('kind', '=', kind)
+    .where('source_key', 'in', [...keys])
+    .execute();
+  return new Map(rows.map((r) => [r.source_key, r.crm_id]));
+}
+
+/**
+ * Records many key → id mappings at once (the first writer of a key wins, as in recordMapping) and
+ * returns the ids the table holds for them.
+ */
+export async function recordMappings(
+  db: Kysely<Database>,
+  destination: string,
+  kind: CrmObjectKind,
+  rows: readonly { account: string; sourceKey: string; crmId: string }[],
+): Promise<Map<string, string>> {
+  if (rows.length === 0) return new Map();
+  await db
+    .insertInto('crm_objects')
+    .values(
+      rows.map((r) => ({
+        account: r.account,
+        destination,
+        kind,
+        source_key: r.sourceKey,
+        crm_id: r.crmId,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['destination', 'kind', 'source_key']).doNothing())
+    .execute();
+  return getMappings(
+    db,
+    destination,
+    kind,
+    rows.map((r) => r.sourceKey),
+  );
+}
+
+/** Marks many mappings as touched (after a batch update through them). */
+export async function touchMappings(
+  db: Kysely<Database>,
+  destination: string,
+  kind: CrmObjectKind,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await db
+    .updateTable('crm_objects')
+    .set({ updated_at: sql<Date>`now()` })
+    .where('destination', '=', destination)
+    .where('kind', '=', kind)
+    .where('source_key', 'in', [...keys])
+    .execute();
+}
+
+/**
+ * Takes the per-key locks of withKeyLock for many keys inside transaction `trx`, in key order (so two
+ * batches sharing keys cannot deadlock); they are released when the transaction ends.
+ */
+export async function lockKeys(
+  trx: Kysely<Database>,
+  destination: string,
+  kind: CrmObjectKind,
+  keys: readonly string[],
+): Promise<void> {
+  for (const key of [...keys].sort()) {
+    const lockName = `crm:${destination}:${kind}:${key}`;
+    await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx);
+  }
+}

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { CrmObjectKind, Database } from '../postgres/tables';
 import { accountOfKey } from './call-log-body';
-import type { CallbackTask, CallLog, CrmConnector } from './crm-connector';
+import type { CallbackTask, CallLog, CrmConnector, MessageLog } from './crm-connector';
 import { getMapping, recordMapping, touchMapping, withKeyLock, type MappingKey } from './mapping';
 
 /** How an upsert ended, for logs and tests. */
@@ -108,6 +108,31 @@ export function upsertTask(
       find: (key) => connector.findTask(key, task),
       create: (item) => connector.createTask(item),
       update: (crmId, item) => connector.updateTask(crmId, item),
+    },
+    opts,
+  );
+}
+
+/**
+ * Logs an SMS or voice message on its contact for `log.key`, exactly once (updates it in place when
+ * called again); null when the connector keeps no messages.
+ */
+export function upsertMessageLog(
+  db: Kysely<Database>,
+  connector: CrmConnector,
+  log: MessageLog,
+  opts: UpsertOptions = {},
+): Promise<UpsertResult> | null {
+  if (!connector.createMessageLog || !connector.updateMessageLog) return null;
+  return upsert(
+    db,
+    connector.name,
+    log,
+    {
+      kind: log.channel,
+      find: (key) => connector.findMessageLog?.(key, log) ?? Promise.resolve(null),
+      create: (item) => connector.createMessageLog!(item),
+      update: (crmId, item) => connector.updateMessageLog!(crmId, item),
     },
     opts,
   );

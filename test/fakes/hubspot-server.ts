@@ -1,20 +1,30 @@
 // A local HubSpot for tests: the CRM v3 endpoints callsync's HubSpot connector calls through the
-// official client (objects create/update/search/batch update for calls, tasks and contacts; property
-// and property-group creation; owners), validating what HubSpot requires and answering errors in
-// HubSpot's format. In-memory; `requests` and `objects()` let tests assert on what was sent.
+// official client (objects create/update/search and batch create/read/update for calls, tasks and
+// contacts; property and property-group creation; owners), validating what HubSpot requires and
+// answering errors in HubSpot's format. It enforces a Professional private app's documented limits
+// (190 requests per rolling 10 seconds, 5 searches per second, 100 inputs per batch) with HubSpot's
+// 429 body and X-HubSpot-RateLimit-* headers. In-memory; `requests`, `counters` and `objects()` let
+// tests and benches assert on what was sent.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { mulberry32 } from '../../lib/seeded-random';
+import {
+  deriveContact,
+  filterMatches,
+  registerContactRoutes,
+  searchPage,
+  type FakeHubSpotContacts,
+} from './hubspot-contacts';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { SlidingWindowLimit, countLimited, newCounters, type LimitCounters } from './vendor-limits';
+import {
+  registerHubSpotConversations,
+  type ConversationType,
+  type FakeEngagement,
+} from './hubspot-conversations';
 
-export type ObjectType = 'calls' | 'tasks' | 'contacts';
-
-export interface FakeObject {
-  id: string;
-  type: ObjectType;
-  properties: Record<string, string | null>;
-  associations: { toId: string; category: string; typeId: number }[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type { FakeObject, ObjectType } from './hubspot-objects';
+import type { FakeObject, ObjectType } from './hubspot-objects';
 
 export interface RecordedRequest {
   method: string;
@@ -25,11 +35,13 @@ export interface RecordedRequest {
   at: number;
 }
 
-export interface FakeHubSpot {
+export interface FakeHubSpot extends FakeHubSpotContacts {
   /** Origin to use as the client's basePath. */
   url: string;
   token: string;
   requests: RecordedRequest[];
+  /** Requests answered and those refused for a rate limit (429), by policy. */
+  counters: LimitCounters;
   objects(type: ObjectType): FakeObject[];
   /** Adds a contact directly (as if created in HubSpot's UI); returns its id. */
   seedContact(properties: Record<string, string>, updatedAt?: string): string;
@@ -42,9 +54,27 @@ export interface FakeHubSpot {
    * (a 429 in HubSpot's rate-limit format, with Retry-After when `retryAfterSeconds` is given).
    */
   failNext(method: string, path: string, status: number, count?: number, retryAfterSeconds?: number): void;
+  /**
+   * From now on each request is answered 429 (with Retry-After) with chance `rate429`, or a 5xx
+   * (500, 502 or 503 in turn) with chance `rate5xx`, drawn from a seeded generator; null stops it.
+   * Recorded in `requests` like any answer.
+   */
+  randomFaults(faults: RandomFaults | null): void;
   /** Custom properties defined on an object type (what a portal admin or callsync created). */
   customProperties(type: ObjectType): string[];
+  /** Communications (SMS) and notes written (test/fakes/hubspot-conversations.ts). */
+  engagements(type: ConversationType): FakeEngagement[];
+  /** The portal id account-info answers (record links carry it). */
+  portalId: number;
   close(): Promise<void>;
+}
+
+/** Random CRM faults (see FakeHubSpot.randomFaults). */
+export interface RandomFaults {
+  rate429: number;
+  rate5xx: number;
+  retryAfterSeconds: number;
+  seed?: number;
 }
 
 /** Properties each object type knows besides custom ones (a subset of HubSpot's defaults). */
@@ -81,6 +111,7 @@ const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
     'firstname',
     'lastname',
     'email',
+    'company',
     'phone',
     'mobilephone',
     'hubspot_owner_id',
@@ -119,11 +150,23 @@ const ENUMS: Record<string, string[]> = {
   hs_task_priority: ['NONE', 'LOW', 'MEDIUM', 'HIGH'],
   hs_task_type: ['EMAIL', 'CALL', 'TODO', 'LINKED_IN', 'LINKED_IN_CONNECT', 'LINKED_IN_MESSAGE'],
 };
+/** HubSpot's default call outcomes (GET /calling/v1/dispositions). */
+const DISPOSITION_LABELS: Record<string, string> = {
+  '9d9162e7-6cf3-4944-bf63-4dff82258764': 'Busy',
+  'f240bbac-87c9-4f6e-bf70-924b57d47db7': 'Connected',
+  'a4c4c377-d246-4b32-a13b-75a56a4cd0ff': 'Left live message',
+  'b2cf5968-551e-4856-9783-52b3da59a7d0': 'Left voicemail',
+  '73a0d17f-1163-4015-bdd5-ec830791da20': 'No answer',
+  '17b47fee-58de-441e-a44c-c6300d46f273': 'Wrong number',
+};
 const NUMBERS = new Set(['hs_call_duration']);
 const TIMESTAMPS = new Set(['hs_timestamp']);
 /** HubSpot-defined association types from these objects to contacts. */
 const CONTACT_ASSOCIATION: Partial<Record<ObjectType, number>> = { calls: 194, tasks: 204 };
 const OBJECT_TYPES = new Set<string>(['calls', 'tasks', 'contacts']);
+
+const fail = (status: number, category: string, message: string): Error =>
+  new HubSpotError(status, category, message);
 
 class HubSpotError extends Error {
   constructor(
@@ -136,15 +179,42 @@ class HubSpotError extends Error {
   }
 }
 
-/** HubSpot's answer when an app exceeds its rolling 10-second limit. */
-function rateLimitBody() {
+/** HubSpot's answer when an app exceeds a rate limit (the rolling 10-second one, or search's secondly one). */
+function rateLimitBody(policy: 'TEN_SECONDLY_ROLLING' | 'SECONDLY' = 'TEN_SECONDLY_ROLLING') {
   return {
     status: 'error',
-    message: 'You have reached your ten_secondly_rolling limit.',
+    message: `You have reached your ${policy.toLowerCase()} limit.`,
     errorType: 'RATE_LIMIT',
     correlationId: randomUUID(),
-    policyName: 'TEN_SECONDLY_ROLLING',
+    policyName: policy,
+    requestId: randomUUID(),
   };
+}
+
+/** A Professional private app's documented limits; tests may lower them. */
+export interface HubSpotLimits {
+  /** Requests per rolling 10 seconds, all endpoints together (Professional private app: 190). */
+  per10Seconds: number;
+  /** Search requests per second (CRM search API: 5 per token). */
+  searchPerSecond: number;
+  /** Inputs per batch request (100). */
+  batchInputs: number;
+  /** Requests per day (Professional: 650,000). */
+  daily: number;
+}
+
+export const PROFESSIONAL_LIMITS: HubSpotLimits = {
+  per10Seconds: 190,
+  searchPerSecond: 5,
+  batchInputs: 100,
+  daily: 650_000,
+};
+
+/** The digits HubSpot puts in hs_searchable_calculated_*_number: the number without its country code. */
+function searchableDigits(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const parsed = parsePhoneNumberFromString(value, 'US');
+  return parsed?.nationalNumber ?? (value.replace(/\D/g, '') || null);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -161,6 +231,10 @@ function validTimestamp(value: string): boolean {
 export interface FakeHubSpotOptions {
   token?: string;
   scopes?: string[];
+  /** Limits enforced (default: a Professional private app's); `false` turns rate limits off. */
+  limits?: Partial<HubSpotLimits> | false;
+  /** False: the portal lacks the communications object (callsync logs SMS as notes). */
+  communications?: boolean;
 }
 
 export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<FakeHubSpot> {
@@ -199,9 +273,21 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
   const groups = new Map<string, Set<string>>();
   const owners: { id: string; email: string }[] = [];
   const requests: RecordedRequest[] = [];
+  const counters = newCounters();
+  const limits: HubSpotLimits = { ...PROFESSIONAL_LIMITS, ...(opts.limits || {}) };
+  const rolling = new SlidingWindowLimit(limits.per10Seconds, 10_000);
+  const secondly = new SlidingWindowLimit(limits.searchPerSecond, 1_000);
+  let dailyUsed = 0;
+  /** Custom properties whose values must be unique per object type (hasUniqueValue). */
+  const unique = new Map<ObjectType, Set<string>>([
+    ['calls', new Set()],
+    ['tasks', new Set()],
+    ['contacts', new Set()],
+  ]);
   let nextId = 10_001;
   let rateLimited = 0;
   let retryAfter: number | undefined;
+  let random: (RandomFaults & { next: () => number; served: number }) | null = null;
 
   const known = (type: ObjectType, name: string) =>
     DEFAULT_PROPERTIES[type].includes(name) || custom.get(type)!.has(name);
@@ -339,11 +425,37 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     });
   }
 
+  /** Refuses a value another object already holds in a property with hasUniqueValue. */
+  function checkUnique(type: ObjectType, props: Record<string, string | null>, selfId?: string): void {
+    for (const name of unique.get(type)!) {
+      const value = props[name];
+      if (value === undefined || value === null || value === '') continue;
+      for (const other of store.get(type)!.values()) {
+        if (other.id !== selfId && other.properties[name] === value) {
+          throw new HubSpotError(
+            409,
+            'CONFLICT',
+            `A ${type.replace(/s$/, '')} with the unique property "${name}" value "${value}" already exists. Existing ID: ${other.id}`,
+          );
+        }
+      }
+    }
+  }
+
+  /** HubSpot's calculated searchable numbers follow a contact's phone and mobile phone. */
+  function calculate(type: ObjectType, props: Record<string, string | null>): void {
+    if (type !== 'contacts') return;
+    if ('phone' in props) props.hs_searchable_calculated_phone_number = searchableDigits(props.phone);
+    if ('mobilephone' in props)
+      props.hs_searchable_calculated_mobile_number = searchableDigits(props.mobilephone);
+  }
+
   function insert(
     type: ObjectType,
     properties: Record<string, string | null>,
     associations: FakeObject['associations'],
   ) {
+    checkUnique(type, properties);
     const now = new Date().toISOString();
     const id = String(nextId++);
     const obj: FakeObject = {
@@ -354,6 +466,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       createdAt: now,
       updatedAt: now,
     };
+    calculate(type, obj.properties);
+    deriveContact(obj);
     store.get(type)!.set(id, obj);
     return obj;
   }
@@ -361,8 +475,11 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
   function patch(type: ObjectType, id: string, props: Record<string, string | null>) {
     const obj = store.get(type)!.get(id);
     if (!obj) throw new HubSpotError(404, 'OBJECT_NOT_FOUND', 'resource not found');
+    checkUnique(type, props, id);
     obj.updatedAt = new Date().toISOString();
     Object.assign(obj.properties, props, { hs_lastmodifieddate: obj.updatedAt });
+    calculate(type, obj.properties);
+    deriveContact(obj);
     return obj;
   }
 
@@ -405,11 +522,10 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       if (g.filters.length > 6)
         throw new HubSpotError(400, 'VALIDATION_ERROR', 'A filterGroup can have at most 6 filters');
       return g.filters.every((f: unknown) => {
-        if (!isRecord(f) || typeof f.propertyName !== 'string' || f.operator !== 'EQ') {
-          throw new HubSpotError(400, 'VALIDATION_ERROR', 'this fake supports EQ filters only');
+        if (!isRecord(f) || typeof f.propertyName !== 'string') {
+          throw new HubSpotError(400, 'VALIDATION_ERROR', 'filters[].propertyName is required');
         }
-
-        return obj.properties[f.propertyName] === f.value;
+        return filterMatches(obj, f, fail);
       });
     };
     // HubSpot refuses a filter on a property the object type does not have, whatever the data.
@@ -431,7 +547,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     const hits = [...store.get(type)!.values()].filter(
       (o) => filterGroups.length === 0 || filterGroups.some((g) => matches(o, g)),
     );
-    return { total: hits.length, results: hits.slice(0, limit).map((o) => view(o, props)) };
+    return searchPage(hits, body, limit, (o) => view(o, props), fail);
   }
 
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
@@ -443,7 +559,10 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     if (failure) {
       failure.count--;
       if (failure.retryAfter !== undefined) void reply.header('retry-after', String(failure.retryAfter));
-      if (failure.status === 429) return reply.code(429).send(rateLimitBody());
+      if (failure.status === 429) {
+        countLimited(counters, 'INJECTED');
+        return reply.code(429).send(rateLimitBody());
+      }
       return reply.code(failure.status).send({
         status: 'error',
         message: `fault injected by the test (${failure.status})`,
@@ -453,8 +572,25 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     }
     if (rateLimited > 0) {
       rateLimited--;
+      countLimited(counters, 'INJECTED');
       if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
       return reply.code(429).send(rateLimitBody());
+    }
+    if (random) {
+      const roll = random.next();
+      if (roll < random.rate429) {
+        void reply.header('retry-after', String(random.retryAfterSeconds));
+        return reply.code(429).send(rateLimitBody());
+      }
+      if (roll < random.rate429 + random.rate5xx) {
+        const status = [500, 502, 503][random.served++ % 3]!;
+        return reply.code(status).send({
+          status: 'error',
+          message: `fault injected by the test (${status})`,
+          correlationId: randomUUID(),
+          category: 'INTERNAL_ERROR',
+        });
+      }
     }
     if (req.headers.authorization !== `Bearer ${token}`) {
       return reply.code(401).send({
@@ -464,8 +600,36 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
         category: 'INVALID_AUTHENTICATION',
       });
     }
+    if (opts.limits === false) return;
+    const now = Date.now();
+    const isSearch =
+      req.method === 'POST' && /^\/crm\/v3\/objects\/[^/]+\/search$/.test(req.url.split('?')[0]!);
+    // Search answers carry no rate-limit headers (HubSpot documents that); other answers do.
+    const headers = () => {
+      if (isSearch) return;
+      void reply.headers({
+        'x-hubspot-ratelimit-daily': String(limits.daily),
+        'x-hubspot-ratelimit-daily-remaining': String(Math.max(0, limits.daily - dailyUsed)),
+        'x-hubspot-ratelimit-interval-milliseconds': '10000',
+        'x-hubspot-ratelimit-max': String(limits.per10Seconds),
+        'x-hubspot-ratelimit-remaining': String(rolling.remaining(now)),
+      });
+    };
+    if (isSearch && secondly.remaining(now) === 0) {
+      countLimited(counters, 'SECONDLY');
+      return reply.code(429).send(rateLimitBody('SECONDLY'));
+    }
+    if (!rolling.take(now)) {
+      countLimited(counters, 'TEN_SECONDLY_ROLLING');
+      headers();
+      return reply.code(429).send(rateLimitBody('TEN_SECONDLY_ROLLING'));
+    }
+    if (isSearch) secondly.take(now);
+    dailyUsed++;
+    headers();
   });
   app.addHook('onResponse', async (req, reply) => {
+    counters.requests++;
     requests.push({
       method: req.method,
       path: req.url,
@@ -502,12 +666,110 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     return reply.code(201).send(view(insert(type, properties, associations)));
   });
 
+  function checkBatchSize(inputs: unknown[]): void {
+    if (inputs.length > limits.batchInputs) {
+      throw new HubSpotError(
+        400,
+        'VALIDATION_ERROR',
+        `Batch input limit is ${limits.batchInputs}; received ${inputs.length} inputs`,
+      );
+    }
+  }
+
+  // Batch create is all or nothing: any invalid input or unique-value conflict refuses the batch.
+  // Results come back in no particular order (HubSpot does not promise input order; here: reversed).
+  app.post('/crm/v3/objects/:type/batch/create', async (req: FastifyRequest, reply: FastifyReply) => {
+    const type = objectType(req);
+    const body = req.body;
+    if (!isRecord(body) || !Array.isArray(body.inputs))
+      throw new HubSpotError(400, 'VALIDATION_ERROR', 'inputs is required');
+    checkBatchSize(body.inputs);
+    const startedAt = new Date().toISOString();
+    const inputs = body.inputs.map((input: unknown) => {
+      if (!isRecord(input)) throw new HubSpotError(400, 'VALIDATION_ERROR', 'inputs[] must be objects');
+      return {
+        properties: validateProperties(type, input.properties, true),
+        associations: validateAssociations(type, input.associations),
+      };
+    });
+    for (const name of unique.get(type)!) {
+      const values = inputs.map((i) => i.properties[name]).filter((v) => v !== undefined && v !== null);
+      if (new Set(values).size !== values.length)
+        throw new HubSpotError(
+          409,
+          'CONFLICT',
+          `Duplicate values of the unique property "${name}" in the batch`,
+        );
+    }
+    for (const input of inputs) checkUnique(type, input.properties);
+    const results = inputs.map((i) => view(insert(type, i.properties, i.associations))).reverse();
+    return reply
+      .code(201)
+      .send({ status: 'COMPLETE', results, startedAt, completedAt: new Date().toISOString() });
+  });
+
+  // Batch read by id, or by a unique property (idProperty); missing ones are a 207's errors.
+  app.post('/crm/v3/objects/:type/batch/read', async (req: FastifyRequest, reply: FastifyReply) => {
+    const type = objectType(req);
+    const body = req.body;
+    if (!isRecord(body) || !Array.isArray(body.inputs))
+      throw new HubSpotError(400, 'VALIDATION_ERROR', 'inputs is required');
+    checkBatchSize(body.inputs);
+    const idProperty = typeof body.idProperty === 'string' ? body.idProperty : undefined;
+    if (idProperty !== undefined && !unique.get(type)!.has(idProperty)) {
+      throw new HubSpotError(
+        400,
+        'VALIDATION_ERROR',
+        `${idProperty} is not a unique identifier property of ${type}`,
+      );
+    }
+    const props = Array.isArray(body.properties) ? (body.properties as string[]) : undefined;
+    const startedAt = new Date().toISOString();
+    const results = [];
+    const missing: string[] = [];
+    for (const input of body.inputs as unknown[]) {
+      if (!isRecord(input) || typeof input.id !== 'string')
+        throw new HubSpotError(400, 'VALIDATION_ERROR', 'inputs[].id is required');
+      const id = input.id;
+      const hit = [...store.get(type)!.values()].find((o) =>
+        idProperty === undefined ? o.id === id : o.properties[idProperty] === id,
+      );
+      if (hit) results.push(view(hit, props));
+      else missing.push(id);
+    }
+    const completedAt = new Date().toISOString();
+    if (missing.length === 0) return { status: 'COMPLETE', results, startedAt, completedAt };
+    return reply.code(207).send({
+      status: 'COMPLETE',
+      results,
+      numErrors: 1,
+      errors: [
+        {
+          status: 'error',
+          category: 'OBJECT_NOT_FOUND',
+          message: `Could not get some ${type} objects, they may be deleted or not exist. Check that ids are valid.`,
+          context: { ids: missing },
+        },
+      ],
+      startedAt,
+      completedAt,
+    });
+  });
+
   app.patch('/crm/v3/objects/:type/:id', async (req: FastifyRequest) => {
     const type = objectType(req);
     const body = req.body;
     if (!isRecord(body)) throw new HubSpotError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
     const properties = validateProperties(type, body.properties, false);
     return view(patch(type, (req.params as { id: string }).id, properties));
+  });
+
+  app.delete('/crm/v3/objects/:type/:id', async (req: FastifyRequest, reply: FastifyReply) => {
+    const id = (req.params as { id: string }).id;
+    if (!store.get(objectType(req))!.delete(id)) {
+      throw new HubSpotError(404, 'OBJECT_NOT_FOUND', `Object not found.  objectId are usually numeric.`);
+    }
+    return reply.code(204).send();
   });
 
   app.post('/crm/v3/objects/:type/search', async (req: FastifyRequest) => search(objectType(req), req.body));
@@ -517,7 +779,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     const body = req.body;
     if (!isRecord(body) || !Array.isArray(body.inputs))
       throw new HubSpotError(400, 'VALIDATION_ERROR', 'inputs is required');
-    if (body.inputs.length > 100) throw new HubSpotError(400, 'VALIDATION_ERROR', 'Batch input limit is 100');
+    checkBatchSize(body.inputs);
     const startedAt = new Date().toISOString();
     // Validate everything first: HubSpot rejects the whole batch when an input is invalid.
     const inputs = body.inputs.map((input: unknown) => {
@@ -554,7 +816,14 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     const name = (req.params as { name: string }).name;
     if (!known(type, name))
       throw new HubSpotError(404, 'OBJECT_NOT_FOUND', `Unable to find property ${name} on ${type}`);
-    return { name, label: name, type: 'string', fieldType: 'text', groupName: 'callsync' };
+    return {
+      name,
+      label: name,
+      type: 'string',
+      fieldType: 'text',
+      groupName: 'callsync',
+      hasUniqueValue: unique.get(type)!.has(name),
+    };
   });
 
   app.post('/crm/v3/properties/:type/groups', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -595,6 +864,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     if (known(type, name))
       throw new HubSpotError(409, 'OBJECT_ALREADY_EXISTS', `Property named '${name}' already exists.`);
     custom.get(type)!.add(name);
+    if (body.hasUniqueValue === true) unique.get(type)!.add(name);
     const now = new Date().toISOString();
     return reply
       .code(201)
@@ -618,6 +888,47 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     };
   });
 
+  // GET /crm/v3/owners/{ownerId}: one owner by id (idProperty=id), 404 when there is none.
+  app.get('/crm/v3/owners/:ownerId', async (req: FastifyRequest) => {
+    requireScope('crm.objects.owners.read');
+    const { ownerId } = req.params as { ownerId: string };
+    const o = owners.find((x) => x.id === ownerId);
+    if (!o) throw new HubSpotError(404, 'OBJECT_NOT_FOUND', `No owner with id ${ownerId}`);
+    const now = new Date().toISOString();
+    return {
+      id: o.id,
+      email: o.email,
+      userId: Number(o.id),
+      createdAt: now,
+      updatedAt: now,
+      archived: false,
+    };
+  });
+
+  // GET /calling/v1/dispositions: the portal's call outcomes (HubSpot's six defaults here).
+  app.get('/calling/v1/dispositions', async () =>
+    Object.entries(DISPOSITION_LABELS).map(([id, label]) => ({ id, label, deleted: false })),
+  );
+
+  const contactHelpers = registerContactRoutes(app, {
+    store,
+    patch,
+    view,
+    objectType,
+    error: fail,
+  });
+
+  const portalId = 4_242_424;
+  const conversations = registerHubSpotConversations(app, {
+    portalId,
+    communications: opts.communications ?? true,
+    contactExists: (id) => store.get('contacts')!.has(id),
+    nextId: () => String(nextId++),
+    fail: (status, category, message) => {
+      throw new HubSpotError(status, category, message);
+    },
+  });
+
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('fake HubSpot did not bind a port');
@@ -626,10 +937,12 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     url: `http://127.0.0.1:${address.port}`,
     token,
     requests,
+    counters,
     objects: (type) => [...store.get(type)!.values()],
     seedContact: (properties, updatedAt) => {
       const obj = insert('contacts', properties, []);
       if (updatedAt) obj.updatedAt = updatedAt;
+      deriveContact(obj);
       return obj.id;
     },
     seedOwner: (email) => {
@@ -644,7 +957,13 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     failNext: (method, path, status, count = 1, retryAfterSeconds) => {
       failures.push({ method, path, status, count, retryAfter: retryAfterSeconds });
     },
+    randomFaults: (faults) => {
+      random = faults && { ...faults, next: mulberry32(faults.seed ?? 17), served: 0 };
+    },
     customProperties: (type) => [...custom.get(type)!],
+    ...contactHelpers,
+    engagements: conversations.engagements,
+    portalId,
     close: () => app.close(),
   };
 }

@@ -1,10 +1,19 @@
 // A local Salesforce for tests: the REST API calls callsync's Salesforce connector makes through
-// jsforce (sObject create and update for Task and Contact, sObject Collections update, SOQL query and
-// SOSL phone search), checking field names, types, picklists, create-only fields and references as
-// Salesforce does, and answering errors in its format (`[{ message, errorCode, fields }]`).
+// jsforce (sObject create, update and delete for Task, Contact and Lead, sObject Collections create,
+// update and delete, SOQL query with queryMore paging, queryAll with IsDeleted, relationship fields
+// such as Account.Name, and SOSL phone search), checking field names, types, picklists, create-only
+// and required fields and references as Salesforce does, and answering errors in its format
+// (`[{ message, errorCode, fields }]`; per record in a collection, `{ success: false, errors }`).
+// Every write moves the record's SystemModstamp; a delete keeps the record in the recycle bin
+// (IsDeleted = true), seen by queryAll only.
+//
+// It enforces the org's limits as Salesforce documents them: sObject Collections take at most 200
+// records, and every API call is counted against the org's 24-hour allowance (REQUEST_LIMIT_EXCEEDED
+// beyond it; /limits and the Sforce-Limit-Info header report it). `counters` is readable by tests.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { DailyAllowance, countLimited, newCounters, type LimitCounters } from './vendor-limits';
 
-export type SObjectType = 'Task' | 'Contact' | 'Lead' | 'User';
+export type SObjectType = 'Task' | 'Contact' | 'Lead' | 'User' | 'Account';
 
 export interface FakeRecord {
   Id: string;
@@ -12,6 +21,10 @@ export interface FakeRecord {
   fields: Record<string, unknown>;
   CreatedDate: string;
   LastModifiedDate: string;
+  /** Moves on every change, a user's or the system's. */
+  SystemModstamp: string;
+  /** In the recycle bin: gone from query and search, still read by queryAll. */
+  IsDeleted: boolean;
 }
 
 export interface RecordedRequest {
@@ -28,14 +41,27 @@ export interface FakeSalesforce {
   token: string;
   version: string;
   requests: RecordedRequest[];
+  /** Requests answered, and those refused with REQUEST_LIMIT_EXCEEDED. */
+  counters: LimitCounters;
+  /** The org's 24-hour API allowance (DailyApiRequests): `used` and `max` can be read and set. */
+  daily: DailyAllowance;
   records(type: SObjectType): FakeRecord[];
   seed(type: Exclude<SObjectType, 'Task'>, fields: Record<string, unknown>, lastModified?: string): string;
+  /** A user's edit in Salesforce (fields as given, unvalidated): the stamps move. */
+  edit(id: string, fields: Record<string, unknown>): void;
+  /** A user's delete: the record goes to the recycle bin. */
+  remove(id: string): void;
+  /**
+   * The `n`th sObject Collections create from now (1 = the next) saves its records, but the client
+   * hears 503 SERVER_UNAVAILABLE, as if the connection broke before the answer came.
+   */
+  loseCollectionCreateAnswer(n: number): void;
   /** The next `count` requests are refused with REQUEST_LIMIT_EXCEEDED (the org's 24-hour API limit). */
   limitExceededNext(count: number): void;
   close(): Promise<void>;
 }
 
-type Kind = 'string' | 'textarea' | 'int' | 'date' | 'boolean' | 'reference' | 'picklist';
+type Kind = 'string' | 'textarea' | 'int' | 'date' | 'datetime' | 'boolean' | 'reference' | 'picklist';
 interface FieldDef {
   kind: Kind;
   max?: number;
@@ -68,36 +94,75 @@ const TASK: Record<string, FieldDef> = {
   WhoId: { kind: 'reference', refersTo: ['Contact', 'Lead'] },
   OwnerId: { kind: 'reference', refersTo: ['User'] },
 };
-const PERSON: Record<string, FieldDef> = {
+const NAME_AND_OWNER: Record<string, FieldDef> = {
   FirstName: { kind: 'string', max: 40 },
   LastName: { kind: 'string', max: 80 },
-  Phone: { kind: 'string', max: 40 },
-  MobilePhone: { kind: 'string', max: 40 },
   Email: { kind: 'string', max: 80 },
   OwnerId: { kind: 'reference', refersTo: ['User'] },
-  Company: { kind: 'string', max: 255 },
-  IsConverted: { kind: 'boolean' },
-  IsActive: { kind: 'boolean' },
 };
+/** The custom fields an org adds for callsync's contact sync (README "Contact sync"). */
+const CALLSYNC_FIELDS: Record<string, FieldDef> = {
+  Callsync_Contact__c: { kind: 'string', max: 255 },
+  Callsync_Deleted__c: { kind: 'datetime' },
+};
+const CONTACT: Record<string, FieldDef> = {
+  ...NAME_AND_OWNER,
+  Phone: { kind: 'string', max: 40 },
+  MobilePhone: { kind: 'string', max: 40 },
+  HomePhone: { kind: 'string', max: 40 },
+  OtherPhone: { kind: 'string', max: 40 },
+  AssistantPhone: { kind: 'string', max: 40 },
+  Description: { kind: 'textarea', max: 32_000 },
+  AccountId: { kind: 'reference', refersTo: ['Account'] },
+  ...CALLSYNC_FIELDS,
+};
+const LEAD: Record<string, FieldDef> = {
+  ...NAME_AND_OWNER,
+  Phone: { kind: 'string', max: 40 },
+  MobilePhone: { kind: 'string', max: 40 },
+  Company: { kind: 'string', max: 255 },
+  Description: { kind: 'textarea', max: 32_000 },
+  // Set by lead conversion (convertLead), never by a create or an update.
+  IsConverted: { kind: 'boolean', readOnly: true },
+  ...CALLSYNC_FIELDS,
+};
+const USER: Record<string, FieldDef> = { ...NAME_AND_OWNER, IsActive: { kind: 'boolean' } };
+const ACCOUNT: Record<string, FieldDef> = { Name: { kind: 'string', max: 255 } };
 const SCHEMA: Record<SObjectType, Record<string, FieldDef>> = {
   Task: TASK,
-  Contact: PERSON,
-  Lead: PERSON,
-  User: PERSON,
+  Contact: CONTACT,
+  Lead: LEAD,
+  User: USER,
+  Account: ACCOUNT,
+};
+/** The phone fields SOSL's IN PHONE FIELDS searches, per object. */
+const PHONE_FIELDS: Partial<Record<SObjectType, string[]>> = {
+  Contact: ['Phone', 'MobilePhone', 'HomePhone', 'OtherPhone', 'AssistantPhone'],
+  Lead: ['Phone', 'MobilePhone'],
 };
 const REQUIRED: Record<SObjectType, string[]> = {
   Task: [],
   Contact: ['LastName'],
   Lead: ['LastName', 'Company'],
   User: [],
+  Account: ['Name'],
 };
 const DEFAULTS: Record<SObjectType, Record<string, unknown>> = {
   Task: { Status: 'Not Started', Priority: 'Normal', TaskSubtype: 'Task' },
   Contact: {},
   Lead: { IsConverted: false },
   User: { IsActive: true },
+  Account: {},
 };
-const PREFIX: Record<SObjectType, string> = { Task: '00T', Contact: '003', Lead: '00Q', User: '005' };
+const PREFIX: Record<SObjectType, string> = {
+  Task: '00T',
+  Contact: '003',
+  Lead: '00Q',
+  User: '005',
+  Account: '001',
+};
+/** Records one query page holds (Salesforce's default batch size); the rest come by queryMore. */
+const QUERY_PAGE = 2000;
 
 class SalesforceError extends Error {
   constructor(
@@ -111,6 +176,25 @@ class SalesforceError extends Error {
   toJSON() {
     return { message: this.message, errorCode: this.errorCode, fields: this.fields };
   }
+}
+
+/** `v <op> value` as SOQL compares: null only with = and !=, datetimes as instants. */
+function compareSoql(v: unknown, op: string, value: unknown): boolean {
+  if (value === null || v === null || v === undefined) {
+    const isNull = v === null || v === undefined;
+    if (op === '=') return value === null ? isNull : false;
+    if (op === '!=') return value === null ? !isNull : !isNull;
+    return false;
+  }
+  if (value instanceof Date) {
+    const d = Date.parse((typeof v === 'string' ? v : '').replace(/\+0000$/, 'Z'));
+    const t = value.getTime();
+    return { '=': d === t, '!=': d !== t, '>': d > t, '>=': d >= t, '<': d < t, '<=': d <= t }[op] ?? false;
+  }
+  if (op === '=') return v === value;
+  if (op === '!=') return v !== value;
+  const [a, b] = [v as string | number, value as string | number];
+  return { '>': a > b, '>=': a >= b, '<': a < b, '<=': a <= b }[op] ?? false;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -127,7 +211,14 @@ export interface FakeSalesforceOptions {
    * refused in writes as Salesforce refuses a field the user cannot see.
    */
   hiddenTaskFields?: string[];
+  /** API calls the org may make per 24 hours (DailyApiRequests.Max; default 100,000). */
+  dailyApiRequests?: number;
+  /** Records per query page before nextRecordsUrl (default 2000, Salesforce's); small to test paging. */
+  queryPageSize?: number;
 }
+
+/** Most records one sObject Collections request takes. */
+export const COLLECTION_MAX = 200;
 
 export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Promise<FakeSalesforce> {
   const hidden = new Set(opts.hiddenTaskFields ?? []);
@@ -137,6 +228,13 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   const requests: RecordedRequest[] = [];
   let counter = 1;
   let limitExceeded = 0;
+  let loseCreate = 0;
+  const counters = newCounters();
+  const daily = new DailyAllowance(opts.dailyApiRequests ?? 100_000);
+  const pageSize = opts.queryPageSize ?? QUERY_PAGE;
+  /** Query cursors: the rest of a result, by locator. */
+  const cursors = new Map<string, { fields: string[]; hits: FakeRecord[] }>();
+  let cursorCounter = 1;
 
   const newId = (type: SObjectType) => `${PREFIX[type]}${String(counter++).padStart(12, '0')}AAA`;
   const typeOf = (name: string): SObjectType => {
@@ -201,6 +299,9 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         case 'date':
           if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw wrongType();
           break;
+        case 'datetime':
+          if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw wrongType();
+          break;
         case 'picklist':
           if (typeof value !== 'string') throw wrongType();
           if (!def.values!.includes(value)) {
@@ -228,8 +329,11 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       }
       out[name] = value;
     }
-    if (mode === 'create') {
-      const missing = REQUIRED[type].filter((f) => out[f] === undefined || out[f] === null || out[f] === '');
+    {
+      // A create must set every required field; an update must not clear one.
+      const missing = REQUIRED[type].filter((f) =>
+        mode === 'create' ? out[f] === undefined || out[f] === null || out[f] === '' : f in out && !out[f],
+      );
       if (missing.length > 0) {
         throw new SalesforceError(
           400,
@@ -250,55 +354,112 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       fields: { ...DEFAULTS[type], ...fields },
       CreatedDate: now,
       LastModifiedDate: lastModified ?? now,
+      SystemModstamp: lastModified ?? now,
+      IsDeleted: false,
     };
     store.set(record.Id, record);
     return record;
   }
 
-  function update(type: SObjectType, id: string, input: unknown) {
+  /** A live record of `type`, or Salesforce's error for a missing or deleted one. */
+  function live(type: SObjectType, id: string): FakeRecord {
     const record = store.get(id);
     if (!record || record.type !== type)
       throw new SalesforceError(404, 'NOT_FOUND', 'The requested resource does not exist');
+    if (record.IsDeleted) throw new SalesforceError(404, 'ENTITY_IS_DELETED', 'entity is deleted');
+    return record;
+  }
+
+  function touch(record: FakeRecord) {
+    record.LastModifiedDate = record.SystemModstamp = new Date().toISOString();
+  }
+
+  function update(type: SObjectType, id: string, input: unknown) {
+    const record = live(type, id);
     Object.assign(record.fields, validate(type, input, 'update'));
-    record.LastModifiedDate = new Date().toISOString();
+    touch(record);
+  }
+
+  function destroy(id: string) {
+    const record = store.get(id);
+    if (!record) throw new SalesforceError(404, 'NOT_FOUND', 'The requested resource does not exist');
+    live(record.type, id);
+    record.IsDeleted = true;
+    touch(record);
   }
 
   const base = `/services/data/v${version}`;
   const attributes = (r: FakeRecord) => ({ type: r.type, url: `${base}/sobjects/${r.type}/${r.Id}` });
   const fieldValue = (r: FakeRecord, f: string): unknown => {
     if (f === 'Id') return r.Id;
-    if (f === 'CreatedDate' || f === 'LastModifiedDate') return r[f].replace('Z', '+0000');
-    if (f === 'Name') return [r.fields.FirstName, r.fields.LastName].filter(Boolean).join(' ');
+    if (f === 'CreatedDate' || f === 'LastModifiedDate' || f === 'SystemModstamp')
+      return r[f].replace('Z', '+0000');
+    if (f === 'IsDeleted') return r.IsDeleted;
+    if (f === 'Name' && r.type !== 'Account')
+      return [r.fields.FirstName, r.fields.LastName].filter(Boolean).join(' ');
     if (!(f in SCHEMA[r.type]))
       throw new SalesforceError(400, 'INVALID_FIELD', `No such column '${f}' on entity '${r.type}'`);
     return r.fields[f] ?? null;
   };
+  /** A relationship (`Account.Name`): the parent record's fields nested, or null without a parent. */
+  const related = (r: FakeRecord, path: string): [string, unknown] => {
+    const [rel, field] = path.split('.') as [string, string];
+    const def = SCHEMA[r.type][`${rel}Id`];
+    if (!def || def.kind !== 'reference')
+      throw new SalesforceError(
+        400,
+        'INVALID_FIELD',
+        `Didn't understand relationship '${rel}' in field path. If you are attempting to use a custom relationship, be sure to append the '__r' after the custom relationship name.`,
+      );
+    const parentId = r.fields[`${rel}Id`];
+    const parent = typeof parentId === 'string' ? store.get(parentId) : undefined;
+    return [rel, parent ? { attributes: attributes(parent), [field]: fieldValue(parent, field) } : null];
+  };
   const project = (r: FakeRecord, fields: string[]) => ({
     attributes: attributes(r),
-    ...Object.fromEntries(fields.map((f) => [f, fieldValue(r, f)])),
+    ...Object.fromEntries(fields.map((f) => (f.includes('.') ? related(r, f) : [f, fieldValue(r, f)]))),
   });
 
   function parseValue(text: string): unknown {
     if (/^'(?:[^'\\]|\\.)*'$/.test(text)) return text.slice(1, -1).replace(/\\(.)/g, '$1');
     if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
     if (/^-?\d+$/.test(text)) return Number(text);
+    if (/^null$/i.test(text)) return null;
+    // A datetime literal (unquoted in SOQL), compared as an instant.
+    if (/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/.test(text)) return new Date(text);
     throw new SalesforceError(400, 'MALFORMED_QUERY', `unexpected token: ${text}`);
   }
 
-  /** Conditions `Field = value` joined by AND (the subset callsync sends). */
+  /** Conditions `Field <op> value` (=, !=, <, <=, >, >=; null, datetimes) or `Field IN (…)` joined by AND. */
   function whereFilter(clause: string | undefined): (r: FakeRecord) => boolean {
     if (!clause) return () => true;
     const conds = clause.split(/\s+AND\s+/i).map((c) => {
-      const m = /^(\w+)\s*=\s*(.+)$/.exec(c.trim());
+      const list = /^(\w+)\s+IN\s*\((.+)\)$/i.exec(c.trim());
+      if (list) {
+        const values = (list[2]!.match(/'(?:[^'\\]|\\.)*'|[^,\s]+/g) ?? []).map(parseValue);
+        return { field: list[1]!, test: (v: unknown) => values.includes(v) };
+      }
+      const m = /^(\w+)\s*(!=|>=|<=|=|>|<)\s*(.+)$/.exec(c.trim());
       if (!m) throw new SalesforceError(400, 'MALFORMED_QUERY', `unexpected token: ${c}`);
-      return { field: m[1]!, value: parseValue(m[2]!.trim()) };
+      const value = parseValue(m[3]!.trim());
+      return { field: m[1]!, test: (v: unknown) => compareSoql(v, m[2]!, value) };
     });
-    return (r) => conds.every((c) => fieldValue(r, c.field) === c.value);
+    return (r) => conds.every((c) => c.test(fieldValue(r, c.field)));
   }
 
-  function query(soql: string) {
+  /** One page of a result; the rest kept behind a locator for queryMore. */
+  function page(fields: string[], hits: FakeRecord[], totalSize: number) {
+    const records = hits.slice(0, pageSize).map((r) => project(r, fields));
+    if (hits.length <= pageSize) return { totalSize, done: true, records };
+    const locator = `01gD0000000${String(cursorCounter++).padStart(4, '0')}-${pageSize}`;
+    cursors.set(locator, { fields, hits: hits.slice(pageSize) });
+    return { totalSize, done: false, nextRecordsUrl: `${base}/query/${locator}`, records };
+  }
+
+  /** SOQL; `all` is queryAll (records in the recycle bin too). */
+  function query(soql: string, all: boolean) {
     const m =
-      /^SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(\w+)(?:\s+(ASC|DESC))?)?(?:\s+LIMIT\s+(\d+))?\s*$/i.exec(
+      /^SELECT\s+(.+?)\s+FROM\s+(\w+)(?:\s+WHERE\s+(.+?))?(?:\s+ORDER\s+BY\s+(.+?))?(?:\s+LIMIT\s+(\d+))?\s*$/i.exec(
         soql.trim(),
       );
     if (!m) throw new SalesforceError(400, 'MALFORMED_QUERY', `unexpected token in: ${soql}`);
@@ -307,19 +468,31 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     if (!(type in SCHEMA))
       throw new SalesforceError(400, 'INVALID_TYPE', `sObject type '${type}' is not supported.`);
     const filter = whereFilter(m[3]);
-    let hits = [...store.values()].filter((r) => r.type === type && filter(r));
+    let hits = [...store.values()].filter((r) => r.type === type && (all || !r.IsDeleted) && filter(r));
     if (m[4]) {
-      const dir = (m[5] ?? 'ASC').toUpperCase() === 'DESC' ? -1 : 1;
-      const key = m[4];
-      // Ties on the timestamp fall back to creation order, as ids grow.
-      hits = hits.sort(
-        (a, b) =>
-          dir *
-          (String(fieldValue(a, key)).localeCompare(String(fieldValue(b, key))) || a.Id.localeCompare(b.Id)),
-      );
+      const keys = m[4].split(',').map((k) => {
+        const o = /^(\w+)(?:\s+(ASC|DESC))?$/i.exec(k.trim());
+        if (!o) throw new SalesforceError(400, 'MALFORMED_QUERY', `unexpected token: ${k}`);
+        return { field: o[1]!, dir: (o[2] ?? 'ASC').toUpperCase() === 'DESC' ? -1 : 1 };
+      });
+      // Ties on every key fall back to creation order, as ids grow.
+      hits = hits.sort((a, b) => {
+        for (const { field, dir } of keys) {
+          const c = String(fieldValue(a, field)).localeCompare(String(fieldValue(b, field)));
+          if (c !== 0) return dir * c;
+        }
+        return a.Id.localeCompare(b.Id);
+      });
     }
-    if (m[6]) hits = hits.slice(0, Number(m[6]));
-    return { totalSize: hits.length, done: true, records: hits.map((r) => project(r, fields)) };
+    if (m[5]) hits = hits.slice(0, Number(m[5]));
+    return page(fields, hits, hits.length);
+  }
+
+  function queryMore(locator: string) {
+    const cursor = cursors.get(locator);
+    if (!cursor) throw new SalesforceError(400, 'INVALID_QUERY_LOCATOR', 'invalid query locator');
+    cursors.delete(locator);
+    return page(cursor.fields, cursor.hits, cursor.hits.length);
   }
 
   function search(sosl: string) {
@@ -347,8 +520,8 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       const fields = fieldList!.split(',').map((f) => f.trim());
       const filter = whereFilter(where);
       for (const r of store.values()) {
-        if (r.type !== type || !filter(r)) continue;
-        const phones = [digits(r.fields.Phone), digits(r.fields.MobilePhone)].filter(Boolean);
+        if (r.type !== type || r.IsDeleted || !filter(r)) continue;
+        const phones = (PHONE_FIELDS[type] ?? []).map((f) => digits(r.fields[f])).filter(Boolean);
         if (phones.some((p) => terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))))) {
           searchRecords.push(project(r, fields));
         }
@@ -364,14 +537,17 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         .code(401)
         .send([{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
     }
-    if (limitExceeded > 0) {
-      limitExceeded--;
+    if (limitExceeded > 0 || !daily.take()) {
+      if (limitExceeded > 0) limitExceeded--;
+      countLimited(counters, 'DAILY');
       return reply
         .code(403)
         .send([{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }]);
     }
+    void reply.header('sforce-limit-info', `api-usage=${daily.used}/${daily.max}`);
   });
   app.addHook('onResponse', async (req, reply) => {
+    counters.requests++;
     const [path, query] = req.url.split('?');
     requests.push({
       method: req.method,
@@ -404,17 +580,82 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     return reply.code(204).send();
   });
 
-  app.patch(`${base}/composite/sobjects`, async (req: FastifyRequest) => {
-    const body = req.body;
-    if (!isRecord(body) || !Array.isArray(body.records))
-      throw new SalesforceError(400, 'JSON_PARSER_ERROR', 'records is required');
-    if (body.records.length > 200)
+  app.delete(`${base}/sobjects/:type/:id`, async (req: FastifyRequest, reply: FastifyReply) => {
+    const { type, id } = req.params as { type: string; id: string };
+    live(typeOf(type), id);
+    destroy(id);
+    return reply.code(204).send();
+  });
+
+  // sObject Collections delete: `?ids=` (at most 200), results in request order.
+  app.delete(`${base}/composite/sobjects`, async (req: FastifyRequest) => {
+    const ids = ((req.query as { ids?: string }).ids ?? '').split(',').filter(Boolean);
+    if (ids.length > COLLECTION_MAX)
       throw new SalesforceError(
         400,
         'EXCEEDED_ID_LIMIT',
-        'record limit reached. cannot submit more than 200 records into this call',
+        `record limit reached. cannot submit more than ${COLLECTION_MAX} records into this call`,
       );
-    return body.records.map((rec: unknown) => {
+    return ids.map((id) => {
+      try {
+        destroy(id);
+        return { id, success: true, errors: [] };
+      } catch (err) {
+        if (!(err instanceof SalesforceError)) throw err;
+        return {
+          id,
+          success: false,
+          errors: [{ statusCode: err.errorCode, message: err.message, fields: [] }],
+        };
+      }
+    });
+  });
+
+  const collection = (body: unknown): unknown[] => {
+    if (!isRecord(body) || !Array.isArray(body.records))
+      throw new SalesforceError(400, 'JSON_PARSER_ERROR', 'records is required');
+    if (body.records.length > COLLECTION_MAX)
+      throw new SalesforceError(
+        400,
+        'EXCEEDED_ID_LIMIT',
+        `record limit reached. cannot submit more than ${COLLECTION_MAX} records into this call`,
+      );
+    return body.records as unknown[];
+  };
+
+  // sObject Collections create: results in request order; allOrNone false saves what it can.
+  app.post(`${base}/composite/sobjects`, async (req: FastifyRequest, reply: FastifyReply) => {
+    const lost = loseCreate > 0 && --loseCreate === 0;
+    const results = collection(req.body).map((rec: unknown) => {
+      try {
+        const r = isRecord(rec) ? rec : {};
+        const attrs = isRecord(r.attributes) ? r.attributes : {};
+        if (typeof attrs.type !== 'string')
+          throw new SalesforceError(400, 'INVALID_TYPE', 'Must send a concrete entity type.');
+        const type = typeOf(attrs.type);
+        return { id: insert(type, validate(type, r, 'create')).Id, success: true, errors: [] };
+      } catch (err) {
+        if (!(err instanceof SalesforceError)) throw err;
+        return {
+          success: false,
+          errors: [{ statusCode: err.errorCode, message: err.message, fields: err.fields }],
+        };
+      }
+    });
+    if (lost) {
+      return reply
+        .code(503)
+        .send([{ message: 'Server temporarily unavailable', errorCode: 'SERVER_UNAVAILABLE' }]);
+    }
+    return results;
+  });
+
+  app.get(`${base}/limits`, async () => ({
+    DailyApiRequests: { Max: daily.max, Remaining: daily.remaining },
+  }));
+
+  app.patch(`${base}/composite/sobjects`, async (req: FastifyRequest) => {
+    return collection(req.body).map((rec: unknown) => {
       const r = isRecord(rec) ? rec : {};
       const id = typeof r.id === 'string' ? r.id : '';
       try {
@@ -454,7 +695,18 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     };
   });
 
-  app.get(`${base}/query`, async (req: FastifyRequest) => query((req.query as { q?: string }).q ?? ''));
+  app.get(`${base}/query`, async (req: FastifyRequest) =>
+    query((req.query as { q?: string }).q ?? '', false),
+  );
+  app.get(`${base}/queryAll`, async (req: FastifyRequest) =>
+    query((req.query as { q?: string }).q ?? '', true),
+  );
+  app.get(`${base}/query/:locator`, async (req: FastifyRequest) =>
+    queryMore((req.params as { locator: string }).locator),
+  );
+  app.get(`${base}/queryAll/:locator`, async (req: FastifyRequest) =>
+    queryMore((req.params as { locator: string }).locator),
+  );
   app.get(`${base}/search`, async (req: FastifyRequest) => search((req.query as { q?: string }).q ?? ''));
 
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -466,8 +718,20 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     token,
     version,
     requests,
-    records: (type) => [...store.values()].filter((r) => r.type === type),
+    counters,
+    daily,
+    records: (type) => [...store.values()].filter((r) => r.type === type && !r.IsDeleted),
     seed: (type, fields, lastModified) => insert(type, fields, lastModified).Id,
+    edit: (id, fields) => {
+      const record = store.get(id);
+      if (!record || record.IsDeleted) throw new Error(`no live record ${id}`);
+      Object.assign(record.fields, fields);
+      touch(record);
+    },
+    remove: (id) => destroy(id),
+    loseCollectionCreateAnswer: (n) => {
+      loseCreate = n;
+    },
     limitExceededNext: (count) => {
       limitExceeded = count;
     },

@@ -1,0 +1,99 @@
+// Who in the CRM holds a phone number: a minute in this process's memory, then the shared
+// crm_contact_cache table (which the contact sync warms), then the CRM's search, whose answer (or
+// "nobody") goes back into the table. CRMs rate-limit search hard (HubSpot: a few per second), and a
+// ringing call cannot wait for one.
+import type { CrmConnector, CrmContact } from '../connectors/crm/crm-connector';
+import {
+  findCrmContactByPhone,
+  recordCrmContactMiss,
+  upsertCrmContactCache,
+  type WarehouseDatabase,
+} from '../connectors/postgres';
+
+const MEMORY_MS = 60_000;
+const MEMORY_MAX = 10_000;
+
+export interface ContactLookupOptions {
+  warehouse: WarehouseDatabase;
+  /** How long a cached contact is trusted. */
+  contactMaxAgeMs: number;
+  /** How long a cached "nobody has this number" is trusted. */
+  unknownMaxAgeMs: number;
+}
+
+/** Where an answer came from, for logs and tests. */
+export type LookupSource = 'memory' | 'cache' | 'crm';
+
+export interface ContactLookup {
+  /**
+   * Every CRM contact holding `e164`, from the fastest place that knows. `search` asks the CRM on a
+   * miss (a batcher's shared search, say); the connector's own search by default.
+   */
+  candidates(
+    crm: CrmConnector,
+    e164: string,
+    search?: (e164: string) => Promise<CrmContact[]>,
+  ): Promise<{ contacts: CrmContact[]; source: LookupSource }>;
+  /** Records a contact callsync just created, so the next lookup finds it without a search. */
+  remember(crm: CrmConnector, e164: string, contact: CrmContact): Promise<void>;
+}
+
+export function createContactLookup(opts: ContactLookupOptions): ContactLookup {
+  const memory = new Map<string, { at: number; contacts: CrmContact[] }>();
+  const keep = (key: string, contacts: CrmContact[]) => {
+    memory.delete(key);
+    memory.set(key, { at: Date.now(), contacts });
+    if (memory.size > MEMORY_MAX) memory.delete(memory.keys().next().value!);
+  };
+  const db = opts.warehouse.db;
+
+  return {
+    async candidates(crm, e164, search = (n) => crm.findContactsByPhone(n)) {
+      const key = `${crm.name}\u0000${e164}`;
+      const mem = memory.get(key);
+      if (mem && Date.now() - mem.at <= MEMORY_MS) return { contacts: mem.contacts, source: 'memory' };
+      const cached = await findCrmContactByPhone(db, crm.name, e164, opts.contactMaxAgeMs);
+      const fresh =
+        cached !== null &&
+        (cached.contacts.length > 0 || Date.now() - cached.cachedAt.getTime() <= opts.unknownMaxAgeMs);
+      if (cached && fresh) {
+        keep(key, cached.contacts);
+        return { contacts: cached.contacts, source: 'cache' };
+      }
+      const found = await search(e164);
+      if (found.length === 0) await recordCrmContactMiss(db, crm.name, e164);
+      else
+        await upsertCrmContactCache(
+          db,
+          found.map((contact) => ({ destination: crm.name, e164, contact })),
+        );
+      keep(key, found);
+      return { contacts: found, source: 'crm' };
+    },
+
+    async remember(crm, e164, contact) {
+      await upsertCrmContactCache(db, [{ destination: crm.name, e164, contact }]);
+      keep(`${crm.name}\u0000${e164}`, [contact]);
+    },
+  };
+}
+
+const lookups = new WeakMap<object, ContactLookup>();
+
+/** The one lookup of a worker's activities (call logs, screen-pop, messages share its memory). */
+export function contactLookupOf(deps: {
+  warehouse: WarehouseDatabase;
+  config: { conversations: { screenPop: { contactCacheMaxAge: number; unknownCacheMaxAge: number } } };
+}): ContactLookup {
+  let lookup = lookups.get(deps);
+  if (!lookup) {
+    const { contactCacheMaxAge, unknownCacheMaxAge } = deps.config.conversations.screenPop;
+    lookup = createContactLookup({
+      warehouse: deps.warehouse,
+      contactMaxAgeMs: contactCacheMaxAge,
+      unknownMaxAgeMs: unknownCacheMaxAge,
+    });
+    lookups.set(deps, lookup);
+  }
+  return lookup;
+}

@@ -1,0 +1,249 @@
+// HubSpot's batch endpoints for callsync's call logs and tasks, and one search for many numbers:
+// batch/create (100 inputs, with the contact association inline), batch/update, batch/read by the
+// unique callsync_key (read-your-writes, unlike search), and contact search with IN over the phone
+// properties. Batch create results come back in no promised order, so they are matched by key.
+import type { Client } from '@hubspot/api-client';
+import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type {
+  BatchOutcome,
+  CallbackTask,
+  CallLog,
+  CallLogUpdate,
+  CrmBatchOps,
+  CrmContact,
+  TaskUpdate,
+} from '../crm/crm-connector';
+import { CrmError } from '../crm/errors';
+import { DESTINATION } from './errors';
+import {
+  CALL_TO_CONTACT,
+  CONTACT_PROPERTIES,
+  KEY_PROPERTY,
+  TASK_TO_CONTACT,
+  callProperties,
+  contactAssociations,
+  taskProperties,
+  toCrmContact,
+  type HubSpotObject,
+} from './properties';
+
+/** Most inputs (and IN values) HubSpot accepts in one batch or filter. */
+export const BATCH_LIMIT = 100;
+/** Most results one search page returns. */
+const SEARCH_PAGE = 200;
+
+/** What the batch side needs from the connector: its client, its paced senders, owner lookup. */
+export interface HubSpotBatchContext {
+  client: Client;
+  call<T>(send: () => Promise<T>): Promise<T>;
+  search<T>(send: () => Promise<T>): Promise<T>;
+  ownerId(email: string | null): Promise<string | null>;
+  taskPriority: 'LOW' | 'MEDIUM' | 'HIGH';
+  /** Whether callsync_key is a unique-value property (then batch/read by it, else search). */
+  keyIsUnique(type: 'calls' | 'tasks'): boolean;
+}
+
+type Kind = 'calls' | 'tasks';
+type Association = ReturnType<typeof contactAssociations>[number];
+
+/** The digits HubSpot keeps in hs_searchable_calculated_*_number: the number without country code. */
+const nationalOf = (e164: string) => parsePhoneNumberFromString(e164)?.nationalNumber ?? null;
+
+export class HubSpotBatch implements CrmBatchOps {
+  readonly maxBatch = BATCH_LIMIT;
+
+  constructor(private readonly ctx: HubSpotBatchContext) {}
+
+  private api(kind: Kind) {
+    return kind === 'calls' ? this.ctx.client.crm.objects.calls : this.ctx.client.crm.objects.tasks;
+  }
+
+  async findContactsByPhones(numbers: readonly string[]): Promise<Map<string, CrmContact[]>> {
+    const found = new Map<string, CrmContact[]>();
+    if (numbers.length === 0) return found;
+    const nationals = [...new Set(numbers.map(nationalOf).filter((n): n is string => n !== null))];
+    const inFilter = (propertyName: string, values: string[]) => ({
+      filters: [{ propertyName, operator: 'IN' as FilterOperatorEnum, values }],
+    });
+    const filterGroups = [inFilter('phone', [...numbers]), inFilter('mobilephone', [...numbers])];
+    if (nationals.length > 0) {
+      filterGroups.push(inFilter('hs_searchable_calculated_phone_number', nationals));
+      filterGroups.push(inFilter('hs_searchable_calculated_mobile_number', nationals));
+    }
+    const properties = [
+      ...CONTACT_PROPERTIES,
+      'hs_searchable_calculated_phone_number',
+      'hs_searchable_calculated_mobile_number',
+    ];
+    const hits: HubSpotObject[] = [];
+    let after: string | undefined;
+    do {
+      const page = await this.ctx.search(() =>
+        this.ctx.client.crm.contacts.searchApi.doSearch({
+          filterGroups,
+          properties,
+          limit: SEARCH_PAGE,
+          ...(after ? { after } : {}),
+        }),
+      );
+      hits.push(...page.results);
+      after = page.paging?.next?.after;
+    } while (after);
+    for (const number of numbers) {
+      const national = nationalOf(number);
+      const matches = hits.filter((h) => {
+        const p = h.properties;
+        return (
+          p.phone === number ||
+          p.mobilephone === number ||
+          (national !== null &&
+            (p.hs_searchable_calculated_phone_number === national ||
+              p.hs_searchable_calculated_mobile_number === national))
+        );
+      });
+      if (matches.length > 0)
+        found.set(
+          number,
+          matches.map((m) => toCrmContact(m)),
+        );
+    }
+    return found;
+  }
+
+  private async findByKeys(kind: Kind, keys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (keys.length === 0) return found;
+    if (this.ctx.keyIsUnique(kind)) {
+      // batch/read by a unique property reads the object store itself: a create just made is there.
+      const res = await this.ctx.call(() =>
+        this.api(kind).batchApi.read({
+          inputs: keys.map((id) => ({ id })),
+          idProperty: KEY_PROPERTY,
+          properties: [KEY_PROPERTY],
+          propertiesWithHistory: [],
+        }),
+      );
+      for (const r of res.results) {
+        const key = r.properties[KEY_PROPERTY];
+        if (key) found.set(key, r.id);
+      }
+      return found;
+    }
+    // A portal whose callsync_key is not unique: search (its index trails writes by seconds).
+    const res = await this.ctx.search(() =>
+      this.api(kind).searchApi.doSearch({
+        filterGroups: [
+          {
+            filters: [
+              { propertyName: KEY_PROPERTY, operator: 'IN' as FilterOperatorEnum, values: [...keys] },
+            ],
+          },
+        ],
+        properties: [KEY_PROPERTY],
+        limit: SEARCH_PAGE,
+      }),
+    );
+    // Should a duplicate ever exist, the oldest (smallest id) is the one callsync keeps.
+    const byId = [...res.results].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+    for (const r of byId) {
+      const key = r.properties[KEY_PROPERTY];
+      if (key && !found.has(key)) found.set(key, r.id);
+    }
+    return found;
+  }
+
+  private async create(
+    kind: Kind,
+    inputs: { key: string; properties: Record<string, string>; associations: Association[] }[],
+  ): Promise<BatchOutcome> {
+    const res = await this.ctx.call(() =>
+      this.api(kind).batchApi.create({
+        inputs: inputs.map((i) => ({
+          properties: i.properties,
+          associations: i.associations.map((a) => ({
+            to: a.to,
+            types: a.types.map((t) => ({
+              associationTypeId: t.associationTypeId,
+              associationCategory: t.associationCategory as never,
+            })),
+          })),
+        })),
+      }),
+    );
+    const out: BatchOutcome = new Map();
+    for (const r of res.results) {
+      const key = r.properties[KEY_PROPERTY];
+      if (key) out.set(key, r.id);
+    }
+    for (const i of inputs) {
+      if (!out.has(i.key)) out.set(i.key, batchError(`no result for ${i.key} in the batch create answer`));
+    }
+    return out;
+  }
+
+  private async update(kind: Kind, inputs: { id: string; properties: Record<string, string> }[]) {
+    const res = await this.ctx.call(() => this.api(kind).batchApi.update({ inputs }));
+    const errors = 'errors' in res ? (res.errors ?? []) : [];
+    if (errors.length > 0) {
+      throw batchError(`batch update failed for ${errors.length} ${kind}: ${errors[0]?.message ?? ''}`, 207);
+    }
+  }
+
+  findCallLogs(keys: readonly string[]): Promise<Map<string, string>> {
+    return this.findByKeys('calls', keys);
+  }
+
+  async createCallLogs(logs: readonly CallLog[]): Promise<BatchOutcome> {
+    const inputs = [];
+    for (const log of logs) {
+      inputs.push({
+        key: log.key,
+        properties: callProperties(log, await this.ctx.ownerId(log.userEmail)),
+        associations: contactAssociations(log.contact, CALL_TO_CONTACT),
+      });
+    }
+    return this.create('calls', inputs);
+  }
+
+  async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
+    const inputs = [];
+    for (const u of updates) {
+      inputs.push({
+        id: u.crmId,
+        properties: callProperties(u.log, await this.ctx.ownerId(u.log.userEmail), 'update'),
+      });
+    }
+    await this.update('calls', inputs);
+  }
+
+  findTasks(keys: readonly string[]): Promise<Map<string, string>> {
+    return this.findByKeys('tasks', keys);
+  }
+
+  async createTasks(tasks: readonly CallbackTask[]): Promise<BatchOutcome> {
+    const inputs = [];
+    for (const task of tasks) {
+      const owner = await this.ctx.ownerId(task.assigneeEmail);
+      inputs.push({
+        key: task.key,
+        properties: taskProperties(task, owner, this.ctx.taskPriority),
+        associations: contactAssociations(task.contact, TASK_TO_CONTACT),
+      });
+    }
+    return this.create('tasks', inputs);
+  }
+
+  async updateTasks(updates: readonly TaskUpdate[]): Promise<void> {
+    const inputs = [];
+    for (const u of updates) {
+      const owner = await this.ctx.ownerId(u.task.assigneeEmail);
+      inputs.push({ id: u.crmId, properties: taskProperties(u.task, owner, this.ctx.taskPriority) });
+    }
+    await this.update('tasks', inputs);
+  }
+}
+
+function batchError(message: string, status?: number): CrmError {
+  return new CrmError({ destination: DESTINATION, status, message, retryable: false });
+}

@@ -1,0 +1,173 @@
+// Salesforce's bulk paths for callsync's call logs and tasks: sObject Collections create and update
+// (up to 200 records a request, allOrNone false so one bad record fails alone), SOQL `IN` to find
+// Tasks by key (SOQL reads its own writes, so a retry finds what an earlier attempt created), and one
+// SOSL search for many numbers.
+import type { Connection } from 'jsforce';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type {
+  BatchOutcome,
+  CallbackTask,
+  CallLog,
+  CallLogUpdate,
+  CrmBatchOps,
+  CrmContact,
+  TaskUpdate,
+} from '../crm/crm-connector';
+import { CrmError } from '../crm/errors';
+import { DESTINATION } from './errors';
+import {
+  callbackTaskFields,
+  callLogTaskFields,
+  phonesSearchSosl,
+  phoneTerms,
+  tasksByKeysQuery,
+  toCrmContact,
+  type SalesforceRecord,
+  type TaskFields,
+} from './fields';
+
+/** Records per request callsync sends (sObject Collections take 200; SOQL IN lists stay short). */
+export const SALESFORCE_BATCH = 100;
+/** Numbers per SOSL search (two terms each; SOSL search text stays far below its length limit). */
+const NUMBERS_PER_SEARCH = 50;
+
+export interface SalesforceBatchContext {
+  connection: Connection;
+  call<T>(send: () => Promise<T>): Promise<T>;
+  ownerId(email: string | null): Promise<string | null>;
+  taskPriority: 'High' | 'Normal' | 'Low';
+}
+
+interface SaveResult {
+  id?: string | undefined;
+  success: boolean;
+  errors: { message?: string; errorCode?: string; statusCode?: string }[];
+}
+
+const digits = (s: unknown) => (typeof s === 'string' ? s.replace(/\D/g, '') : '');
+
+export class SalesforceBatch implements CrmBatchOps {
+  readonly maxBatch = SALESFORCE_BATCH;
+
+  constructor(private readonly ctx: SalesforceBatchContext) {}
+
+  async findContactsByPhones(numbers: readonly string[]): Promise<Map<string, CrmContact[]>> {
+    const found = new Map<string, CrmContact[]>();
+    for (let i = 0; i < numbers.length; i += NUMBERS_PER_SEARCH) {
+      const chunk = numbers.slice(i, i + NUMBERS_PER_SEARCH).map((n) => ({
+        number: n,
+        terms: phoneTerms(n, parsePhoneNumberFromString(n)?.nationalNumber ?? null),
+      }));
+      const sosl = phonesSearchSosl([...new Set(chunk.flatMap((c) => c.terms))]);
+      const res = await this.ctx.call(() => this.ctx.connection.search(sosl));
+      const hits = res.searchRecords as (SalesforceRecord & { Phone?: string; MobilePhone?: string })[];
+      for (const { number, terms } of chunk) {
+        // Salesforce matched on any term; each number takes the hits whose phones are its own.
+        const mine = hits.filter((h) =>
+          [digits(h.Phone), digits(h.MobilePhone)].some(
+            (p) => p !== '' && terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))),
+          ),
+        );
+        const contacts = mine.map(toCrmContact).filter((c): c is CrmContact => c !== null);
+        if (contacts.length > 0) found.set(number, contacts);
+      }
+    }
+    return found;
+  }
+
+  private async findByKeys(keys: readonly string[], subtype: 'Call' | 'Task'): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (keys.length === 0) return found;
+    const res = await this.ctx.call(
+      async () =>
+        await this.ctx.connection.query<{ Id: string; CallObject: string }>(tasksByKeysQuery(keys, subtype)),
+    );
+    for (const r of res.records) if (!found.has(r.CallObject)) found.set(r.CallObject, r.Id);
+    return found;
+  }
+
+  private async create(items: { key: string; fields: TaskFields }[]): Promise<BatchOutcome> {
+    const results = (await this.ctx.call(() =>
+      this.ctx.connection.sobject('Task').create(
+        items.map((i) => i.fields),
+        { allOrNone: false },
+      ),
+    )) as SaveResult[];
+    const out: BatchOutcome = new Map();
+    // Collections answer in request order.
+    items.forEach((item, n) => {
+      const r = results[n];
+      out.set(item.key, r?.success && r.id ? r.id : saveError(r));
+    });
+    return out;
+  }
+
+  private async update(records: ({ Id: string } & TaskFields)[]): Promise<void> {
+    const results = (await this.ctx.call(() =>
+      this.ctx.connection.sobject('Task').update(records, { allOrNone: false }),
+    )) as SaveResult[];
+    const failed = results.filter((r) => !r.success);
+    if (failed.length > 0) throw saveError(failed[0], failed.length);
+  }
+
+  findCallLogs(keys: readonly string[]): Promise<Map<string, string>> {
+    return this.findByKeys(keys, 'Call');
+  }
+
+  async createCallLogs(logs: readonly CallLog[]): Promise<BatchOutcome> {
+    const items = [];
+    for (const log of logs) {
+      const ownerId = await this.ctx.ownerId(log.userEmail);
+      items.push({ key: log.key, fields: callLogTaskFields(log, 'create', { ownerId }) });
+    }
+    return this.create(items);
+  }
+
+  async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
+    const records = [];
+    for (const u of updates) {
+      const ownerId = await this.ctx.ownerId(u.log.userEmail);
+      records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }) });
+    }
+    await this.update(records);
+  }
+
+  findTasks(keys: readonly string[]): Promise<Map<string, string>> {
+    return this.findByKeys(keys, 'Task');
+  }
+
+  async createTasks(tasks: readonly CallbackTask[]): Promise<BatchOutcome> {
+    const items = [];
+    for (const task of tasks) {
+      const ownerId = await this.ctx.ownerId(task.assigneeEmail);
+      items.push({
+        key: task.key,
+        fields: callbackTaskFields(task, 'create', { ownerId }, this.ctx.taskPriority),
+      });
+    }
+    return this.create(items);
+  }
+
+  async updateTasks(updates: readonly TaskUpdate[]): Promise<void> {
+    const records = [];
+    for (const u of updates) {
+      const ownerId = await this.ctx.ownerId(u.task.assigneeEmail);
+      records.push({
+        Id: u.crmId,
+        ...callbackTaskFields(u.task, 'update', { ownerId }, this.ctx.taskPriority),
+      });
+    }
+    await this.update(records);
+  }
+}
+
+function saveError(res: SaveResult | undefined, count = 1): CrmError {
+  const first = res?.errors[0];
+  return new CrmError({
+    destination: DESTINATION,
+    status: 400,
+    code: first?.statusCode ?? first?.errorCode,
+    message: `${count} record(s) not saved: ${first?.message ?? 'no result for the record'}`,
+    retryable: false,
+  });
+}
