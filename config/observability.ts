@@ -30,3 +30,26 @@ export const metricsConfigSchema = z.object({
 
 export type CodecEndpointConfig = z.infer<typeof codecEndpointSchema>;
 export type MetricsConfig = z.infer<typeof metricsConfigSchema>;
+
+/** `server.dashboard`: the operators' pages on callsync's server (README "Dashboard"). */
+export const dashboardConfigSchema = z
+  .object({
+    /** Serve the dashboard at /dashboard. */
+    enabled: z.boolean().default(true),
+    /** The login password (a secret). Without it (or passwordFile) the dashboard is off on loopback and the server refuses to start elsewhere. */
+    password: z.string().min(12, 'must be at least 12 characters').optional(),
+    /** A file holding the password (first line), e.g. a mounted secret; `npm start` generates one. */
+    passwordFile: z.string().min(1).optional(),
+    /** How long a login lasts, in hours. */
+    sessionHours: z
+      .number()
+      .positive()
+      .max(24 * 30)
+      .default(12),
+  })
+  .refine((d) => !(d.password && d.passwordFile), {
+    message: 'give password or passwordFile, not both',
+    path: ['passwordFile'],
+  });
+
+export type DashboardConfig = z.infer<typeof dashboardConfigSchema>;

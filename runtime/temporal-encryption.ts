@@ -3,6 +3,7 @@
 // are read here; errors name the setting and the file, never the key.
 import { readFileSync } from 'node:fs';
 import type { DataConverter } from '@temporalio/common';
+import type { ErasureConfig } from '../config/erasure';
 import type { TemporalConfig } from '../config/temporal';
 import { AesGcmPayloadCodec, type EncryptionKey } from '../lib/payload-codec';
 
@@ -83,4 +84,17 @@ export function workflowIdKey(
   }
   if (enc?.idKey !== undefined) return decodeKey(enc.idKey, 'temporal.encryption.idKey', 16);
   return undefined;
+}
+
+/** The HMAC key of erasure hashes: `erasure.hashKey(File)`, else the callback id key, else unkeyed. */
+export function erasureHashKey(
+  config: { temporal: Pick<TemporalConfig, 'encryption'>; erasure: ErasureConfig },
+  read = readFileSync,
+): Buffer | undefined {
+  const e = config.erasure;
+  if (e.hashKeyFile !== undefined) {
+    return decodeKey(readKeyFile(e.hashKeyFile, 'erasure.hashKeyFile', read), 'erasure.hashKeyFile', 16);
+  }
+  if (e.hashKey !== undefined) return decodeKey(e.hashKey, 'erasure.hashKey', 16);
+  return workflowIdKey(config.temporal, read);
 }

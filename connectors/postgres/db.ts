@@ -26,7 +26,7 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Milliseconds an idle connection is kept (default 10 000). */
   idleTimeoutMillis?: number;
-  /** Called when an idle connection fails (e.g. the server restarted); the pool replaces it. */
+  /** Called when a connection fails outside a query (e.g. the server restarted); the pool replaces it. */
   onIdleError?: (err: Error) => void;
   /** TLS towards the server (connectors/postgres/tls.ts); the URL's own sslmode when absent. */
   ssl?: PgSsl;
@@ -51,9 +51,13 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): Warehou
     types,
     ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
   });
-  // Without a listener an idle connection's error would crash the process; the next query
-  // fails on its own connection instead, and activity retries take over.
-  pool.on('error', (err) => opts.onIdleError?.(err));
+  // PostgreSQL ending a connection (a restart, a failover) emits 'error' on its client, idle in the
+  // pool or checked out between two queries (held around a CRM call by a key lock, or by a COPY).
+  // Without a listener that would crash the process; the holder's next query fails on that
+  // connection instead, and activity retries take over. pg-pool re-emits an idle client's error on
+  // the pool, so the pool has a listener too (the client's own has reported it already).
+  pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
+  pool.on('error', () => undefined);
   // The cursor lets `.stream()` read big results (report exports) in chunks instead of all at once.
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
   return { db, pool, close: () => db.destroy() };

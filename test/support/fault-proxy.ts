@@ -3,6 +3,7 @@
 // handled whose answer never arrives (the connection is cut). Seeded, so a run replays.
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mulberry32 } from '../../lib/seeded-random';
 
 export interface FaultProxyOptions {
   /** Where requests go (http://127.0.0.1:<port>). */
@@ -26,17 +27,6 @@ export interface FaultProxy {
   /** Faults off (or on again). */
   enabled: boolean;
   close(): Promise<void>;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Starts the proxy on a free port of 127.0.0.1. */

@@ -1,0 +1,149 @@
+// Activities of the erasure workflow. The workflow passes only the identifier's keyed hash; each
+// activity reads the identifier (and what earlier steps found: names, calls) from the short-lived
+// erasure_requests row, so no personal data enters the workflow's history. Every step is idempotent:
+// a resumed or repeated erasure finds nothing left to change and still succeeds.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { CountryCode } from 'libphonenumber-js/max';
+import {
+  addErasureCounts,
+  addSuppressions,
+  deleteErasureRequest,
+  eraseFromTable,
+  erasableTables,
+  findPersonInTable,
+  finishErasure,
+  getErasureRequest,
+  openErasure,
+  saveErasureFindings,
+  type PersonCall,
+} from '../connectors/postgres';
+import type { ErasePersonInput, ErasePersonResult } from '../contracts';
+import {
+  callHash,
+  escapeRegex,
+  nationalDigitsPattern,
+  subjectHashes,
+  type ErasureSubject,
+} from '../lib/erasure/identity';
+import { subjectMatcher } from '../lib/erasure/matchers';
+import { erasureHashKey } from '../runtime/temporal-encryption';
+import type { ActivityDeps } from './deps';
+import { createErasureExternalActivities, type ErasureContext } from './erasure-external';
+
+interface Findings {
+  names?: string[];
+  calls?: PersonCall[];
+  messages?: string[];
+}
+
+export function createErasureActivities(deps: ActivityDeps) {
+  const { db, pool } = deps.warehouse;
+  // Read once when activities are created (as the callback id key is).
+  const key = erasureHashKey(deps.config);
+  const country = deps.config.crm.defaultCountry as CountryCode;
+
+  const context = async (subjectHash: string): Promise<ErasureContext> => {
+    const row = await getErasureRequest(db, subjectHash);
+    if (!row) {
+      throw ApplicationFailure.nonRetryable(
+        'erasure_requests: no request for this erasure (it finished, or was never stored): run `callsync erase` again',
+        'ErasureRequestMissing',
+      );
+    }
+    const found = (row.found ?? {}) as Findings;
+    return {
+      subject: { kind: row.kind, value: row.subject },
+      names: found.names ?? [],
+      calls: found.calls ?? [],
+      messages: found.messages ?? [],
+    };
+  };
+  const patternOf = (s: ErasureSubject) =>
+    s.kind === 'number' ? nationalDigitsPattern(s.value) : escapeRegex(s.value);
+
+  return {
+    /**
+     * Puts the identifier on the suppression list first (so what arrives while the erasure runs is
+     * anonymised as it is written), opens the erasure's record, and names the tables to go through.
+     */
+    async eraseBegin(
+      input: ErasePersonInput & { workflowId: string },
+    ): Promise<{ erasureId: string; tables: string[] }> {
+      const { subject } = await context(input.subjectHash);
+      await addSuppressions(db, subjectHashes(key, subject));
+      const erasureId = await openErasure(db, {
+        subjectHash: input.subjectHash,
+        kind: input.kind,
+        workflowId: input.workflowId,
+      });
+      const tables = (await erasableTables(pool)).map((t) => t.table);
+      return { erasureId, tables };
+    },
+
+    /** First pass over every table (reads only): the person's names, calls and messages, kept in the request row. */
+    async eraseCollect(input: ErasePersonInput): Promise<{ calls: number; names: number; messages: number }> {
+      const ctx = await context(input.subjectHash);
+      const matcher = subjectMatcher(key, ctx.subject, country);
+      const names = new Set(ctx.names);
+      const calls = new Map(ctx.calls.map((c) => [`${c[0]}\u0000${c[1]}`, c] as const));
+      const messages = new Set(ctx.messages);
+      for (const t of await erasableTables(pool)) {
+        Context.current().heartbeat(t.table);
+        const found = await findPersonInTable(pool, t, patternOf(ctx.subject), matcher);
+        for (const n of found.names) names.add(n);
+        for (const c of found.calls) calls.set(`${c[0]}\u0000${c[1]}`, c);
+        for (const m of found.messages) messages.add(m);
+      }
+      await saveErasureFindings(db, input.subjectHash, {
+        names: [...names],
+        calls: [...calls.values()],
+        messages: [...messages],
+      });
+      // Their calls' later records (a recording's transcript arriving, an event redelivered) name no
+      // number: the calls themselves go on the suppression list.
+      await addSuppressions(
+        db,
+        [...calls.values()].map(([account, callId]) => ({
+          kind: 'call',
+          hash: callHash(key, account, callId),
+        })),
+      );
+      return { calls: calls.size, names: names.size, messages: messages.size };
+    },
+
+    /** Second pass over one table: anonymises (or deletes) the person's rows; counts go to the record. */
+    async eraseWarehouseTable(
+      input: ErasePersonInput & { erasureId: string; table: string },
+    ): Promise<Record<string, number>> {
+      const ctx = await context(input.subjectHash);
+      const t = (await erasableTables(pool)).find((x) => x.table === input.table);
+      if (!t) return {};
+      const matcher = subjectMatcher(key, ctx.subject, country);
+      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx);
+      const counts: Record<string, number> = {};
+      if (done.anonymised > 0) counts[`warehouse.${t.table}.anonymised`] = done.anonymised;
+      if (done.deleted > 0) counts[`warehouse.${t.table}.deleted`] = done.deleted;
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
+    /** Ends the erasure: deletes the request row (the last copy of the identifier) and closes the record. */
+    async eraseFinish(input: ErasePersonInput & { erasureId: string }): Promise<ErasePersonResult> {
+      await deleteErasureRequest(db, input.subjectHash);
+      await finishErasure(db, input.erasureId, { status: 'done' });
+      const row = await db
+        .selectFrom('erasures')
+        .select('counts')
+        .where('id', '=', input.erasureId)
+        .executeTakeFirst();
+      return { erasureId: input.erasureId, counts: (row?.counts ?? {}) as Record<string, number> };
+    },
+
+    /** Records a failed erasure (its request stays, so running `callsync erase` again resumes it). */
+    async eraseFailed(input: { erasureId: string; error: string }): Promise<void> {
+      await finishErasure(db, input.erasureId, { status: 'failed', error: input.error });
+    },
+
+    ...createErasureExternalActivities(deps, context),
+  };
+}

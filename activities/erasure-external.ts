@@ -1,0 +1,215 @@
+// Erasure outside the warehouse tables: archived audio, Temporal histories, and (when configured)
+// the CRM records callsync created. Each is idempotent: what is already gone counts as nothing.
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { sql } from 'kysely';
+import { audioObjectKey } from '../connectors/object-store';
+import type { CrmConnector } from '../connectors/crm/crm-connector';
+import {
+  addErasureCounts,
+  audioRecordedAt,
+  type CrmObjectKind,
+  type PersonCall,
+} from '../connectors/postgres';
+import type { ErasureSubject } from '../lib/erasure/identity';
+import {
+  callbackWorkflowId,
+  callWorkflowId,
+  legacyCallbackWorkflowId,
+  type ErasePersonInput,
+} from '../contracts';
+import { callerKey } from '../lib/caller-key';
+import { workflowIdKey } from '../runtime/temporal-encryption';
+import type { ActivityDeps } from './deps';
+
+type Step = ErasePersonInput & { erasureId: string };
+
+/** What an erasure step knows about the person, read from the request row. */
+export interface ErasureContext {
+  subject: ErasureSubject;
+  names: string[];
+  calls: PersonCall[];
+  /** CRM keys of their SMS and voice messages (`<account>:sms:<id>`, `<account>:voicemail:<id>`). */
+  messages: string[];
+}
+
+/** gRPC NOT_FOUND: the execution (or run) is already gone. */
+const isNotFound = (err: unknown): boolean =>
+  err instanceof WorkflowNotFoundError || (err as { code?: unknown } | null)?.code === 5;
+
+export function createErasureExternalActivities(
+  deps: ActivityDeps,
+  context: (subjectHash: string) => Promise<ErasureContext>,
+) {
+  const { db } = deps.warehouse;
+  const idKey = workflowIdKey(deps.config.temporal);
+
+  return {
+    /**
+     * Deletes the archived audio of the person's calls (recordings and voice messages) and marks the
+     * rows' audio as erased (lost), so the archiver does not fetch it again.
+     */
+    async eraseArchive(input: Step): Promise<Record<string, number>> {
+      const { calls } = await context(input.subjectHash);
+      let deleted = 0;
+      if (calls.length === 0) return {};
+      for (const stream of ['recordings', 'voicemessages'] as const) {
+        const rows = await db
+          .selectFrom(stream)
+          .select(['account', 'id', 'audio_uri', audioRecordedAt(stream).as('recorded_at')])
+          .where(
+            sql<boolean>`(account, live_id) IN (SELECT * FROM unnest(${calls.map((c) => c[0])}::text[], ${calls.map((c) => c[1])}::bigint[]))`,
+          )
+          .where((eb) => eb.or([eb('audio_uri', 'is not', null), eb('audio_lost_at', 'is', null)]))
+          .execute();
+        for (const row of rows) {
+          Context.current().heartbeat({ stream, id: row.id });
+          if (row.audio_uri !== null) {
+            const key = audioObjectKey(stream, row.account, row.id, row.recorded_at);
+            if (await deps.archive.delete(key)) deleted++;
+          }
+          await db
+            .updateTable(stream)
+            .set({
+              audio_uri: null,
+              audio_bytes: null,
+              audio_md5: null,
+              audio_archived_at: null,
+              audio_lost_at: sql`now()`,
+              audio_lost_reason: 'erased',
+            })
+            .where('account', '=', row.account)
+            .where('id', '=', row.id)
+            .execute();
+        }
+      }
+      const counts = deleted > 0 ? { 'archive.audio': deleted } : {};
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
+    /**
+     * Deletes from Temporal every run of the person's workflows: their callbacks (hashed id, and the
+     * old id form with the number) and their calls' lifecycles. A running one is terminated with it.
+     */
+    async eraseHistories(input: Step): Promise<Record<string, number>> {
+      const { subject, calls } = await context(input.subjectHash);
+      const temporal = deps.temporal;
+      if (!temporal) throw new Error('erasure needs a Temporal client to delete histories');
+      const ids = new Set(calls.map(([account, callId]) => callWorkflowId(account, callId)));
+      if (subject.kind === 'number') {
+        for (const a of deps.config.accounts) {
+          ids.add(callbackWorkflowId(a.name, callerKey(idKey, a.name, subject.value)));
+          ids.add(legacyCallbackWorkflowId(a.name, subject.value));
+        }
+      }
+      const namespace = temporal.options.namespace;
+      let deleted = 0;
+      for (const workflowId of ids) {
+        Context.current().heartbeat(deleted);
+        const runs: string[] = [];
+        for await (const w of temporal.workflow.list({
+          query: `WorkflowId = ${JSON.stringify(workflowId)}`,
+        })) {
+          runs.push(w.runId);
+        }
+        // The latest run too, should visibility not list it yet.
+        const latest = await temporal.workflow
+          .getHandle(workflowId)
+          .describe()
+          .then((d) => d.runId)
+          .catch((err: unknown) => {
+            if (isNotFound(err)) return null;
+            throw err;
+          });
+        if (latest && !runs.includes(latest)) runs.push(latest);
+        for (const runId of runs) {
+          try {
+            await temporal.workflowService.deleteWorkflowExecution({
+              namespace,
+              workflowExecution: { workflowId, runId },
+            });
+            deleted++;
+          } catch (err) {
+            if (!isNotFound(err)) throw err;
+          }
+        }
+      }
+      const counts = deleted > 0 ? { 'temporal.runs': deleted } : {};
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
+    /**
+     * Deletes, through the CRM connector, the call logs of the person's calls, their callback tasks
+     * and the logs of their SMS and voice messages that callsync created (crm_objects), then the
+     * mappings. Only with erasure.deleteCrmRecords.
+     */
+    async eraseCrmRecords(input: Step): Promise<Record<string, number>> {
+      if (!deps.config.erasure.deleteCrmRecords) return {};
+      const { subject, calls, messages } = await context(input.subjectHash);
+      const callKeys = calls.map(([account, callId]) => `${account}:${callId}`);
+      const rows = await db
+        .selectFrom('crm_objects')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('kind', '=', 'call_log'),
+              eb('source_key', 'in', callKeys.length > 0 ? callKeys : ['']),
+            ]),
+            ...(subject.kind === 'number'
+              ? [eb.and([eb('kind', '=', 'task'), eb('source_key', 'like', `%:callback:${subject.value}:%`)])]
+              : []),
+            ...(messages.length > 0
+              ? [eb.and([eb('kind', 'in', ['sms', 'voicemail']), eb('source_key', 'in', messages)])]
+              : []),
+          ]),
+        )
+        .execute();
+      const counts: Record<string, number> = {};
+      for (const row of rows) {
+        Context.current().heartbeat(row.source_key.length);
+        const connector = deps.crm(row.account);
+        // A mapping of another destination (the CRM was changed since) cannot be reached any more.
+        if (connector.name !== row.destination) continue;
+        const remove = deleterOf(connector, row.kind);
+        // A connector that cannot delete leaves the record (and its mapping): counted as kept.
+        if (!remove) {
+          counts[`crm.${row.destination}.${row.kind}.kept`] =
+            (counts[`crm.${row.destination}.${row.kind}.kept`] ?? 0) + 1;
+          continue;
+        }
+        await remove(row.crm_id);
+        await db
+          .deleteFrom('crm_objects')
+          .where('destination', '=', row.destination)
+          .where('kind', '=', row.kind)
+          .where('source_key', '=', row.source_key)
+          .execute();
+        const name = `crm.${row.destination}.${row.kind}`;
+        counts[name] = (counts[name] ?? 0) + 1;
+      }
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+  };
+}
+
+/** How the connector deletes a record of the kind callsync created; undefined where it cannot. */
+function deleterOf(
+  connector: CrmConnector,
+  kind: CrmObjectKind,
+): ((crmId: string) => Promise<void>) | undefined {
+  switch (kind) {
+    case 'call_log':
+      return connector.deleteCallLog && ((id) => connector.deleteCallLog!(id));
+    case 'task':
+      return connector.deleteTask && ((id) => connector.deleteTask!(id));
+    case 'sms':
+    case 'voicemail':
+      return connector.deleteMessageLog && ((id) => connector.deleteMessageLog!(id, kind));
+    default:
+      return undefined;
+  }
+}

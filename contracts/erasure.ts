@@ -1,0 +1,25 @@
+// The erasure workflow as the CLI sees it. Its id and arguments carry a keyed hash of the identifier,
+// never the identifier: the activities read the identifier from the short-lived erasure_requests row.
+import { workflowRef } from './workflow-ref';
+
+export interface ErasePersonInput {
+  /** identifierHash(key, kind, identifier) (lib/erasure/identity.ts). */
+  subjectHash: string;
+  kind: 'number' | 'email';
+}
+
+/** What one erasure changed, by place (`warehouse.<table>`, `archive`, `temporal`, `crm.<kind>`). */
+export interface ErasePersonResult {
+  erasureId: string;
+  counts: Record<string, number>;
+}
+
+/** Workflow id of the erasure of one identifier (one at a time per identifier). */
+export function erasureWorkflowId(subjectHash: string): string {
+  return `erase-${subjectHash.slice(0, 32)}`;
+}
+
+/** The signature of `workflows/erase-person.ts`. */
+export type ErasePersonWorkflow = (input: ErasePersonInput) => Promise<ErasePersonResult>;
+
+export const erasePersonWorkflow = workflowRef<ErasePersonWorkflow>('erasePerson');

@@ -1,0 +1,62 @@
+// The dashboard's settings from config: its password (given, or read from a file), and the refusal
+// to serve it without one on an interface other machines can reach.
+import { readFileSync } from 'node:fs';
+import type { CallsyncConfig } from '../config/schema';
+import type { DashboardSettings } from '../server';
+import { STREAMS } from '../sync/streams';
+import { isLoopbackHost } from './server-observability';
+
+/** The password from server.dashboard (inline or its file), or undefined when none is set. */
+function dashboardPassword(config: Pick<CallsyncConfig, 'server'>): string | undefined {
+  const d = config.server.dashboard;
+  if (d.password) return d.password;
+  if (!d.passwordFile) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(d.passwordFile, 'utf8');
+  } catch (err) {
+    throw new Error(
+      `server.dashboard.passwordFile: cannot read ${d.passwordFile} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      { cause: err },
+    );
+  }
+  const password = text.split(/\r?\n/)[0]!.trim();
+  if (password.length < 12)
+    throw new Error(
+      `server.dashboard.passwordFile: ${d.passwordFile} must hold a password of at least 12 characters`,
+    );
+  return password;
+}
+
+/**
+ * The dashboard's settings, or why it is off (to log). Throws when it would run without a password
+ * on a non-loopback interface: the server must not start like that.
+ */
+export function dashboardSettings(
+  config: Pick<CallsyncConfig, 'server' | 'accounts' | 'sync' | 'archive' | 'crm'>,
+  host: string = config.server.host,
+): { dashboard: DashboardSettings | undefined; dashboardOff: string | undefined } {
+  const d = config.server.dashboard;
+  if (!d.enabled) return { dashboard: undefined, dashboardOff: 'server.dashboard.enabled is false' };
+  const password = dashboardPassword(config);
+  if (!password) {
+    if (isLoopbackHost(host))
+      return { dashboard: undefined, dashboardOff: 'server.dashboard.password (or passwordFile) is not set' };
+    throw new Error(
+      `server.dashboard.password (or passwordFile) is not set and server.host is ${host}: the dashboard ` +
+        'would be open to the network; set a password of 12+ characters, or server.dashboard.enabled: false',
+    );
+  }
+  const destination = config.crm.destination;
+  return {
+    dashboard: {
+      password,
+      sessionHours: d.sessionHours,
+      accounts: config.accounts.map((a) => a.name),
+      streams: config.sync.streams ?? Object.keys(STREAMS),
+      archiveDir: config.archive.dir,
+      salesforceUrl: destination.type === 'salesforce' ? destination.instanceUrl : undefined,
+    },
+    dashboardOff: undefined,
+  };
+}

@@ -1,0 +1,45 @@
+// What the dashboard's pages read from: the warehouse, Temporal (counts and the retry workflow), the
+// audio archive directory, and the configured accounts and streams.
+import type { Client } from '@temporalio/client';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../connectors/postgres';
+import type { Logger } from '../../lib/logger';
+
+export interface DashboardOptions {
+  /** The login password (config server.dashboard.password or passwordFile). */
+  password: string;
+  /** How long a login lasts. */
+  sessionHours: number;
+  db: Kysely<Database>;
+  accounts: readonly string[];
+  streams: readonly string[];
+  /** Without Temporal the retry button and the live counts are off. */
+  temporal?: { client: Client; taskQueue: string } | undefined;
+  /** The local audio archive (config archive.dir): the player serves file:// audio from under it. */
+  archiveDir: string;
+  /** Salesforce's instance URL, for links to call log tasks. */
+  salesforceUrl?: string | undefined;
+  /** Cookies marked Secure (the server sits behind HTTPS). */
+  secureCookies?: boolean;
+  /** How long a retry request waits for the workflow before answering "still running". */
+  retryWaitMs?: number;
+  logger: Logger;
+}
+
+/** Counts from Temporal's visibility (null when Temporal is off or does not answer in time). */
+export async function temporalCount(opts: DashboardOptions, query: string): Promise<number | null> {
+  if (!opts.temporal) return null;
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000).unref());
+  try {
+    const counted = await Promise.race([opts.temporal.client.workflow.count(query), timeout]);
+    return counted === null ? null : counted.count;
+  } catch (err) {
+    opts.logger.warn({ err }, 'dashboard: Temporal count failed');
+    return null;
+  }
+}
+
+/** Midnight UTC of `now`'s day. */
+export function startOfDay(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
