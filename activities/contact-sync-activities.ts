@@ -1,0 +1,78 @@
+// The contact sync's activity: one run of sync/contacts for an account, with its CRM's contact book.
+import { ApplicationFailure } from '@temporalio/activity';
+import type { CountryCode } from 'libphonenumber-js';
+import type { CrmContactBook } from '../connectors/crm/contact-book';
+import { HubSpotConnector } from '../connectors/hubspot';
+import { SalesforceConnector } from '../connectors/salesforce';
+import { putContactSyncState } from '../connectors/postgres/repositories/contact-sync';
+import { upsertCrmContactCache } from '../connectors/postgres/repositories/crm-contact-cache';
+import type { ContactSyncInput, ContactSyncSummary } from '../contracts';
+import { runContactSync } from '../sync/contacts/engine';
+import type { ActivityDeps } from './deps';
+
+/** The contact book of an account's CRM, or null when its destination keeps no contacts to sync. */
+export function contactBookOf(deps: ActivityDeps, account: string): CrmContactBook | null {
+  const connector = deps.crm(account);
+  const country = deps.config.crm.defaultCountry as CountryCode;
+  if (connector instanceof HubSpotConnector) return connector.contactBook(country);
+  if (connector instanceof SalesforceConnector) {
+    return connector.contactBook(country, deps.config.contacts.salesforceCreateAs);
+  }
+  return null;
+}
+
+export function createContactSyncActivities(deps: ActivityDeps) {
+  const prepared = new WeakSet<CrmContactBook>();
+  return {
+    async syncContacts(input: ContactSyncInput): Promise<ContactSyncSummary> {
+      const book = contactBookOf(deps, input.account);
+      if (!book) {
+        throw ApplicationFailure.nonRetryable(
+          `account ${input.account}: its CRM destination has no contact sync (HubSpot and Salesforce only)`,
+          'ConfigError',
+        );
+      }
+      const scope = { account: input.account, destination: book.destination };
+      if (!prepared.has(book)) {
+        await book.prepare();
+        prepared.add(book);
+      }
+      try {
+        return await runContactSync({
+          db: deps.warehouse.db,
+          platform: deps.platform(input.account),
+          book,
+          config: deps.config.contacts,
+          country: deps.config.crm.defaultCountry as CountryCode,
+          scope,
+          // Warms the screen-pop cache with every linked or created CRM contact's numbers.
+          onLinked: (entries) =>
+            upsertCrmContactCache(
+              deps.warehouse.db,
+              entries.flatMap((e) =>
+                e.numbers.map((e164) => ({
+                  destination: book.destination,
+                  e164,
+                  contact: {
+                    crmId: e.crmId,
+                    kind: e.kind,
+                    name: e.name,
+                    ownerId: null,
+                    updatedAt: new Date().toISOString(),
+                  },
+                })),
+              ),
+            ),
+        });
+      } catch (err) {
+        // Visible in `callsync status` while Temporal retries (or after it gives up).
+        const message = err instanceof Error ? err.message : String(err);
+        await putContactSyncState(deps.warehouse.db, scope, {
+          stage: 'failed',
+          lastError: message.slice(0, 500),
+        });
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,415 @@
+// Salesforce Contacts and Leads (unconverted) for the two-way contact sync: read with SOQL and
+// queryMore (all of them, or those whose SystemModstamp moved since the cursor), deletes read from the
+// recycle bin with queryAll (IsDeleted), numbers found with one SOSL search over the phone fields,
+// written with sObject Collections of 200 (allOrNone false: a record Salesforce refuses fails alone
+// and comes back with its reason). Requests go through the connector's rate gate.
+import type { Connection } from 'jsforce';
+import type { CountryCode } from 'libphonenumber-js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { z } from 'zod';
+import type { ContactField } from '../../config/contact-sync';
+import {
+  email,
+  number,
+  numbersOf,
+  text,
+  type ContactState,
+  type SideRecord,
+} from '../../sync/contacts/model';
+import type {
+  ContactCreate,
+  ContactUpdate,
+  CreateOutcome,
+  CrmContactBook,
+  UpdateOutcome,
+} from '../crm/contact-book';
+import { CrmError } from '../crm/errors';
+import { DESTINATION } from './errors';
+import { phoneTerms, soqlString } from './fields';
+
+/** Most records one sObject Collections request takes. */
+const COLLECTION = 200;
+/** Numbers per SOSL search and e-mails per SOQL IN list (the query text stays far below its limits). */
+const NUMBERS_PER_SEARCH = 50;
+const EMAILS_PER_QUERY = 100;
+
+/** The custom fields the sync needs on Contact and Lead (README "Contact sync": an admin adds them). */
+export const LINK_FIELD = 'Callsync_Contact__c';
+export const DELETED_FIELD = 'Callsync_Deleted__c';
+
+/** What a Lead gets as its required Company when the platform contact has none (read back as none). */
+export const NO_COMPANY = '[not provided]';
+
+export type SalesforcePersonType = 'Contact' | 'Lead';
+type Kind = 'contact' | 'lead';
+const TYPE: Record<Kind, SalesforcePersonType> = { contact: 'Contact', lead: 'Lead' };
+
+/** Synced fields each object writes; a Contact's company is its Account's name, read only. */
+const FIELD: Record<SalesforcePersonType, Partial<Record<ContactField, string>>> = {
+  Contact: {
+    firstName: 'FirstName',
+    lastName: 'LastName',
+    email: 'Email',
+    phone: 'Phone',
+    mobile: 'MobilePhone',
+    notes: 'Description',
+  },
+  Lead: {
+    firstName: 'FirstName',
+    lastName: 'LastName',
+    company: 'Company',
+    email: 'Email',
+    phone: 'Phone',
+    mobile: 'MobilePhone',
+    notes: 'Description',
+  },
+};
+/** Every phone field, read for matching (SOSL's IN PHONE FIELDS searches the same ones). */
+const PHONES: Record<SalesforcePersonType, string[]> = {
+  Contact: ['Phone', 'MobilePhone', 'HomePhone', 'OtherPhone', 'AssistantPhone'],
+  Lead: ['Phone', 'MobilePhone'],
+};
+const SELECT: Record<SalesforcePersonType, string> = {
+  Contact: [
+    'Id',
+    'FirstName',
+    'LastName',
+    'Email',
+    ...PHONES.Contact,
+    'Account.Name',
+    'Description',
+    'SystemModstamp',
+    LINK_FIELD,
+    DELETED_FIELD,
+  ].join(', '),
+  Lead: [
+    'Id',
+    'FirstName',
+    'LastName',
+    'Email',
+    ...PHONES.Lead,
+    'Company',
+    'Description',
+    'SystemModstamp',
+    LINK_FIELD,
+    DELETED_FIELD,
+  ].join(', '),
+};
+/** Converted Leads are Contacts now: only unconverted ones are synced. */
+const LEAD_FILTER = 'IsConverted = false';
+
+const str = z.string().nullish();
+/** A Contact or Lead as SOQL and SOSL answer it (unknown fields kept). */
+const personSchema = z.looseObject({
+  attributes: z.looseObject({ type: z.string() }).optional(),
+  Id: z.string(),
+  FirstName: str,
+  LastName: str,
+  Email: str,
+  Phone: str,
+  MobilePhone: str,
+  HomePhone: str,
+  OtherPhone: str,
+  AssistantPhone: str,
+  Company: str,
+  Account: z.looseObject({ Name: str }).nullish(),
+  Description: str,
+  SystemModstamp: str,
+  [LINK_FIELD]: str,
+  [DELETED_FIELD]: str,
+});
+type Person = z.infer<typeof personSchema>;
+
+const queryPageSchema = z.looseObject({
+  done: z.boolean(),
+  nextRecordsUrl: z.string().optional(),
+  records: z.array(z.unknown()),
+});
+const saveResultSchema = z.looseObject({
+  id: z.string().nullish(),
+  success: z.boolean(),
+  errors: z
+    .array(z.looseObject({ statusCode: z.string().optional(), message: z.string().optional() }))
+    .default([]),
+});
+type SaveResult = z.infer<typeof saveResultSchema>;
+
+/** How the book sends requests: the connector's jsforce connection, through its rate gate. */
+export interface SalesforceTransport {
+  connection: Connection;
+  call<T>(send: () => Promise<T>): Promise<T>;
+}
+
+/** A SOQL datetime literal (whole seconds, UTC). */
+function soqlDateTime(iso: string): string {
+  return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+const digits = (s: unknown) => (typeof s === 'string' ? s.replace(/\D/g, '') : '');
+
+/** Why Salesforce refused a record, as recorded in contact_ambiguities. */
+function reasonOf(r: SaveResult | undefined): string {
+  const e = r?.errors[0];
+  return e ? `${e.statusCode ?? 'ERROR'}: ${e.message ?? ''}`.trim() : 'no result for the record';
+}
+
+const GONE = new Set(['ENTITY_IS_DELETED', 'NOT_FOUND', 'INVALID_CROSS_REFERENCE_KEY']);
+
+export class SalesforceContactBook implements CrmContactBook {
+  readonly destination = DESTINATION;
+  readonly fields: readonly ContactField[] = [
+    'firstName',
+    'lastName',
+    'company',
+    'email',
+    'phone',
+    'mobile',
+    'notes',
+  ];
+  readonly batchSize = COLLECTION;
+  readonly createKind: Kind;
+
+  constructor(
+    private readonly t: SalesforceTransport,
+    private readonly country: CountryCode,
+    createAs: SalesforcePersonType = 'Contact',
+  ) {
+    this.createKind = createAs === 'Lead' ? 'lead' : 'contact';
+  }
+
+  writable(kind: Kind): readonly ContactField[] {
+    return Object.keys(FIELD[TYPE[kind]]) as ContactField[];
+  }
+
+  /**
+   * Checks that this user can write what the sync writes on Contact and Lead, the two custom fields
+   * included; throws a non-retryable CrmError naming what an admin must add or grant.
+   */
+  async prepare(): Promise<void> {
+    const missing: string[] = [];
+    for (const type of ['Contact', 'Lead'] as const) {
+      const describe = await this.t.call(() => this.t.connection.sobject(type).describe());
+      const fields = new Map(describe.fields.map((f) => [f.name, f]));
+      for (const name of [...Object.values(FIELD[type]), LINK_FIELD, DELETED_FIELD]) {
+        const f = fields.get(name);
+        if (!f || !f.createable || !f.updateable) missing.push(`${type}.${name}`);
+      }
+    }
+    if (missing.length > 0) {
+      throw new CrmError({
+        destination: DESTINATION,
+        status: 403,
+        code: 'INSUFFICIENT_ACCESS',
+        message:
+          `contact sync cannot write ${missing.join(', ')}: create the custom fields ${LINK_FIELD} ` +
+          `(Text 255, External ID) and ${DELETED_FIELD} (Date/Time) on Contact and Lead, and give the ` +
+          "integration user's profile Edit access to these fields",
+        retryable: false,
+      });
+    }
+  }
+
+  private record(raw: unknown, type: SalesforcePersonType): SideRecord {
+    const p: Person = personSchema.parse(raw);
+    const company = type === 'Contact' ? text(p.Account?.Name) : text(p.Company);
+    const state: ContactState = {
+      firstName: text(p.FirstName),
+      lastName: text(p.LastName),
+      company: company === NO_COMPANY ? null : company,
+      email: email(p.Email),
+      phone: number(p.Phone, this.country),
+      mobile: number(p.MobilePhone, this.country),
+      notes: text(p.Description),
+    };
+    const stamp = p.SystemModstamp ? Date.parse(p.SystemModstamp.replace(/\+0000$/, 'Z')) : NaN;
+    return {
+      id: p.Id,
+      state,
+      numbers: numbersOf(
+        PHONES[type].map((f) => p[f]),
+        this.country,
+      ),
+      modifiedAt: Number.isNaN(stamp) ? null : new Date(stamp).toISOString(),
+      kind: type === 'Lead' ? 'lead' : 'contact',
+      linkKey: text(p[LINK_FIELD]),
+      markedDeleted: text(p[DELETED_FIELD]) !== null,
+    };
+  }
+
+  /** A SOQL result page by page (queryMore past the first); `all` reads the recycle bin too. */
+  private async *query(soql: string, all = false): AsyncIterable<unknown[]> {
+    let page = queryPageSchema.parse(
+      await this.t.call(async () => await this.t.connection.query(soql, { scanAll: all })),
+    );
+    yield page.records;
+    while (!page.done && page.nextRecordsUrl) {
+      const next = page.nextRecordsUrl;
+      page = queryPageSchema.parse(await this.t.call(async () => await this.t.connection.queryMore(next)));
+      yield page.records;
+    }
+  }
+
+  private async *read(where: (type: SalesforcePersonType) => string | null): AsyncIterable<SideRecord[]> {
+    for (const type of ['Contact', 'Lead'] as const) {
+      const conditions = [type === 'Lead' ? LEAD_FILTER : null, where(type)].filter(Boolean);
+      const soql =
+        `SELECT ${SELECT[type]} FROM ${type}` +
+        (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
+        ' ORDER BY SystemModstamp ASC, Id ASC';
+      for await (const rows of this.query(soql)) yield rows.map((r) => this.record(r, type));
+    }
+  }
+
+  listAll(): AsyncIterable<SideRecord[]> {
+    return this.read(() => null);
+  }
+
+  changedSince(since: string): AsyncIterable<SideRecord[]> {
+    return this.read(() => `SystemModstamp >= ${soqlDateTime(since)}`);
+  }
+
+  /** Contacts and Leads deleted since `since` (in the recycle bin: queryAll, IsDeleted = true). */
+  async *deletedSince(since: string): AsyncIterable<string[]> {
+    for (const type of ['Contact', 'Lead'] as const) {
+      const soql =
+        `SELECT Id FROM ${type} WHERE IsDeleted = true AND SystemModstamp >= ${soqlDateTime(since)}` +
+        ' ORDER BY SystemModstamp ASC, Id ASC';
+      for await (const rows of this.query(soql, true)) {
+        yield rows.map((r) => personSchema.pick({ Id: true }).parse(r).Id);
+      }
+    }
+  }
+
+  async findByNumbersOrEmails(numbers: readonly string[], emails: readonly string[]): Promise<SideRecord[]> {
+    const found = new Map<string, SideRecord>();
+    for (let i = 0; i < numbers.length; i += NUMBERS_PER_SEARCH) {
+      const terms = [
+        ...new Set(
+          numbers
+            .slice(i, i + NUMBERS_PER_SEARCH)
+            .flatMap((n) => phoneTerms(n, parsePhoneNumberFromString(n)?.nationalNumber ?? null)),
+        ),
+      ];
+      const sosl =
+        `FIND {${terms.join(' OR ')}} IN PHONE FIELDS RETURNING ` +
+        `Contact(${SELECT.Contact}), Lead(${SELECT.Lead} WHERE ${LEAD_FILTER})`;
+      const res = await this.t.call(() => this.t.connection.search(sosl));
+      for (const hit of res.searchRecords) {
+        const type = hit.attributes?.type === 'Lead' ? 'Lead' : 'Contact';
+        // SOSL matched any term anywhere in a phone field: keep the records holding one of the numbers.
+        const phones = PHONES[type].map((f) => digits((hit as Record<string, unknown>)[f]));
+        if (phones.some((p) => p !== '' && terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))))) {
+          const r = this.record(hit, type);
+          found.set(r.id, r);
+        }
+      }
+    }
+    for (let i = 0; i < emails.length; i += EMAILS_PER_QUERY) {
+      const list = emails.slice(i, i + EMAILS_PER_QUERY).map(soqlString);
+      for await (const page of this.read(() => `Email IN (${list.join(', ')})`)) {
+        for (const r of page) found.set(r.id, r);
+      }
+    }
+    return [...found.values()];
+  }
+
+  /** Record fields for `fields` of `state` on `type` (empty clears: null). */
+  private values(
+    type: SalesforcePersonType,
+    state: ContactState,
+    fields: readonly ContactField[],
+  ): Record<string, string | null> {
+    const out: Record<string, string | null> = {};
+    for (const f of fields) {
+      const name = FIELD[type][f];
+      if (name) out[name] = state[f];
+    }
+    return out;
+  }
+
+  private async save(
+    method: 'create' | 'update',
+    type: SalesforcePersonType,
+    records: Record<string, unknown>[],
+  ): Promise<SaveResult[]> {
+    if (records.length === 0) return [];
+    const sobject = this.t.connection.sobject(type);
+    const res = await this.t.call(async () =>
+      method === 'create'
+        ? await sobject.create(records, { allOrNone: false })
+        : await sobject.update(records as { Id: string }[], { allOrNone: false }),
+    );
+    // Collections answer in request order.
+    return z.array(saveResultSchema).parse(res);
+  }
+
+  async create(inputs: readonly ContactCreate[]): Promise<CreateOutcome> {
+    const out: CreateOutcome = { ids: new Map(), rejected: new Map() };
+    const type = TYPE[this.createKind];
+    const fields = this.writable(this.createKind);
+    const records = inputs.map((i) => {
+      const values = Object.fromEntries(
+        Object.entries(this.values(type, i.state, fields)).filter(([, v]) => v !== null),
+      );
+      if (type === 'Lead' && !values.Company) values.Company = NO_COMPANY;
+      return { ...values, [LINK_FIELD]: i.linkKey };
+    });
+    const results = await this.save('create', type, records);
+    inputs.forEach((input, n) => {
+      const r = results[n];
+      if (r?.success && r.id) out.ids.set(input.linkKey, r.id);
+      else out.rejected.set(input.linkKey, reasonOf(r));
+    });
+    return out;
+  }
+
+  async update(inputs: readonly ContactUpdate[]): Promise<UpdateOutcome> {
+    const out: UpdateOutcome = { missing: [], rejected: new Map() };
+    for (const kind of ['contact', 'lead'] as const) {
+      const type = TYPE[kind];
+      const mine = inputs.filter((i) => i.kind === kind);
+      const records = mine.map((i) => ({ Id: i.id, ...this.values(type, i.state, i.fields) }));
+      const results = await this.save('update', type, records);
+      mine.forEach((input, n) => {
+        const r = results[n];
+        if (r?.success) return;
+        if (r?.errors.some((e) => GONE.has(e.statusCode ?? ''))) out.missing.push(input.id);
+        else out.rejected.set(input.id, reasonOf(r));
+      });
+    }
+    return out;
+  }
+
+  async markDeleted(records: readonly { id: string; kind: Kind }[]): Promise<void> {
+    const at = new Date().toISOString();
+    for (const kind of ['contact', 'lead'] as const) {
+      const ids = records.filter((r) => r.kind === kind).map((r) => r.id);
+      const results = await this.save(
+        'update',
+        TYPE[kind],
+        ids.map((Id) => ({ Id, [DELETED_FIELD]: at })),
+      );
+      // A record deleted in Salesforce meanwhile needs no mark; any other refusal is an error.
+      const failed = results.find((r) => !r.success && !r.errors.some((e) => GONE.has(e.statusCode ?? '')));
+      if (failed) {
+        throw new CrmError({
+          destination: DESTINATION,
+          status: 400,
+          code: failed.errors[0]?.statusCode,
+          message: `marking deleted contacts: ${reasonOf(failed)}`,
+          retryable: false,
+        });
+      }
+    }
+  }
+
+  async remove(records: readonly { id: string; kind: Kind }[]): Promise<void> {
+    for (const kind of ['contact', 'lead'] as const) {
+      const ids = records.filter((r) => r.kind === kind).map((r) => r.id);
+      if (ids.length === 0) continue;
+      await this.t.call(
+        async () => await this.t.connection.sobject(TYPE[kind]).destroy(ids, { allOrNone: false }),
+      );
+    }
+  }
+}

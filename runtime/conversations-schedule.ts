@@ -1,0 +1,30 @@
+// The Temporal Schedules of the conversations pass (SMS and voice messages onto CRM contacts): one
+// per account, every `conversations.every`, kept in step with the config.
+import type { Client } from '@temporalio/client';
+import type { CallsyncConfig } from '../config/schema';
+import { conversationsScheduleId, conversationsWorkflow } from '../contracts';
+import { applyIntervalSchedule, type ScheduleOutcome } from './interval-schedule';
+
+/** Creates, updates or deletes each account's conversations schedule to match the config. */
+export async function applyConversationsSchedules(
+  client: Client,
+  config: CallsyncConfig,
+): Promise<Record<string, ScheduleOutcome>> {
+  const c = config.conversations;
+  const outcome: Record<string, ScheduleOutcome> = {};
+  for (const { name } of config.accounts) {
+    outcome[name] = await applyIntervalSchedule(client, {
+      scheduleId: conversationsScheduleId(name),
+      // Only while some part of the pass is switched on.
+      every: c.sms || c.voicemail ? c.every : null,
+      action: {
+        type: 'startWorkflow',
+        workflowType: conversationsWorkflow,
+        workflowId: conversationsScheduleId(name),
+        taskQueue: config.temporal.taskQueue,
+        args: [{ account: name }],
+      },
+    });
+  }
+  return outcome;
+}

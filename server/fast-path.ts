@@ -1,0 +1,65 @@
+// Events that cannot wait for the relay's batches: right after a delivery is committed to the inbox,
+// a ringing inbound call starts its screen-pop workflow, and a received SMS its logging workflow.
+// Each workflow id is derived from the event's subject, so a redelivered event (or the same event
+// at two receivers) finds its workflow already started and starts nothing. Fire and forget: the
+// webhook's answer never waits for Temporal, and the inbox row still goes through the relay.
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { WebhookEvent } from '../connectors/platform/schemas/events';
+import {
+  screenPopWorkflow,
+  screenPopWorkflowId,
+  smsReceivedWorkflow,
+  smsReceivedWorkflowId,
+} from '../contracts';
+import type { Logger } from '../lib/logger';
+import { callIdOfEvent } from './webhook-body';
+
+/** Called once per committed delivery (with when it reached the receiver, epoch ms); must not throw. */
+export type FastPath = (account: string, webhook: WebhookEvent, receivedAt: number) => void;
+
+/** Whether a call event starts a screen-pop: an inbound call ringing. */
+export function startsScreenPop(webhook: WebhookEvent): boolean {
+  return (
+    webhook.kind === 'call' &&
+    webhook.event.event_name === 'call.ringing' &&
+    String(webhook.event.destination ?? '').toLowerCase() === 'in'
+  );
+}
+
+/** The production fast path: workflow starts on the given task queue. */
+export function temporalFastPath(client: Client, taskQueue: string, logger: Logger): FastPath {
+  const start = (what: string, run: () => Promise<unknown>) => {
+    run().catch((err: unknown) => {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+      logger.warn(
+        { err, what },
+        'fast path could not start its workflow; the relay still delivers the event',
+      );
+    });
+  };
+  return (account, webhook) => {
+    if (startsScreenPop(webhook) && webhook.kind === 'call') {
+      const callId = callIdOfEvent(webhook);
+      if (callId === null) return;
+      start('screen-pop', () =>
+        client.workflow.start(screenPopWorkflow, {
+          workflowId: screenPopWorkflowId(account, callId),
+          taskQueue,
+          args: [{ account, callId, caller: webhook.event.src ?? null }],
+          // One screen-pop per call, ever: a ringing event redelivered after it finished does nothing.
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        }),
+      );
+    } else if (webhook.kind === 'sms') {
+      const { id, event_time, from_no, to_no, text, user_id } = webhook.event;
+      start('sms', () =>
+        client.workflow.start(smsReceivedWorkflow, {
+          workflowId: smsReceivedWorkflowId(account, id),
+          taskQueue,
+          args: [{ account, event: { id, event_time, from_no, to_no, text, user_id } }],
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        }),
+      );
+    }
+  };
+}

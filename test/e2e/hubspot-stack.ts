@@ -1,0 +1,67 @@
+// The whole real-time stack against the local HubSpot, for end-to-end tests: the emulator, Temporal,
+// PostgreSQL and a worker (the sync harness), the receiver with its relay and fast path, and the
+// emulator's webhook pointed at the receiver.
+import { Client, Connection } from '@temporalio/client';
+import { silentLogger } from '../../lib/logger';
+import { startServer, type RunningServer } from '../../server';
+import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
+import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
+
+export interface HubSpotStack {
+  fake: FakeHubSpot;
+  h: SyncHarness;
+  server: RunningServer;
+  temporal: Client;
+  secret: string;
+  /** A request to the emulator's control API. */
+  control(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function startHubSpotStack(label: string, categories: string[]): Promise<HubSpotStack> {
+  const secret = `${label}-webhook-secret-0123456789`;
+  const fake = await startFakeHubSpot();
+  const h = await startSyncHarness({
+    label,
+    cdrs: 20,
+    config: { crm: { destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url } } },
+  });
+  const temporal = new Client({ connection: await Connection.connect({ address: h.temporal.address }) });
+  const server = await startServer({
+    accounts: [{ name: 'acme', webhookSecret: secret }],
+    databaseUrl: h.database.url,
+    port: 0,
+    host: '127.0.0.1',
+    logger: silentLogger,
+    temporal: { client: temporal, taskQueue: h.taskQueue },
+  });
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${h.emulator.origin}/_emulator${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json: unknown = await res.json().catch(() => null);
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json as Record<string, unknown>;
+  };
+  await control('POST', '/webhooks', {
+    name: 'callsync',
+    categories,
+    url: server.webhookUrl('acme', secret),
+  });
+  return {
+    fake,
+    h,
+    server,
+    temporal,
+    secret,
+    control,
+    async close() {
+      await server.close();
+      await temporal.connection.close();
+      await h.close();
+      await fake.close();
+    },
+  };
+}
