@@ -2,11 +2,16 @@
 // INSERT … SELECT generate_series), then builds the billing report (one row per charged call) as CSV
 // and as XLSX through the real path (reportExport workflow → activity → file) with the worker in its
 // own process, and measures the local limit: PostgreSQL's own COPY of the same query to a file.
+// "The same query" is the statement each format really runs (copyStatements): for CSV the query
+// whose cells PostgreSQL formats in the schedule's culture, for XLSX the query of raw values it
+// reads as COPY text. Both baselines write CSV into a file through the same client library; the
+// COPY of the plain billing query (no formatting) is reported beside them, so the cost of
+// formatting in SQL stays visible. A COPY nobody measures runs first, so every measured run finds
+// the table in the cache.
 // Progress goes to stderr; the last stdout line is the result as one JSON object.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Client } from '@temporalio/client';
@@ -18,11 +23,13 @@ import { createDatabase, migrateToLatest } from '../connectors/postgres';
 import { reportExportWorkflow, type ReportExportResult } from '../contracts';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { readyLine, stopChild } from '../lib/child-process';
-import { billingReportQuery } from '../reports';
+import { csvCopyStatement } from '../reports/formats/csv-copy';
+import { parseConfig } from '../config/load';
+import { billingReportQuery, copyStatements, cultureFromCode } from '../reports';
 import { requestedPeriod } from '../reports/period';
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { WORKER_NODE_FLAGS } from '../runtime/worker';
-import { benchDatabase, Cleanups } from './bench-database';
+import { benchDatabase, benchScratch } from './bench-database';
 import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
@@ -47,7 +54,9 @@ function peakRssMb(pid: number): number {
 }
 
 function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [...WORKER_NODE_ARGS, 'bench/worker-process.ts'], {
+  // As bench:backfill, BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the worker.
+  const extra = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...WORKER_NODE_ARGS, ...extra, 'bench/worker-process.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...WORKER_ENV, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -98,12 +107,7 @@ async function main(): Promise<Record<string, unknown>> {
     .option('--cdrs <n>', 'charged CDRs in the month', '100000')
     .parse(process.argv);
   const N = optionsSchema.parse(program.opts()).cdrs;
-  const temp = mkdtempSync(join(tmpdir(), 'callsync-bench-reports-'));
-  const cleanups = new Cleanups();
-  const cleanup = async (): Promise<void> => {
-    await cleanups.run(log);
-    rmSync(temp, { recursive: true, force: true });
-  };
+  const { temp, cleanups, cleanup } = benchScratch('reports', log);
   try {
     const databaseUrl = await benchDatabase({
       name: 'bench_reports',
@@ -121,6 +125,19 @@ async function main(): Promise<Record<string, unknown>> {
     await fill(warehouse.pool, N);
     log(`filled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
+    const period = requestedPeriod({ period: PERIOD }, TIMEZONE);
+    const copyClient = await warehouse.pool.connect();
+    cleanups.push(async () => copyClient.release());
+    /** Seconds of `statement` (a COPY … TO STDOUT) written into a file by pg-copy-streams. */
+    const copySeconds = async (statement: string, file: string): Promise<number> => {
+      const t1 = process.hrtime.bigint();
+      await pipeline(copyClient.query(copyTo(statement)), createWriteStream(join(temp, file)));
+      return Number(process.hrtime.bigint() - t1) / 1e9;
+    };
+    const rawSql = billingReportQuery(warehouse.db, { account: ACCOUNT, period }).copySql;
+    const rawStatement = `COPY (${rawSql}) TO STDOUT (FORMAT csv, HEADER)`;
+    log(`warm-up COPY took ${(await copySeconds(rawStatement, 'warm-up.csv')).toFixed(1)} s`);
+
     log('starting Temporal dev server');
     const temporal = await startTemporalDevServer();
     cleanups.push(() => temporal.stop());
@@ -129,23 +146,24 @@ async function main(): Promise<Record<string, unknown>> {
     await writeFile(workflowBundlePath, bundle.code);
     const taskQueue = `bench-reports-${process.pid}`;
     const reportsDir = join(temp, 'reports');
+    const workerConfig = {
+      // The platform is never called: the report reads the warehouse only.
+      accounts: [
+        {
+          name: ACCOUNT,
+          platform: {
+            baseUrl: 'http://127.0.0.1:9/v1.1/voipstudio',
+            credentials: { type: 'apiKey', userId: 1, apiKey: 'unused' },
+          },
+        },
+      ],
+      temporal: { address: temporal.address, taskQueue },
+      reports: { directory: reportsDir },
+      logLevel: 'warn',
+    };
     const worker = spawnWorker({
       CALLSYNC_BENCH_WORKER: JSON.stringify({
-        config: {
-          // The platform is never called: the report reads the warehouse only.
-          accounts: [
-            {
-              name: ACCOUNT,
-              platform: {
-                baseUrl: 'http://127.0.0.1:9/v1.1/voipstudio',
-                credentials: { type: 'apiKey', userId: 1, apiKey: 'unused' },
-              },
-            },
-          ],
-          temporal: { address: temporal.address, taskQueue },
-          reports: { directory: reportsDir },
-          logLevel: 'warn',
-        },
+        config: workerConfig,
         databaseUrl,
         workflowBundlePath,
       }),
@@ -153,7 +171,8 @@ async function main(): Promise<Record<string, unknown>> {
     cleanups.push(() => stopChild(worker));
     await readyLine(worker, 'worker');
     const workerPid = worker.pid as number;
-    log(`worker ready (pid ${workerPid}, rss peak ${peakRssMb(workerPid)} MiB)`);
+    const idleRss = peakRssMb(workerPid);
+    log(`worker ready (pid ${workerPid}, rss peak ${idleRss} MiB)`);
 
     const connection = await connectTemporalClient({ address: temporal.address, namespace: 'default' });
     cleanups.push(() => connection.close());
@@ -178,33 +197,45 @@ async function main(): Promise<Record<string, unknown>> {
     const workerPeak = peakRssMb(workerPid);
     await stopChild(worker);
 
-    log('baseline: COPY (the billing query) TO STDOUT (FORMAT csv) into a file');
-    const period = requestedPeriod({ period: PERIOD }, TIMEZONE);
-    const { copySql } = billingReportQuery(warehouse.db, { account: ACCOUNT, period });
-    const copyClient = await warehouse.pool.connect();
-    let copySeconds: number;
-    try {
-      const t1 = process.hrtime.bigint();
-      await pipeline(
-        copyClient.query(copyTo(`COPY (${copySql}) TO STDOUT (FORMAT csv, HEADER)`)),
-        createWriteStream(join(temp, 'baseline.csv')),
-      );
-      copySeconds = Number(process.hrtime.bigint() - t1) / 1e9;
-    } finally {
-      copyClient.release();
-    }
-    log(`baseline COPY took ${copySeconds.toFixed(1)} s`);
+    // The statements the worker ran, compiled from its config (culture code '1' of the schedules).
+    const { reports } = parseConfig(workerConfig, 'bench worker config');
+    const request = (format: 'csv' | 'xlsx') => ({
+      account: ACCOUNT,
+      reportId: 7,
+      period,
+      format,
+      culture: cultureFromCode('1', reports),
+    });
+    const csvCopy = copyStatements(warehouse.db, request('csv'), reports.catalogue).csv;
+    const rowsCopy = copyStatements(warehouse.db, request('xlsx'), reports.catalogue).rows;
+    if (!csvCopy || rowsCopy === undefined) throw new Error('the billing report has no COPY statements');
+    log('baselines: COPY of the statements the CSV and XLSX runs used, and of the plain query, into files');
+    const copyCsvSeconds = await copySeconds(
+      csvCopyStatement(csvCopy.sql, csvCopy.delimiter),
+      'baseline.csv',
+    );
+    const copyRowsSeconds = await copySeconds(
+      `COPY (${rowsCopy}) TO STDOUT (FORMAT csv)`,
+      'baseline-rows.csv',
+    );
+    const copyRawSeconds = await copySeconds(rawStatement, 'baseline-raw.csv');
+    log(
+      `baseline COPY: csv ${copyCsvSeconds.toFixed(2)} s, xlsx rows ${copyRowsSeconds.toFixed(2)} s, plain ${copyRawSeconds.toFixed(2)} s`,
+    );
 
     const result = {
       bench: 'reports',
       rows: N,
-      csv_ratio_to_copy: Number((copySeconds / csv.seconds).toFixed(3)),
+      csv_ratio_to_copy: Number((copyCsvSeconds / csv.seconds).toFixed(3)),
       xlsx_rows_per_s: Math.round(N / xlsx.seconds),
-      xlsx_ratio_to_copy: Number((copySeconds / xlsx.seconds).toFixed(3)),
+      xlsx_ratio_to_copy: Number((copyRowsSeconds / xlsx.seconds).toFixed(3)),
       peak_rss_mb: workerPeak,
+      idle_rss_mb: idleRss,
       csv_seconds: Number(csv.seconds.toFixed(2)),
       xlsx_seconds: Number(xlsx.seconds.toFixed(2)),
-      copy_seconds: Number(copySeconds.toFixed(2)),
+      copy_csv_seconds: Number(copyCsvSeconds.toFixed(2)),
+      copy_rows_seconds: Number(copyRowsSeconds.toFixed(2)),
+      copy_plain_seconds: Number(copyRawSeconds.toFixed(2)),
     };
     await cleanup();
     return result;

@@ -15,7 +15,7 @@ import { translate } from './culture';
 import type { Chart, ReportDocument } from './formats/document';
 import { writeCsv } from './formats/csv';
 import { copyCsv, toCharDateTimePattern } from './formats/csv-copy';
-import { copyRows } from './copy-rows';
+import { copyByteBlocks, copyRows } from './copy-rows';
 import { writePdf } from './formats/pdf';
 import { writeXlsx } from './formats/xlsx';
 import { describeReport, reportQuery, type ReportDescription, type ReportRequest } from './report-rows';
@@ -73,18 +73,43 @@ export interface BuildOptions {
   pool?: Pool;
 }
 
-/** The COPY statement's query of a CSV report, when its kind and culture allow one. */
-function csvCopySql(db: Kysely<Database>, request: ReportRequest, d: ReportDescription): string | undefined {
+/**
+ * The COPY statements a request's file is built from, when its kind has them: `csv`, the query
+ * whose cells are already text in the culture (COPY … (FORMAT csv) writes the file), with the CSV
+ * delimiter; `rows`, the query of raw typed values read as COPY text (XLSX). The benchmark runs the
+ * same statements as its baseline.
+ */
+export function copyStatements(
+  db: Kysely<Database>,
+  request: ReportRequest,
+  catalogue: ReportCatalogue,
+): { csv?: { sql: string; delimiter: string }; rows?: string } {
+  return copyStatementsOf(db, request, describeReport(request, catalogue));
+}
+
+function copyStatementsOf(
+  db: Kysely<Database>,
+  request: ReportRequest,
+  d: ReportDescription,
+): { csv?: { sql: string; delimiter: string }; rows?: string } {
+  const inline = (q: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
+    const compiled = q.compile();
+    return inlineParameters(compiled.sql, compiled.parameters);
+  };
   const dateTimePattern = toCharDateTimePattern(d.culture);
-  if (!d.definition.csvQuery || dateTimePattern === undefined) return undefined;
-  const compiled = d.definition
-    .csvQuery(db, reportQuery(request), {
-      dateTimePattern,
-      decimalSeparator: d.culture.decimalSeparator,
-      timezone: request.period.timezone,
-    })
-    .compile();
-  return inlineParameters(compiled.sql, compiled.parameters);
+  const csvQuery =
+    d.definition.csvQuery && dateTimePattern !== undefined
+      ? d.definition.csvQuery(db, reportQuery(request), {
+          dateTimePattern,
+          decimalSeparator: d.culture.decimalSeparator,
+          timezone: request.period.timezone,
+        })
+      : undefined;
+  const rowsQuery = d.definition.copyRowsQuery?.(db, reportQuery(request));
+  return {
+    ...(csvQuery ? { csv: { sql: inline(csvQuery), delimiter: d.culture.csvDelimiter } } : {}),
+    ...(rowsQuery ? { rows: inline(rowsQuery) } : {}),
+  };
 }
 
 /**
@@ -99,7 +124,7 @@ export async function buildReportFile(
   options: BuildOptions = {},
 ): Promise<BuiltReport> {
   const d = describeReport(request, catalogue);
-  const copySql = request.format === 'csv' && options.pool ? csvCopySql(db, request, d) : undefined;
+  const copy = options.pool ? copyStatementsOf(db, request, d) : {};
   const { culture, entry } = d;
   const note = d.definition.note?.(entry, culture);
   const doc: ReportDocument = {
@@ -115,21 +140,23 @@ export async function buildReportFile(
     rows: d.definition.rows(db, reportQuery(request), entry, culture),
   };
   // XLSX rows through COPY text when the kind has the query: no driver row objects.
-  if (request.format === 'xlsx' && options.pool && d.definition.copyRowsQuery) {
-    const compiled = d.definition.copyRowsQuery(db, reportQuery(request)).compile();
+  if (request.format === 'xlsx' && options.pool && copy.rows !== undefined) {
+    const { pool } = options;
+    const selectSql = copy.rows;
     doc.rows = copyRows(
-      options.pool,
-      inlineParameters(compiled.sql, compiled.parameters),
+      pool,
+      selectSql,
       d.columns.map((c) => c.type),
     );
+    doc.copyBlocks = copyByteBlocks(pool, selectSql);
   }
   await mkdir(dirname(outPath), { recursive: true });
   const partial = `${outPath}.${randomBytes(4).toString('hex')}.partial`;
   try {
-    if (copySql !== undefined && options.pool) {
+    if (request.format === 'csv' && copy.csv !== undefined && options.pool) {
       const copied = await copyCsv(
         options.pool,
-        copySql,
+        copy.csv.sql,
         d.columns.map((c) => c.header),
         culture,
         partial,

@@ -1,11 +1,11 @@
 // A report's rows read through COPY … TO STDOUT in text format instead of a cursor: PostgreSQL sends
 // tab-separated lines and we parse only what each column's type needs (numbers, epoch-millisecond
 // instants, text unescaped when it holds a backslash), with no row objects from the driver.
-import { StringDecoder } from 'node:string_decoder';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { ColumnType, Cell, ReportRow } from './columns';
 
+const LF = 0x0a;
 const ESCAPED = /\\(?:[0-7]{1,3}|x[0-9A-Fa-f]{1,2}|.)/g;
 const SIMPLE: Readonly<Record<string, string>> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 
@@ -52,30 +52,57 @@ export function parseCopyLine(line: string, types: readonly ColumnType[]): Repor
   return row;
 }
 
-/** Streams `COPY (selectSql) TO STDOUT` text rows as typed cells, holding one chunk at a time. */
+/** The COPY statement whose text rows copyRows reads. */
+export function rowsCopyStatement(selectSql: string): string {
+  return `COPY (${selectSql}) TO STDOUT`;
+}
+
+/**
+ * Streams `COPY (selectSql) TO STDOUT` as blocks of whole lines, each ending in LF, as PostgreSQL's
+ * UTF-8 bytes, holding one chunk at a time. The COPY is read only as fast as the blocks are consumed.
+ */
+export async function* copyByteBlocks(pool: pg.Pool, selectSql: string): AsyncIterable<Buffer> {
+  const client = await pool.connect();
+  let finished = false;
+  try {
+    const copy = client.query(copyTo(rowsCopyStatement(selectSql)));
+    let rest: Buffer | undefined;
+    for await (const chunk of copy as AsyncIterable<Buffer>) {
+      // Lines end in LF (text format escapes LF inside fields, and no byte of a multi-byte UTF-8
+      // character is LF), so a block ends at the chunk's last LF. Only the line a chunk boundary
+      // cut is copied, not the chunk.
+      let from = 0;
+      if (rest) {
+        const first = chunk.indexOf(LF);
+        if (first === -1) {
+          rest = Buffer.concat([rest, chunk]);
+          continue;
+        }
+        yield Buffer.concat([rest, chunk.subarray(0, first + 1)]);
+        rest = undefined;
+        from = first + 1;
+      }
+      const end = chunk.lastIndexOf(LF) + 1;
+      if (end > from) yield chunk.subarray(from, end);
+      if (Math.max(end, from) < chunk.length) rest = chunk.subarray(Math.max(end, from));
+    }
+    if (rest) yield Buffer.concat([rest, Buffer.from([LF])]);
+    finished = true;
+  } finally {
+    // Failed or stopped early, the COPY may still be running on the connection: the pool drops it.
+    client.release(finished ? undefined : new Error('COPY not read to its end'));
+  }
+}
+
+/** Streams `COPY (selectSql) TO STDOUT` text rows as typed cells. */
 export async function* copyRows(
   pool: pg.Pool,
   selectSql: string,
   types: readonly ColumnType[],
 ): AsyncIterable<ReportRow> {
-  const client = await pool.connect();
-  let finished = false;
-  try {
-    const copy = client.query(copyTo(`COPY (${selectSql}) TO STDOUT`));
-    // A chunk may end inside a multi-byte character: the decoder keeps its first bytes.
-    const decoder = new StringDecoder('utf8');
-    let rest = '';
-    for await (const chunk of copy as AsyncIterable<Buffer>) {
-      // Lines end in LF (text format escapes LF inside fields), so a chunk splits cleanly on it.
-      const lines = (rest + decoder.write(chunk)).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) yield parseCopyLine(line, types);
-    }
-    rest += decoder.end();
-    if (rest !== '') yield parseCopyLine(rest, types);
-    finished = true;
-  } finally {
-    // Failed or stopped early, the COPY may still be running on the connection: the pool drops it.
-    client.release(finished ? undefined : new Error('COPY not read to its end'));
+  for await (const block of copyByteBlocks(pool, selectSql)) {
+    const lines = block.toString('utf8').split('\n');
+    lines.pop();
+    for (const line of lines) yield parseCopyLine(line, types);
   }
 }

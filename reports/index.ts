@@ -8,6 +8,7 @@ export * from './report-rows';
 export {
   buildReportFile,
   billingReportQuery,
+  copyStatements,
   inlineParameters,
   type BuildOptions,
   type BuiltReport,

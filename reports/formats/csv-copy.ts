@@ -72,14 +72,14 @@ export class CrlfRecords extends Transform {
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    const ends: number[] = [];
-    let inQuote = this.inQuote;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i];
-      if (b === 0x22) inQuote = !inQuote;
-      else if (b === 0x0a && !inQuote) ends.push(i);
+    if (!this.inQuote && !chunk.includes(0x22)) {
+      // No quoted field in the chunk: every LF ends a record. V8 replaces them in native code,
+      // over the bytes as a Latin-1 string (one byte, one character, both ways): a JavaScript
+      // loop over every byte cost four times the SHA-256 of the same bytes.
+      this.pass(Buffer.from(chunk.toString('latin1').replaceAll('\n', '\r\n'), 'latin1'));
+      return done();
     }
-    this.inQuote = inQuote;
+    const ends = this.quotedEnds(chunk);
     if (ends.length === 0) {
       this.pass(chunk);
       return done();
@@ -97,6 +97,24 @@ export class CrlfRecords extends Transform {
     this.pass(out);
     done();
   }
+
+  /** Record ends of a chunk with quotes in it: an LF inside a quoted field is not one. */
+  private quotedEnds(chunk: Buffer): number[] {
+    const ends: number[] = [];
+    let inQuote = this.inQuote;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === 0x22) inQuote = !inQuote;
+      else if (b === 0x0a && !inQuote) ends.push(i);
+    }
+    this.inQuote = inQuote;
+    return ends;
+  }
+}
+
+/** The COPY statement that writes `selectSql`'s text cells as CSV with `delimiter`. */
+export function csvCopyStatement(selectSql: string, delimiter: string): string {
+  return `COPY (${selectSql}) TO STDOUT (FORMAT csv, DELIMITER '${delimiter}')`;
 }
 
 /**
@@ -118,7 +136,7 @@ export async function copyCsv(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    const copy = client.query(copyTo(`COPY (${selectSql}) TO STDOUT (FORMAT csv, DELIMITER '${delimiter}')`));
+    const copy = client.query(copyTo(csvCopyStatement(selectSql, delimiter)));
     await pipeline(copy, crlf, createWriteStream(outPath));
     return { rows: copy.rowCount, bytes: crlf.bytes, sha256: crlf.hash.digest('hex') };
   } catch (err) {

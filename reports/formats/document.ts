@@ -25,6 +25,11 @@ export interface ReportDocument {
   /** The schedule's time zone: instants are shown in it. */
   timeZone: string;
   rows: AsyncIterable<ReportRow>;
+  /**
+   * The same rows as blocks of whole COPY text lines in PostgreSQL's bytes (reports/copy-rows.ts),
+   * when they come from a COPY: the XLSX writer renders them without a row object or a string.
+   */
+  copyBlocks?: AsyncIterable<Buffer>;
 }
 
 /** A writer of one format: streams the document to `outPath`, returns the number of rows. */

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
+import { lazyPackage } from '../../lib/lazy-package';
 import { cellFormatter } from '../culture';
 import type { Chart, ReportDocument } from './document';
 import { drawBarChart } from './pdf-chart';
@@ -37,13 +38,15 @@ function registerFonts(pdf: PDFKit.PDFDocument): { regular: string; bold: string
   return { regular: 'Helvetica', bold: 'Helvetica-Bold' };
 }
 
+const pdfkit = lazyPackage<typeof PDFDocument>('pdfkit');
 const NUMERIC = new Set(['integer', 'decimal', 'money', 'percent', 'duration']);
 const ROW_HEIGHT = 13;
 const FONT_SIZE = 7.5;
 
 /** Writes the document as PDF; returns its row count (all rows, shown or not). */
 export async function writePdf(doc: ReportDocument, outPath: string, opts: PdfOptions): Promise<number> {
-  const pdf = new PDFDocument({
+  const PDF = pdfkit();
+  const pdf = new PDF({
     size: 'A4',
     layout: 'landscape',
     margin: 36,
