@@ -6,11 +6,14 @@
  * scripts pass it).
  */
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
-const shared = { testEnvironment: 'node', transform, testTimeout: 60_000 };
+const shared = { testEnvironment: 'node', transform };
 
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  // A global option: inside `projects` Jest ignores it and every hook falls back to 5 s, which a busy
+  // machine overruns while a beforeAll migrates a fresh database.
+  testTimeout: 60_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {

@@ -3,12 +3,15 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
-import type { CallbackTask, CrmContact } from '../connectors/crm/crm-connector';
+import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../connectors/crm/crm-connector';
+import { CrmBatchers } from '../connectors/crm/crm-batchers';
+import { findCallCdr } from './call-cdr';
+import { contactLookupOf } from './contact-lookup';
 import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
 import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
-import { filter, type Cdr, type Monitor } from '../connectors/platform';
+import type { Cdr, Monitor } from '../connectors/platform';
 import { ivrChoices, ivrRouteText } from '../connectors/crm/ivr-route';
 import { addCallEvents, callDtmfDigits, callTimeline, recordCallFailure } from '../connectors/postgres';
 import {
@@ -58,14 +61,8 @@ export function createCallActivities(deps: ActivityDeps) {
   const country = deps.config.crm.defaultCountry as CountryCode;
   const userEmails = new Map<string, string | null>();
 
-  const findCdr = async (account: string, callId: number): Promise<Cdr | null> => {
-    const page = await deps
-      .platform(account)
-      .history.cdrs.list({ filter: filter<Cdr>().eq('live_id', callId), limit: 10 })
-      .readPage(1);
-    // Several legs can share a live id; the one with talk time (or the latest) describes the call.
-    return [...page.data].sort((a, b) => (b.billsec ?? 0) - (a.billsec ?? 0) || b.id - a.id)[0] ?? null;
-  };
+  const findCdr = (account: string, callId: number): Promise<Cdr | null> =>
+    findCallCdr(deps.platform(account), callId);
 
   const findRecording = async (account: string, callId: number): Promise<Monitor | null> => {
     const page = await deps
@@ -88,9 +85,34 @@ export function createCallActivities(deps: ActivityDeps) {
     return userEmails.get(cacheKey) ?? null;
   };
 
-  // Contact lookups by number, kept a minute: CRMs rate-limit search hard, and callers call again.
-  const contactCache = new Map<string, { at: number; found: CrmContact[] }>();
-  const CONTACT_CACHE_MS = 60_000;
+  // A CRM with batch endpoints gets this worker's concurrent lookups and writes gathered into batches.
+  const batchers = new Map<CrmConnector, CrmBatchers | null>();
+  const batchersOf = (crm: CrmConnector): CrmBatchers | null => {
+    if (!batchers.has(crm)) {
+      batchers.set(
+        crm,
+        crm.batch
+          ? new CrmBatchers(deps.warehouse.db, crm.name, crm.batch, {
+              batchWaitMs: deps.config.crm.batchWait,
+              lookupWaitMs: deps.config.crm.lookupWait,
+            })
+          : null,
+      );
+    }
+    return batchers.get(crm)!;
+  };
+  const writeCallLog = (crm: CrmConnector, log: CallLog) => {
+    const b = batchersOf(crm);
+    return b
+      ? b.callLogs.submit({ item: log, mayExist: firstAttempt().mayExist })
+      : upsertCallLog(deps.warehouse.db, crm, log, firstAttempt());
+  };
+  const writeTask = (crm: CrmConnector, task: CallbackTask) => {
+    const b = batchersOf(crm);
+    return b
+      ? b.tasks.submit({ item: task, mayExist: firstAttempt().mayExist })
+      : upsertTask(deps.warehouse.db, crm, task, firstAttempt());
+  };
 
   // The CRM owner of the call's user; looked up only when the match rule needs it.
   const callOwner = async (account: string, userId: number | null | undefined): Promise<string | null> => {
@@ -111,17 +133,17 @@ export function createCallActivities(deps: ActivityDeps) {
     if (!number) return null;
     const crm = deps.crm(account);
     const ownerId = await callOwner(account, userId);
-    const cacheKey = `${account}:${number}`;
-    let cached = contactCache.get(cacheKey);
-    if (!cached || Date.now() - cached.at > CONTACT_CACHE_MS) {
-      cached = { at: Date.now(), found: await crm.findContactsByPhone(number) };
-      contactCache.set(cacheKey, cached);
-      if (contactCache.size > 10_000) contactCache.delete(contactCache.keys().next().value!);
-    }
-    const found = chooseContact(cached.found, deps.config.crm.matchRule, ownerId);
+    const lookup = contactLookupOf(deps);
+    // A miss in the contact cache goes to the CRM through this worker's lookup batcher when the CRM
+    // has one (one search for many numbers), else as a search of its own.
+    const b = batchersOf(crm);
+    const { contacts } = await lookup.candidates(crm, number, (n) =>
+      b ? b.lookups.submit(n) : crm.findContactsByPhone(n),
+    );
+    const found = chooseContact(contacts, deps.config.crm.matchRule, ownerId);
     if (found || !deps.config.crm.createUnknownContacts) return found;
     const created = await crm.createContact({ phone: number, name: null });
-    contactCache.set(cacheKey, { at: Date.now(), found: [created] });
+    await lookup.remember(crm, number, created);
     return created;
   };
 
@@ -267,12 +289,7 @@ export function createCallActivities(deps: ActivityDeps) {
           ivrChoices(await callTimeline(deps.warehouse.db, input.account, input.callId)),
         ),
       });
-      const { crmId, outcome } = await upsertCallLog(
-        deps.warehouse.db,
-        deps.crm(input.account),
-        log,
-        firstAttempt(),
-      );
+      const { crmId, outcome } = await writeCallLog(deps.crm(input.account), log);
       metrics().crmWrites.inc({
         account: input.account,
         kind: outcome === 'created' ? 'call_log_created' : 'call_log_updated',
@@ -381,12 +398,7 @@ export function createCallActivities(deps: ActivityDeps) {
           deps.config.callbacks.assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
         contact: await matchContact(input.account, input.number, first?.calledUserId),
       };
-      const { crmId, outcome } = await upsertTask(
-        deps.warehouse.db,
-        deps.crm(input.account),
-        task,
-        firstAttempt(),
-      );
+      const { crmId, outcome } = await writeTask(deps.crm(input.account), task);
       const m = metrics();
       m.crmWrites.inc({
         account: input.account,

@@ -8,6 +8,12 @@ import { createReportDeliveryActivities } from './report-delivery-activities';
 import { createSyncActivities } from './sync-activities';
 import { createWebhookActivities } from './webhook-activities';
 import { createTranscriptionActivities } from './transcription-activities';
+import { createErasureActivities } from './erasure-activities';
+import { createQuarantineRetryActivities } from './quarantine-retry-activities';
+import { createContactSyncActivities } from './contact-sync-activities';
+import { createScreenPopActivities } from './screen-pop-activities';
+import { createConversationActivities } from './conversation-activities';
+import { createOutcomeActivities } from './outcome-activities';
 
 export type { ActivityDeps } from './deps';
 
@@ -25,6 +31,12 @@ export function createActivities(deps: ActivityDeps) {
     ...createReportActivities(deps),
     ...createReportDeliveryActivities(deps),
     ...createTranscriptionActivities(deps),
+    ...createErasureActivities(deps),
+    ...createQuarantineRetryActivities(deps),
+    ...createContactSyncActivities(deps),
+    ...createScreenPopActivities(deps),
+    ...createConversationActivities(deps),
+    ...createOutcomeActivities(deps),
   });
 }
 

@@ -1,12 +1,15 @@
 // Activities of the warehouse sync: one page per call, written with its checkpoint in one commit.
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { CountryCode } from 'libphonenumber-js/max';
 import type { Cdr, FilterCondition } from '../connectors/platform';
 import {
   addQuarantined,
   finishSyncRun,
   getCheckpoint,
+  getSyncRun,
   setCheckpoint,
   startSyncRun,
+  SuppressionList,
   upsertPage,
   type CheckpointKey,
   type PageRecord,
@@ -18,6 +21,8 @@ import type { SyncCursor, SyncPageInput, SyncPageResult } from '../contracts';
 import type { ActivityDeps } from './deps';
 import { reconcileCalls } from './reconcile';
 import { lagSeconds, metrics } from '../lib/metrics';
+import { createSuppressor } from '../lib/erasure/suppress';
+import { erasureHashKey } from '../runtime/temporal-encryption';
 
 export interface OpenSyncInput {
   account: string;
@@ -48,6 +53,8 @@ export function windowScope(from: string, to: string): string {
 
 export function createSyncActivities(deps: ActivityDeps) {
   const { warehouse } = deps;
+  const suppression = new SuppressionList(warehouse.pool);
+  const erasureKey = erasureHashKey(deps.config);
 
   const readCursor = async (key: CheckpointKey): Promise<SyncCursor> => {
     const checkpoint = await getCheckpoint(warehouse.db, key);
@@ -59,6 +66,19 @@ export function createSyncActivities(deps: ActivityDeps) {
       });
     }
     return decodeCursor(checkpoint.cursor);
+  };
+
+  // The newest record's age once an incremental run of a history stream ends; null otherwise.
+  const runDataLag = async (runId: number): Promise<number | null> => {
+    const run = await getSyncRun(warehouse.db, runId);
+    if (!run || run.kind !== 'incremental' || streamDefinition(run.stream).kind !== 'history') return null;
+    const checkpoint = await getCheckpoint(warehouse.db, {
+      account: run.account,
+      stream: run.stream,
+      scope: '',
+    });
+    if (!checkpoint?.cursor) return null;
+    return lagSeconds(decodeCursor(checkpoint.cursor).max) ?? null;
   };
 
   return {
@@ -120,6 +140,12 @@ export function createSyncActivities(deps: ActivityDeps) {
       const page = await paginator.readPage(cursor.page);
       ctx.heartbeat({ page: cursor.page, stage: 'write', records: page.data.length });
 
+      // Records of erased people are anonymised before anything is written (README "Erasure").
+      const suppress = createSuppressor(
+        erasureKey,
+        await suppression.current(),
+        deps.config.crm.defaultCountry as CountryCode,
+      );
       if (page.invalid.length > 0) {
         await addQuarantined(
           warehouse.db,
@@ -128,12 +154,24 @@ export function createSyncActivities(deps: ActivityDeps) {
             stream: input.stream,
             recordId: recordIdOf(bad.raw, `page${bad.page}#${bad.index}`),
             reason: `schema: ${bad.reason}`,
-            raw: bad.raw,
+            raw: suppress?.scrub(bad.raw, input.account) ?? bad.raw,
           })),
         );
       }
       const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
-      const records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
+      let records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
+      let reconcilable = page.data as Cdr[];
+      if (suppress) {
+        const erased = new Set<number>();
+        records = records.map((r) => {
+          const record = suppress.scrub(r.record, input.account);
+          if (record === null) return r;
+          erased.add(r.record.id);
+          return { record, raw: suppress.scrub(r.raw, input.account) ?? r.raw } as PageRecord;
+        });
+        // An erased person's calls are not followed up (no CRM log, no callback) from their CDRs either.
+        reconcilable = reconcilable.filter((c) => !erased.has(c.id));
+      }
       const checkpoint = { key, cursor: encodeCursor(next) };
       // BigQuery first, PostgreSQL (with the checkpoint) last: the one checkpoint moves only once
       // every warehouse holds the page, and a retry re-reads the page, whose BigQuery jobs it finds.
@@ -160,7 +198,7 @@ export function createSyncActivities(deps: ActivityDeps) {
             windowMs: deps.config.calls.reconcileWindow,
             newest: next.max,
           },
-          page.data as Cdr[],
+          reconcilable,
         );
       }
       const labels = { account: input.account, stream: input.stream };
@@ -185,13 +223,14 @@ export function createSyncActivities(deps: ActivityDeps) {
       return { windowMs: deps.config.sync.backfillWindow, parallelism: deps.config.sync.backfillParallelism };
     },
 
-    /** Closes a sync_runs row. */
+    /** Closes a sync_runs row, with the data lag it left (the dashboard's lag chart). */
     async finishSync(input: FinishSyncInput): Promise<void> {
       await finishSyncRun(warehouse.db, input.runId, {
         status: input.status,
         records: input.records,
         errors: input.errors,
         error: input.error ?? null,
+        dataLagSeconds: input.status === 'succeeded' ? await runDataLag(input.runId) : null,
       });
     },
   };

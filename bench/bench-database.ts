@@ -1,7 +1,9 @@
 // What every benchmark sets up and tears down: a list of cleanup steps run in reverse, and its
 // PostgreSQL, either a database of its own on DATABASE_URL's server (dropped afterwards) or an
 // embedded server in the benchmark's scratch directory, started with the benchmark's settings.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
@@ -19,6 +21,23 @@ export class Cleanups {
       await step().catch((e: unknown) => log(`cleanup: ${String(e)}`));
     }
   }
+}
+
+/**
+ * A benchmark's scratch directory and its cleanup steps; `cleanup()` runs the steps, then removes
+ * the directory.
+ */
+export function benchScratch(
+  label: string,
+  log: (message: string) => void,
+): { temp: string; cleanups: Cleanups; cleanup: () => Promise<void> } {
+  const temp = mkdtempSync(join(tmpdir(), `callsync-bench-${label}-`));
+  const cleanups = new Cleanups();
+  const cleanup = async (): Promise<void> => {
+    await cleanups.run(log);
+    rmSync(temp, { recursive: true, force: true });
+  };
+  return { temp, cleanups, cleanup };
 }
 
 export interface BenchDatabaseOptions {

@@ -7,9 +7,9 @@
 // each. Progress goes to stderr; the last stdout line is the result as one JSON object.
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import pg from 'pg';
@@ -19,7 +19,7 @@ import { realisticEvents } from '../emulator/simulator';
 import { freePort } from '../lib/free-port';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { readyLine, stopChild } from '../lib/child-process';
-import { benchDatabase, Cleanups } from './bench-database';
+import { benchDatabase, benchScratch } from './bench-database';
 import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
@@ -167,12 +167,7 @@ async function main(): Promise<Record<string, unknown>> {
   const opts = optionsSchema.parse(program.opts());
   const N = opts.events;
   const C = opts.concurrency;
-  const temp = mkdtempSync(join(tmpdir(), 'callsync-bench-webhooks-'));
-  const cleanups = new Cleanups();
-  const cleanup = async (): Promise<void> => {
-    await cleanups.run(log);
-    rmSync(temp, { recursive: true, force: true });
-  };
+  const { temp, cleanups, cleanup } = benchScratch('webhooks', log);
   try {
     const databaseUrl = await benchDatabase({
       name: 'bench_webhooks',

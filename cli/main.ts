@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerBackfillCommand } from './commands/backfill';
 import { registerEmulatorCommand } from './commands/emulator';
+import { registerEraseCommand } from './commands/erase';
 import { registerSchedulesCommand } from './commands/schedules';
 import { registerReportsCommand } from './commands/reports';
 import { registerServerCommand } from './commands/server';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerSchedulesCommand(program);
   registerEmulatorCommand(program);
   registerReportsCommand(program);
+  registerEraseCommand(program);
   return program;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contactSyncConfigSchema } from './contact-sync';
 import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
@@ -9,24 +10,16 @@ import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
 import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
-import { codecEndpointSchema, metricsConfigSchema } from './observability';
+import { codecEndpointSchema, dashboardConfigSchema, metricsConfigSchema } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
 import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
+import { erasureConfigSchema } from './erasure';
+import { conversationsConfigSchema } from './conversations';
+import { outcomesConfigSchema } from './outcomes';
+import { durationMs } from './duration';
 
-const durationPattern = /^(\d+)(ms|s|m|h|d)$/;
-
-/** A duration written as `500ms`, `30s`, `5m`, `1h` or `2d`, parsed to milliseconds. */
-export const durationMs = z
-  .union([z.number().int().positive(), z.string().regex(durationPattern, 'must look like 30s, 5m, 1h or 2d')])
-  .transform((v) => {
-    if (typeof v === 'number') return v;
-    const [, n, unit] = durationPattern.exec(v) as RegExpExecArray;
-    const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
-      unit as 'ms' | 's' | 'm' | 'h' | 'd'
-    ];
-    return Number(n) * factor;
-  });
+export { durationMs } from './duration';
 
 /** One platform account that callsync keeps in step. */
 export const accountConfigSchema = z.object({
@@ -36,6 +29,8 @@ export const accountConfigSchema = z.object({
   platform: platformClientConfigSchema,
   /** Secret carried in this account's webhook URL (path token or Basic password); no default. */
   webhookSecret: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** This account's own CRM destination, instead of `crm.destination` (which serves the others). */
+  crm: z.lazy(() => crmDestinationSchema).optional(),
 });
 
 export const syncConfigSchema = z.object({
@@ -60,17 +55,19 @@ export const syncConfigSchema = z.object({
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)');
 
+/** Where call logs, callback tasks (and synced contacts) go. */
+export const crmDestinationSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('builtin') }),
+  hubspotConfigSchema,
+  salesforceConfigSchema,
+  googleTasksConfigSchema,
+]);
+export type CrmDestinationConfig = z.infer<typeof crmDestinationSchema>;
+
 /** Where call logs and callback tasks go, and how callers are matched to contacts. */
 export const crmConfigSchema = z.object({
   /** `builtin` keeps call logs and tasks in the warehouse (the default when no CRM is set up). */
-  destination: z
-    .discriminatedUnion('type', [
-      z.object({ type: z.literal('builtin') }),
-      hubspotConfigSchema,
-      salesforceConfigSchema,
-      googleTasksConfigSchema,
-    ])
-    .default({ type: 'builtin' }),
+  destination: crmDestinationSchema.default({ type: 'builtin' }),
   /** Country assumed for numbers written without a country code. */
   defaultCountry: z
     .string()
@@ -88,6 +85,13 @@ export const crmConfigSchema = z.object({
     .transform((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k.trim().toLowerCase(), v]))),
   /** Create a contact for a caller the CRM does not know. */
   createUnknownContacts: z.boolean().default(false),
+  /**
+   * HubSpot and Salesforce: how long a call log or task write waits for others to share its batch
+   * request (more calls per request, at the cost of this much latency).
+   */
+  batchWait: durationMs.default(400),
+  /** How long a contact lookup waits for others to share its search. */
+  lookupWait: durationMs.default(250),
 });
 
 /** How each call is followed after it ends. */
@@ -175,6 +179,8 @@ export const configSchema = z.object({
         .prefault({}),
       /** Temporal's remote codec endpoint, for reading encrypted histories in the UI and CLI. */
       codec: codecEndpointSchema.prefault({}),
+      /** The dashboard's login (README "Dashboard"). */
+      dashboard: dashboardConfigSchema.prefault({}),
     })
     .prefault({}),
   archive: z
@@ -199,8 +205,14 @@ export const configSchema = z.object({
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
+  /** Two-way contact sync between the platform and the CRM (README "Contact sync"). */
+  contacts: contactSyncConfigSchema.extend({ every: durationMs.default(5 * 60_000) }).prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
+  /** SMS and voicemail on the CRM contact, screen-pop on ringing calls, CRM outcomes back on CDRs. */
+  conversations: conversationsConfigSchema.prefault({}),
+  /** CRM outcomes (call dispositions) back on the CDR as a label and a note (README "Outcomes back on the CDR"). */
+  outcomes: outcomesConfigSchema.prefault({}),
   /** Warehouses besides PostgreSQL (which always holds the service's state and every stream). */
   warehouse: z
     .object({
@@ -223,6 +235,8 @@ export const configSchema = z.object({
     .prefault({}),
   /** Prometheus metrics of the server and workers (README "Metrics"). */
   metrics: metricsConfigSchema.prefault({}),
+  /** Erasing one person (`callsync erase`; README "Erasure"). */
+  erasure: erasureConfigSchema.prefault({}),
   /** Transcripts for recordings that have none (off unless `google` is given; see README). */
   transcription: z
     .object({

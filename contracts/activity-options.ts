@@ -1,7 +1,7 @@
 // Every activity's retry policy, timeouts and heartbeat timeout, in one place: workflows take their
 // proxyActivities options from here, and activities/ the heartbeat cadence. Pure data (no I/O), so
 // workflow code may import it.
-import type { ActivityOptions, RetryPolicy } from '@temporalio/common';
+import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/common';
 
 /**
  * Failure types that retrying cannot fix: the platform's (bad request, no permission, gone,
@@ -47,6 +47,16 @@ export const SYNC_ACTIVITIES: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: SYNC_RETRY,
+};
+
+/**
+ * The dashboard's quarantine retry: an operator waits for it, so a platform that keeps failing ends
+ * it after a few attempts with the error on the page (and the records still quarantined).
+ */
+export const QUARANTINE_RETRY_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: { ...SYNC_RETRY, maximumAttempts: 4 },
 };
 
 /**
@@ -159,4 +169,19 @@ export const TRANSCRIPTION_ACTIVITIES: ActivityOptions = {
   startToCloseTimeout: '1 hour',
   heartbeatTimeout: '1 minute',
   retry: { ...SYNC_RETRY, maximumAttempts: 10 },
+};
+
+/**
+ * Screen-pop's local activity: a link is only useful while the call rings, so three quick tries
+ * within half a minute, then the workflow fails and shows as such (the call log is unaffected).
+ */
+export const SCREEN_POP_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: '10 seconds',
+  scheduleToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '200 milliseconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
+  },
 };

@@ -7,6 +7,12 @@ import { reportExportWorkflow } from './report-export';
 import { syncStreamWorkflow } from './sync-stream';
 import { webhookRetentionWorkflow } from './webhook-retention';
 import { transcribeRecordingsWorkflow } from './transcription';
+import { erasePersonWorkflow } from './erasure';
+import { quarantineRetryWorkflow } from './quarantine-retry';
+import { contactSyncWorkflow } from './contact-sync';
+import { screenPopWorkflow } from './screen-pop';
+import { conversationsWorkflow, smsReceivedWorkflow } from './conversations';
+import { crmOutcomesWorkflow } from './outcomes';
 
 export * from './backfill';
 export * from './call-event-signal';
@@ -17,6 +23,12 @@ export * from './webhook-retention';
 export * from './task-queues';
 export * from './report-export';
 export * from './transcription';
+export * from './erasure';
+export * from './quarantine-retry';
+export * from './contact-sync';
+export * from './screen-pop';
+export * from './conversations';
+export * from './outcomes';
 export { workflowRef } from './workflow-ref';
 
 /** Every workflow the worker registers, by its registered name. */
@@ -29,4 +41,11 @@ export const workflowContracts = {
   webhookRetention: webhookRetentionWorkflow,
   reportExport: reportExportWorkflow,
   transcribeRecordings: transcribeRecordingsWorkflow,
+  erasePerson: erasePersonWorkflow,
+  quarantineRetry: quarantineRetryWorkflow,
+  contactSync: contactSyncWorkflow,
+  screenPop: screenPopWorkflow,
+  smsReceived: smsReceivedWorkflow,
+  conversations: conversationsWorkflow,
+  crmOutcomes: crmOutcomesWorkflow,
 };

@@ -45,6 +45,8 @@ export interface RunningEmulator {
   readonly admin: ReadyAdmin & { customer_id: number };
   /** The current store (replaced by POST /_emulator/seed). */
   readonly store: EmulatorStore;
+  /** Every session token the emulator has issued (secrets a harness checks no log holds). */
+  issuedTokens(): string[];
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export async function startEmulator(opts: StartEmulatorOptions): Promise<Running
     get store() {
       return ctx.store;
     },
+    issuedTokens: () => ctx.sessions.issuedTokens(),
     close: () => app.close(),
   };
 }

@@ -1,5 +1,9 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type pinoPrettyModule from 'pino-pretty';
+import { lazyPackage } from './lazy-package';
+
+/** Only interactive commands print pretty lines: the others never load pino-pretty. */
+const pinoPretty = lazyPackage<typeof pinoPrettyModule>('pino-pretty');
 
 export type { Logger } from 'pino';
 
@@ -45,7 +49,7 @@ export function createLogger(opts: { level?: string; name?: string; pretty?: boo
 
 /** pino-pretty in the same thread (sync), so lines keep their order with the banner and exit output. */
 function prettyStream(): DestinationStream {
-  return pinoPretty({
+  return pinoPretty().build({
     destination: 2,
     sync: true,
     colorize: true,

@@ -25,3 +25,12 @@ export function localEncryption(dataDir: string): TemporalEncryptionConfig {
   keepKey(idKeyFile);
   return { keys: [{ id: LOCAL_KEY_ID, keyFile }], activeKeyId: LOCAL_KEY_ID, idKeyFile };
 }
+
+/** The dashboard's password file under `<dataDir>/keys/`, created (0600, random) when missing. */
+export function localDashboardPasswordFile(dataDir: string): string {
+  const dir = resolve(join(dataDir, 'keys'));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, 'dashboard-password');
+  keepKey(file);
+  return file;
+}

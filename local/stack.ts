@@ -13,13 +13,17 @@ import { describeError } from '../lib/describe-error';
 import { startOnFreePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
 import { createActivityDeps } from '../runtime/activity-deps';
+import { applyContactSyncSchedules } from '../runtime/contact-sync-schedule';
 import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applyTranscriptionSchedules } from '../runtime/transcription-schedule';
+import { applyConversationsSchedules } from '../runtime/conversations-schedule';
+import { applyCrmOutcomesSchedules } from '../runtime/outcomes-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { connectTemporalClient } from '../runtime/temporal-connection';
-import { temporalDataConverter } from '../runtime/temporal-encryption';
+import { erasureHashKey, temporalDataConverter } from '../runtime/temporal-encryption';
 import { serverObservability } from '../runtime/server-observability';
-import { localEncryption } from './local-keys';
+import { localDashboardPasswordFile, localEncryption } from './local-keys';
+import { dashboardSettings } from '../runtime/dashboard-settings';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
@@ -185,6 +189,13 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const generatedEncryption = config.temporal.encryption ? undefined : localEncryption(opts.dataDir);
     if (generatedEncryption)
       config = { ...config, temporal: { ...config.temporal, encryption: generatedEncryption } };
+    // The dashboard's login: a generated password in a file (never printed) unless one is configured.
+    const dashboardConfig = config.server.dashboard;
+    if (dashboardConfig.enabled && !dashboardConfig.password && !dashboardConfig.passwordFile) {
+      const passwordFile = localDashboardPasswordFile(opts.dataDir);
+      config = { ...config, server: { ...config.server, dashboard: { ...dashboardConfig, passwordFile } } };
+    }
+    const { dashboard } = dashboardSettings(config);
     logger = opts.createLogger(config.logLevel);
     const log = logger;
     for (const message of early.splice(0)) log.warn(message);
@@ -263,6 +274,9 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const schedules = await applySchedules(client, config, { triggerImmediately: true });
     await applyRetentionSchedule(client, config);
     await applyTranscriptionSchedules(client, config);
+    await applyContactSyncSchedules(client, config);
+    await applyConversationsSchedules(client, config);
+    await applyCrmOutcomesSchedules(client, config);
     log.info(
       {
         created: schedules.created.length,
@@ -303,6 +317,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           requestTimeoutMs: config.server.requestTimeout,
           codec: observability.codec,
           metrics: observability.metrics,
+          erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
+          dashboard,
         }),
       taken('webhook receiver'),
     );
@@ -372,6 +388,11 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             : []),
           ...(config.archive.gcs
             ? [`  audio archive       gs://${config.archive.gcs.bucket}/${config.archive.gcs.prefix}`]
+            : []),
+          ...(dashboard
+            ? [
+                `  dashboard           ${server.url}/dashboard (password: ${config.server.dashboard.passwordFile ?? 'server.dashboard.password'})`,
+              ]
             : []),
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
           ...(observability.metrics ? [`  metrics             ${server.url}/metrics`] : []),

@@ -93,19 +93,20 @@ export async function startTemporalDevServer(opts: TemporalDevServerOptions = {}
     } catch (err) {
       lastError = err;
       if (!(err instanceof PortConflict)) throw err;
-      notice(`Temporal could not listen on ${err.address} (taken meanwhile); trying another port`);
+      notice(`Temporal could not start on ${err.address} (${err.reason}); trying another port`);
     }
   }
   throw lastError;
 }
 
-/** Our server exited because a port was taken (another server got it first). */
+/** Our server exited because a port was taken (another server got it first) or it crashed starting. */
 class PortConflict extends Error {
   constructor(
     readonly address: string,
     output: string,
+    readonly reason = 'a port it needs was taken meanwhile',
   ) {
-    super(`Temporal dev server could not listen on ${address}\n${output}`);
+    super(`Temporal dev server could not start on ${address} (${reason})\n${output}`);
   }
 }
 
@@ -126,10 +127,14 @@ async function startOnce(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: opts.ownProcessGroup ?? false,
   });
+  // The head of the output holds the cause of a crash at start (a Go panic prints it first, then
+  // every goroutine); the tail holds the latest lines.
+  let head = '';
   const output: string[] = [];
   const collect = (chunk: Buffer): void => {
     const text = chunk.toString();
-    output.push(text);
+    if (head.length < 16_000) head += text;
+    else output.push(text);
     if (output.length > 200) output.shift();
     opts.onLog?.(text);
   };
@@ -141,8 +146,13 @@ async function startOnce(
     await waitUntilOurs(child, address, ownerNamespace, opts.startTimeoutMs ?? 60_000);
   } catch (err) {
     child.kill('SIGKILL');
-    const text = output.join('');
+    const text = head + (output.length ? `\n[…]\n${output.join('')}` : '');
     if (/address already in use|bind:/i.test(text)) throw new PortConflict(address, text);
+    // A crash at start (a panic while wiring its services) is retried on fresh ports like a taken
+    // port: the dev server picks its internal ports itself, and another server may take one first.
+    if (child.exitCode !== null || child.signalCode !== null) {
+      if (/panic|fatal error/i.test(text)) throw new PortConflict(address, text, 'it crashed at start');
+    }
     throw new Error(`Temporal dev server did not start on ${address}: ${String(err)}\n${text}`, {
       cause: err,
     });

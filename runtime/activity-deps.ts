@@ -16,6 +16,7 @@ import {
   postgresSsl,
 } from '../connectors/postgres';
 import { createCrmConnectors, prepareCrmDestinations } from './crm';
+import { sharedPlatformLimiter } from './vendor-limits';
 import { lazyTemporalClient } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
 import { recordApiRequest } from '../lib/metrics';
@@ -38,6 +39,11 @@ export async function createActivityDeps(
     temporalAddress?: string;
   } = {},
 ): Promise<RuntimeDeps> {
+  const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
+  const warehouse = createDatabase(databaseUrl, {
+    ...(ssl !== undefined ? { ssl } : {}),
+    onIdleError: (err) => logger.warn({ err }, 'PostgreSQL connection failed outside a query'),
+  });
   const clients = new Map<string, PlatformClient>();
   for (const account of config.accounts) {
     clients.set(
@@ -45,6 +51,11 @@ export async function createActivityDeps(
       createPlatformClient({
         ...account.platform,
         logger,
+        // The account's requestsPerSecond holds for every worker together, not per process.
+        limiter: sharedPlatformLimiter(warehouse.db, account.name, {
+          requestsPerSecond: account.platform.requestsPerSecond,
+          burst: account.platform.burst,
+        }),
         onRequest: (e) => {
           recordApiRequest('platform', e.status);
           hooks.onPlatformRequest?.(account.name, e);
@@ -52,8 +63,6 @@ export async function createActivityDeps(
       }),
     );
   }
-  const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
-  const warehouse = createDatabase(databaseUrl, ssl !== undefined ? { ssl } : {});
   const address = hooks.temporalAddress ?? config.temporal.address;
   // Lazy: nothing connects until an activity first starts or signals a workflow.
   const temporalConnection = address ? lazyTemporalClient({ ...config.temporal, address }) : undefined;
@@ -66,7 +75,9 @@ export async function createActivityDeps(
   let gcs: ObjectStore | undefined;
   let driveArchive: ObjectStore | undefined;
   try {
-    await prepareCrmDestinations(config, crm);
+    await prepareCrmDestinations(config, crm, undefined, (message, delayMs) =>
+      logger.warn({ retryInMs: delayMs }, message),
+    );
     // BigQuery credentials are read here, once; a bad key fails the start, not every page.
     if (config.warehouse.bigquery) {
       bigquery = await createBigQueryWarehouses(

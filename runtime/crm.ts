@@ -1,60 +1,104 @@
 // The CRM destination from config: HubSpot, Salesforce, or the built-in warehouse destination.
 import type { Kysely } from 'kysely';
-import type { CallsyncConfig } from '../config/schema';
+import type { CallsyncConfig, CrmDestinationConfig } from '../config/schema';
 import { BuiltinCrmConnector } from '../connectors/builtin-crm';
 import type { CrmConnector } from '../connectors/crm/crm-connector';
+import { sharedRateLimiters } from '../connectors/crm/shared-rate-limiter';
+import { CrmError, CrmRateLimitedError } from '../connectors/crm/errors';
 import { HubSpotConnector } from '../connectors/hubspot';
 import type { Database } from '../connectors/postgres';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
 
-/** One connector per account for the built-in destination; one shared connector for a CRM. */
+/** The CRM destination of an account: its own (`accounts[].crm`), else `crm.destination`. */
+export function crmDestinationOf(config: CallsyncConfig, account: string): CrmDestinationConfig {
+  return config.accounts.find((a) => a.name === account)?.crm ?? config.crm.destination;
+}
+
+/**
+ * One connector per account for the built-in and Google Tasks destinations; one shared connector per
+ * CRM destination (accounts with the same destination share its connector and rate limits).
+ */
 export function createCrmConnectors(
   config: CallsyncConfig,
   db: Kysely<Database>,
 ): (account: string) => CrmConnector {
-  const d = config.crm.destination;
-  if (d.type === 'hubspot') {
-    const hubspot = new HubSpotConnector(d);
-    return () => hubspot;
-  }
-  if (d.type === 'salesforce') {
-    const salesforce = new SalesforceConnector(d);
-    return () => salesforce;
-  }
-  if (d.type === 'google-tasks') {
-    // Per account: call logs stay in that account's warehouse rows (the built-in destination).
-    const perAccount = new Map<string, GoogleTasksConnector>();
-    return (account) => {
-      let c = perAccount.get(account);
-      if (!c) perAccount.set(account, (c = new GoogleTasksConnector(d, db, account)));
-      return c;
-    };
-  }
-  const builtin = new Map<string, BuiltinCrmConnector>();
+  const shared = new Map<string, CrmConnector>();
+  const perAccount = new Map<string, CrmConnector>();
   return (account) => {
-    let c = builtin.get(account);
-    if (!c) builtin.set(account, (c = new BuiltinCrmConnector(db, account)));
+    const d = crmDestinationOf(config, account);
+    if (d.type === 'hubspot' || d.type === 'salesforce') {
+      const key = JSON.stringify(d);
+      let c = shared.get(key);
+      if (!c)
+        // The vendor's request rate is kept in PostgreSQL (rate slots), shared by every worker process.
+        shared.set(
+          key,
+          (c =
+            d.type === 'hubspot'
+              ? new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') })
+              : new SalesforceConnector(d, { limiters: sharedRateLimiters(db, 'salesforce') })),
+        );
+      return c;
+    }
+    let c = perAccount.get(account);
+    if (!c) {
+      // Per account: call logs stay in that account's warehouse rows (the built-in destination).
+      c =
+        d.type === 'google-tasks'
+          ? new GoogleTasksConnector(d, db, account)
+          : new BuiltinCrmConnector(db, account);
+      perAccount.set(account, c);
+    }
     return c;
   };
 }
 
+/** How long a start waits out a CRM that answers 429, 5xx or not at all, before it gives up. */
+export interface PrepareRetry {
+  attempts: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** About two minutes of retries: a CRM's bad minute must not stop a worker from starting. */
+export const PREPARE_RETRY: PrepareRetry = { attempts: 8, firstDelayMs: 1000, maxDelayMs: 30_000 };
+
 /**
  * Prepares every configured CRM destination once (HubSpot properties, Salesforce field access), so
  * a worker on a new portal writes from its first call. A refusal stops the start with the
- * vendor's reason and the permission to grant.
+ * vendor's reason and the permission to grant. A transient failure (429, 5xx, network) is retried
+ * with backoff (the vendor's Retry-After when it gives one): a worker restarted while the CRM has a
+ * bad minute would otherwise exit, and keep exiting under a supervisor that restarts it.
  */
 export async function prepareCrmDestinations(
   config: CallsyncConfig,
   crm: (account: string) => CrmConnector,
+  retry: PrepareRetry = PREPARE_RETRY,
+  onRetry: (message: string, delayMs: number) => void = () => undefined,
 ): Promise<void> {
   const connectors = new Set(config.accounts.map((a) => crm(a.name)));
   for (const connector of connectors) {
-    try {
-      await connector.prepare?.();
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new Error(`CRM setup failed (crm.destination ${connector.name}): ${reason}`, { cause: err });
+    for (
+      let attempt = 1, delay = retry.firstDelayMs;
+      ;
+      attempt++, delay = Math.min(delay * 2, retry.maxDelayMs)
+    ) {
+      try {
+        await connector.prepare?.();
+        break;
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        if (!(err instanceof CrmError && err.retryable) || attempt >= retry.attempts) {
+          const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
+          throw new Error(`CRM setup failed (crm.destination ${connector.name})${tries}: ${reason}`, {
+            cause: err,
+          });
+        }
+        const wait = Math.max(delay, err instanceof CrmRateLimitedError ? (err.retryAfterMs ?? 0) : 0);
+        onRetry(`CRM setup (crm.destination ${connector.name}) failed for now: ${reason}`, wait);
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
   }
 }

@@ -7,7 +7,7 @@ import type { ActivityDeps } from '../activities';
 import { crmTaskQueue } from '../contracts/task-queues';
 import { connectTemporalWorker } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
-import { crmActivitiesPerSecond } from './vendor-limits';
+import { CRM_ACTIVITY_SLOTS } from './vendor-limits';
 
 export interface WorkerOptions {
   address: string;
@@ -26,8 +26,8 @@ export interface WorkerOptions {
 
 /**
  * The Temporal workers of one callsync worker process, run and stopped together: the workflows'
- * queue (workflows and activities that call no vendor) and the CRM's queue, rate limited for the
- * whole deployment (runtime/vendor-limits.ts).
+ * queue (workflows and activities that call no vendor) and the CRM's queue, whose requests every
+ * worker paces through rate slots shared in PostgreSQL (runtime/vendor-limits.ts).
  */
 export class WorkerGroup {
   constructor(readonly workers: Worker[]) {}
@@ -111,13 +111,11 @@ export async function createWorker(
         }),
       );
     }
-    const crmRate = crmActivitiesPerSecond(opts.deps.config.crm.destination);
     workers.push(
       await Worker.create({
         ...common,
         taskQueue: crmTaskQueue(opts.taskQueue),
-        maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
-        ...(crmRate !== undefined ? { maxTaskQueueActivitiesPerSecond: crmRate } : {}),
+        maxConcurrentActivityTaskExecutions: Math.max(opts.maxConcurrentActivities ?? 8, CRM_ACTIVITY_SLOTS),
       }),
     );
   } catch (err) {

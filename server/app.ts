@@ -1,9 +1,10 @@
-// callsync's HTTP server: the webhook receiver now; the status dashboard and metrics join it later.
+// callsync's HTTP server: the webhook receiver, the dashboard, /metrics and the codec endpoint.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from '../lib/logger';
 import { errorBody, registerWebhookRoutes, type WebhookRoutesOptions } from './webhook-routes';
 import { registerCodecRoutes, type CodecRoutesOptions } from './codec-routes';
 import { registerMetricsRoutes, type MetricsRoutesOptions } from './metrics-routes';
+import { registerDashboardRoutes, type DashboardOptions } from './dashboard/routes';
 
 /** Longest a request may take to arrive, headers and body, by default (config server.requestTimeout). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -17,6 +18,8 @@ export interface ServerAppOptions {
   codec?: Omit<CodecRoutesOptions, 'logger'> | undefined;
   /** GET /metrics (Prometheus); off when absent. */
   metrics?: Omit<MetricsRoutesOptions, 'logger'> | undefined;
+  /** The dashboard at /dashboard; off when absent. */
+  dashboard?: Omit<DashboardOptions, 'logger'> | undefined;
 }
 
 /** Builds (but does not start) the server. */
@@ -50,5 +53,6 @@ export async function buildServerApp(opts: ServerAppOptions): Promise<FastifyIns
   await registerWebhookRoutes(app, { ...opts.webhooks, logger });
   if (opts.codec) await registerCodecRoutes(app, { ...opts.codec, logger });
   if (opts.metrics) registerMetricsRoutes(app, { ...opts.metrics, logger });
+  if (opts.dashboard) await registerDashboardRoutes(app, { ...opts.dashboard, logger });
   return app;
 }

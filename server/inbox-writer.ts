@@ -6,6 +6,16 @@
 import type pg from 'pg';
 import { inboxKey, insertInboxRows, type InboxEntry } from '../connectors/postgres';
 import { RateMeter } from '../lib/rate-meter';
+import type { Suppressor } from '../lib/erasure/suppress';
+
+/**
+ * A delivery about an erased person, anonymised and stored as already relayed: it is kept (it was
+ * acknowledged) but starts no call follow-up that would write the person back to the CRM.
+ */
+function suppressed(entry: InboxEntry, suppress: Suppressor): InboxEntry {
+  const body = suppress.scrub(JSON.parse(entry.body) as unknown, entry.account, entry.callId);
+  return body === null ? entry : { ...entry, body: JSON.stringify(body), suppressed: true };
+}
 
 export type { InboxEntry } from '../connectors/postgres';
 
@@ -24,6 +34,8 @@ export interface InboxWriterOptions {
   maxConcurrentFlushes?: number;
   /** Called after each successful commit that stored rows (e.g. to wake the relay). */
   onCommitted?: (stored: number) => void;
+  /** The suppression list's anonymiser, read once per commit (README "Erasure"); none when absent. */
+  suppressor?: () => Promise<Suppressor | null>;
 }
 
 /** Counters, for tests and metrics. */
@@ -107,9 +119,10 @@ export class InboxWriter {
     this.stats.flushes++;
     this.stats.rows += batch.length;
     try {
+      const suppress = await this.opts.suppressor?.();
       const inserted = await insertInboxRows(
         this.pool,
-        batch.map((p) => p.entry),
+        batch.map((p) => (suppress ? suppressed(p.entry, suppress) : p.entry)),
       );
       if (inserted.size > 0) this.opts.onCommitted?.(inserted.size);
       this.settle(batch, inserted);

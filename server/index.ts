@@ -15,10 +15,15 @@ import type { CallsyncMetrics } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
 import { buildServerApp } from './app';
 import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
+import { temporalFastPath, type FastPath } from './fast-path';
 import { recordRejected } from './rejected-store';
+import { SuppressionList } from '../connectors/postgres';
+import { createSuppressor } from '../lib/erasure/suppress';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { Relay, temporalSignaller, type RelayOptions } from './relay';
 import { createWebhookAuthenticator } from './webhook-auth';
 import type { CodecRoutesOptions } from './codec-routes';
+import type { DashboardOptions } from './dashboard/routes';
 
 export { buildServerApp } from './app';
 export { InboxWriter } from './inbox-writer';
@@ -50,7 +55,19 @@ export interface StartServerOptions {
   codec?: Omit<CodecRoutesOptions, 'logger'> | undefined;
   /** Serves /metrics and counts webhooks into these; off when absent. */
   metrics?: CallsyncMetrics | undefined;
+  /**
+   * Anonymises deliveries about erased people before they are stored (the suppression list, README
+   * "Erasure"): the key of its hashes and the country of national numbers.
+   */
+  erasure?: { key: Buffer | undefined; defaultCountry: string } | undefined;
+  /** The dashboard (runtime/server-observability.ts resolves it from config); off when absent. */
+  dashboard?: DashboardSettings | undefined;
+  /** Sees each committed delivery the fast path sees (bench:e2e times screen-pops from it). */
+  observeFastPath?: FastPath | undefined;
 }
+
+/** The dashboard's settings from config; the server adds its warehouse and Temporal client. */
+export type DashboardSettings = Omit<DashboardOptions, 'logger' | 'db' | 'temporal'>;
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:8788 */
@@ -64,6 +81,23 @@ export interface RunningServer {
   webhookUrl(account: string, secret: string): string;
   /** Stops accepting, lets commits finish, stops the relay, closes the pool. */
   close(): Promise<void>;
+}
+
+/** The receiver's fast path: workflow starts with Temporal, and the observer when given. */
+function fastPathOf(opts: StartServerOptions): FastPath | undefined {
+  const started =
+    opts.temporal &&
+    temporalFastPath(
+      opts.temporal.client,
+      opts.temporal.taskQueue,
+      opts.logger.child({ module: 'fast-path' }),
+    );
+  const observe = opts.observeFastPath;
+  if (!observe) return started;
+  return (account, webhook, receivedAt) => {
+    observe(account, webhook, receivedAt);
+    started?.(account, webhook, receivedAt);
+  };
 }
 
 /** Migrates the warehouse, starts listening and (with Temporal) starts the relay. */
@@ -80,7 +114,17 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     await migrateToLatest(warehouse.db).catch((err: unknown) => {
       throw explainPostgresTlsError(err);
     });
+    const suppression = opts.erasure ? new SuppressionList(warehouse.pool) : undefined;
+    const suppressor = suppression
+      ? async () =>
+          createSuppressor(
+            opts.erasure!.key,
+            await suppression.current(),
+            opts.erasure!.defaultCountry as CountryCode,
+          )
+      : undefined;
     const inbox = new InboxWriter(warehouse.pool, {
+      ...(suppressor ? { suppressor } : {}),
       ...opts.inbox,
       onCommitted: (n) => {
         opts.inbox?.onCommitted?.(n);
@@ -105,11 +149,17 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       webhooks: {
         authenticate: createWebhookAuthenticator(opts.accounts),
         inbox,
-        recordRejected: (d) => recordRejected(warehouse.db, d),
+        recordRejected: async (d) => {
+          // A refused body is text, perhaps not JSON: erased identifiers inside it are replaced.
+          const scrubbed = (await suppressor?.())?.scrub(d.body);
+          await recordRejected(warehouse.db, typeof scrubbed === 'string' ? { ...d, body: scrubbed } : d);
+        },
         ...(opts.bodyLimit !== undefined ? { bodyLimit: opts.bodyLimit } : {}),
         metrics: opts.metrics,
+        fastPath: fastPathOf(opts),
       },
       codec: opts.codec,
+      dashboard: opts.dashboard && { ...opts.dashboard, db: warehouse.db, temporal: opts.temporal },
       metrics: opts.metrics && {
         metrics: opts.metrics,
         beforeScrape: async () => {

@@ -147,6 +147,11 @@ export class Relay {
   /** Claims and relays one batch; returns the rows it claimed (0 when none was due). */
   async runOnce(): Promise<number> {
     const client = await this.opts.pool.connect();
+    // A checked-out client has no 'error' listener of the pool's: PostgreSQL ending the connection
+    // (a restart) while the batch waits on Temporal was an unhandled 'error' event that ended the
+    // whole receiver. Heard here, the next query fails instead and the batch rolls back.
+    const onError = (err: Error): void => this.opts.logger.warn({ err }, 'relay connection lost mid-batch');
+    client.on('error', onError);
     let released = false;
     try {
       await client.query('BEGIN');
@@ -166,6 +171,7 @@ export class Relay {
       released = true;
       throw err;
     } finally {
+      client.removeListener('error', onError);
       if (!released) client.release();
     }
   }

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Logger } from '../lib/logger';
 import type { CallsyncMetrics } from '../lib/metrics';
 import { InboxRowRejected, type InboxEntry, type InboxWriter } from './inbox-writer';
+import type { FastPath } from './fast-path';
 import type { RejectedDelivery } from './rejected-store';
 import { basicPassword, type WebhookAuthenticator } from './webhook-auth';
 import { callIdOfEvent, parseWebhookBody, type BodyProblem } from './webhook-body';
@@ -24,6 +25,8 @@ export interface WebhookRoutesOptions {
   bodyLimit?: number;
   /** Counts deliveries and their latency (callsync_webhooks_*). */
   metrics?: CallsyncMetrics | undefined;
+  /** Events that cannot wait for the relay (screen-pop), handed over once committed. */
+  fastPath?: FastPath | undefined;
 }
 
 /** The outcome label of a webhook answer's status. */
@@ -124,6 +127,8 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
       if (parsed.test) return reply.code(200).send({ status: 'ok', test: true });
       try {
         const outcome = await opts.inbox.write(inboxEntry(account, parsed.event, text));
+        // elapsedTime runs from the request's first byte: when the event reached the receiver.
+        opts.fastPath?.(account, parsed.event, Date.now() - reply.elapsedTime);
         return reply.code(200).send({ status: outcome });
       } catch (err) {
         if (err instanceof InboxRowRejected) {

@@ -1,6 +1,24 @@
 // The streams callsync syncs into the warehouse: where each is read from, its key, its cursor, and
 // whether its records change after creation.
-import type { ListOptions, Paginator, PlatformClient } from '../connectors/platform';
+import type { z } from 'zod';
+import {
+  callMeBackSchema,
+  cdrSchema,
+  chatSchema,
+  contactSchema,
+  faxSchema,
+  monitorSchema,
+  msdrSchema,
+  queueSchema,
+  reportScheduleSchema,
+  ringGroupSchema,
+  smsSchema,
+  userSchema,
+  voicemessageSchema,
+  type ListOptions,
+  type Paginator,
+  type PlatformClient,
+} from '../connectors/platform';
 import type { StreamName, StreamRecords } from '../connectors/postgres';
 
 /** How a stream is kept in step. */
@@ -22,6 +40,8 @@ export interface StreamDefinition<S extends StreamName = StreamName> {
   mode: SyncMode;
   /** Polling interval group: history streams every few minutes, settings hourly. */
   kind: 'history' | 'settings';
+  /** A record's schema, as `list` checks it (a quarantined record's stored raw is re-checked with it). */
+  schema: z.ZodType<StreamRecords[S]>;
   /** Reads the collection. */
   list(client: PlatformClient, options: ListOptions): Paginator<StreamRecords[S]>;
 }
@@ -34,6 +54,7 @@ function define<S extends StreamName>(d: StreamDefinition<S>): StreamDefinition<
 export const STREAMS = {
   cdrs: define({
     name: 'cdrs',
+    schema: cdrSchema,
     endpoint: 'GET /cdrs',
     primaryKey: 'id',
     cursorField: 'calldate',
@@ -44,6 +65,7 @@ export const STREAMS = {
   }),
   recordings: define({
     name: 'recordings',
+    schema: monitorSchema,
     endpoint: 'GET /monitors',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -54,6 +76,7 @@ export const STREAMS = {
   }),
   voicemessages: define({
     name: 'voicemessages',
+    schema: voicemessageSchema,
     endpoint: 'GET /voicemessages',
     primaryKey: 'id',
     cursorField: 'origtime',
@@ -64,6 +87,7 @@ export const STREAMS = {
   }),
   sms: define({
     name: 'sms',
+    schema: smsSchema,
     endpoint: 'GET /sms',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -74,6 +98,7 @@ export const STREAMS = {
   }),
   faxes: define({
     name: 'faxes',
+    schema: faxSchema,
     endpoint: 'GET /faxes',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -84,6 +109,7 @@ export const STREAMS = {
   }),
   chats: define({
     name: 'chats',
+    schema: chatSchema,
     endpoint: 'GET /chats',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -94,6 +120,7 @@ export const STREAMS = {
   }),
   msdrs: define({
     name: 'msdrs',
+    schema: msdrSchema,
     endpoint: 'GET /msdrs',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -104,6 +131,7 @@ export const STREAMS = {
   }),
   callmeback_cdrs: define({
     name: 'callmeback_cdrs',
+    schema: callMeBackSchema,
     endpoint: 'GET /callmeback/cdrs',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -114,6 +142,7 @@ export const STREAMS = {
   }),
   callmeback_visitors: define({
     name: 'callmeback_visitors',
+    schema: callMeBackSchema,
     endpoint: 'GET /callmeback/visitors',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -125,6 +154,7 @@ export const STREAMS = {
   // Contacts are edited in place and carry no update time, so every run reads them whole.
   contacts: define({
     name: 'contacts',
+    schema: contactSchema,
     endpoint: 'GET /contacts',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -135,6 +165,7 @@ export const STREAMS = {
   }),
   users: define({
     name: 'users',
+    schema: userSchema,
     endpoint: 'GET /users',
     primaryKey: 'id',
     cursorField: 'created_at',
@@ -145,6 +176,7 @@ export const STREAMS = {
   }),
   queues: define({
     name: 'queues',
+    schema: queueSchema,
     endpoint: 'GET /queues',
     primaryKey: 'id',
     cursorField: 'id',
@@ -155,6 +187,7 @@ export const STREAMS = {
   }),
   ring_groups: define({
     name: 'ring_groups',
+    schema: ringGroupSchema,
     endpoint: 'GET /ringgroups',
     primaryKey: 'id',
     cursorField: 'id',
@@ -165,6 +198,7 @@ export const STREAMS = {
   }),
   report_schedules: define({
     name: 'report_schedules',
+    schema: reportScheduleSchema,
     endpoint: 'GET /reportschedules',
     primaryKey: 'id',
     cursorField: 'created_at',

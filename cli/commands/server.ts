@@ -1,12 +1,14 @@
 // `callsync server`: the HTTP server (webhook receiver) and the relay into Temporal, for the
 // configured accounts, until SIGINT/SIGTERM. Prints one JSON ready line on stdout.
 import type { Command } from 'commander';
+import { erasureHashKey } from '../../runtime/temporal-encryption';
 import { z } from 'zod';
 import { postgresSsl } from '../../connectors/postgres/tls';
 import { startServer } from '../../server';
 import { cliLogger, connectTemporal, globalOptions, loadCliConfig, resolveDatabase } from '../context';
 import { installTemporalRuntime } from './worker';
 import { serverObservability } from '../../runtime/server-observability';
+import { dashboardSettings } from '../../runtime/dashboard-settings';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).optional(),
@@ -35,12 +37,16 @@ export function registerServerCommand(program: Command): void {
       }
       if (without.length > 0)
         logger.warn({ accounts: without }, 'accounts without webhookSecret accept no webhooks');
+      const host = opts.host ?? config.server.host;
+      // Before anything starts: no password on a non-loopback interface refuses to start.
+      const { dashboard, dashboardOff } = dashboardSettings(config, host);
+      if (dashboardOff) logger.warn(`dashboard off: ${dashboardOff}`);
       const database = await resolveDatabase(config, logger);
       const temporal = opts.relay ? await connectTemporal(config) : undefined;
-      const host = opts.host ?? config.server.host;
       const observability = serverObservability(config, host);
       if (observability.codecOff) logger.warn(`codec endpoint off: ${observability.codecOff}`);
       const server = await startServer({
+        dashboard,
         codec: observability.codec,
         metrics: observability.metrics,
         accounts: config.accounts,
@@ -52,9 +58,13 @@ export function registerServerCommand(program: Command): void {
         temporal: temporal ? { client: temporal.client, taskQueue: config.temporal.taskQueue } : undefined,
         relay: config.server.relay,
         requestTimeoutMs: config.server.requestTimeout,
+        erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
       });
       logger.info({ url: server.url, relay: opts.relay }, 'server listening');
-      process.stdout.write(`${JSON.stringify({ server: 'ready', url: server.url, port: server.port })}\n`);
+      const ready = { server: 'ready', url: server.url, port: server.port };
+      process.stdout.write(
+        `${JSON.stringify(dashboard ? { ...ready, dashboard: `${server.url}/dashboard` } : ready)}\n`,
+      );
       await new Promise<void>((resolve) => {
         const stop = (signal: string): void => {
           logger.info({ signal }, 'server stopping');

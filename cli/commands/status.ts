@@ -10,6 +10,7 @@ import {
   createDatabase,
   migrateToLatest,
   recentCallFailures,
+  recentErasures,
   latestReportRuns,
   listQuarantined,
   recentReportRunFailures,
@@ -21,8 +22,11 @@ import {
 import { postgresSsl } from '../../connectors/postgres/tls';
 import { decodeCursor } from '../../sync/cursor';
 import { formatCallFailures } from './status-call-failures';
+import { formatErasures } from './erase';
 import { formatReportStatus } from './report-views';
 import { collectTranscriptionUsage, formatTranscriptionUsage } from './status-transcription';
+import { collectOutcomeStatus, formatOutcomeStatus } from './status-outcomes';
+import { collectContactSyncStatus, formatContactSyncStatus } from './status-contact-sync';
 import { STREAMS } from '../../sync/streams';
 import { platformTimeOrUndefined } from '../../sync/time';
 import {
@@ -209,6 +213,14 @@ export function registerStatusCommand(program: Command): void {
           ? ''
           : formatTranscriptionUsage(await collectTranscriptionUsage(warehouse.db, config));
         if (usage) process.stdout.write(`${usage}\n`);
+        const erasures = raw.json ? '' : formatErasures(await recentErasures(warehouse.db, 10));
+        if (erasures) process.stdout.write(`${erasures}\n`);
+        const contacts = raw.json
+          ? ''
+          : formatContactSyncStatus(await collectContactSyncStatus(warehouse.db));
+        if (contacts) process.stdout.write(`${contacts}\n`);
+        const outcomes = raw.json ? '' : formatOutcomeStatus(await collectOutcomeStatus(warehouse.db));
+        if (outcomes) process.stdout.write(`${outcomes}\n`);
       } finally {
         await temporal?.close();
         await warehouse.close();

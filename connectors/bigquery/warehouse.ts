@@ -1,9 +1,10 @@
 // The BigQuery warehouse: creates and migrates each stream's table, and writes one page exactly once
 // (load into a staging table, MERGE on (account, id), drop the staging table), in jobs whose ids
 // derive from the page (job-ids.ts), so a retried activity awaits the jobs it already started.
-import { BigQuery, type Job } from '@google-cloud/bigquery';
+import type { BigQuery, Job } from '@google-cloud/bigquery';
 import type { AuthClient } from 'google-auth-library';
 import { googleAuthClient } from '../google/credentials';
+import { lazyPackage } from '../../lib/lazy-package';
 import { preparePage } from '../postgres/bulk-upsert';
 import { streamTable, type PageRecord, type StreamName } from '../postgres/stream-tables';
 import { bigqueryTarget, type BigQueryConfig } from './config';
@@ -225,6 +226,8 @@ export class BigQueryWarehouse {
   }
 }
 
+const bigqueryPackage = lazyPackage<typeof import('@google-cloud/bigquery')>('@google-cloud/bigquery');
+
 function failedJob(bq: BigQuery, err: unknown, location: string): Job | undefined {
   const ref = (err as { response?: { jobReference?: { jobId?: string; projectId?: string } } } | null)
     ?.response?.jobReference;
@@ -238,7 +241,7 @@ export async function createBigQueryClient(
   authClient?: AuthClient,
 ): Promise<BigQuery> {
   const auth = authClient ?? (await googleAuthClient(config.credentials, [BIGQUERY_SCOPE]));
-  return new BigQuery({
+  return new (bigqueryPackage().BigQuery)({
     projectId: config.projectId,
     location: config.location,
     authClient: auth,

@@ -1,11 +1,11 @@
-// The built-in CRM destination, used when no CRM is configured (the `npm start` default): call logs
-// and callback tasks in warehouse tables, contacts from the synced `contacts` table plus the ones it
-// creates for unknown callers. Every write is keyed, so retries change nothing.
+// The built-in CRM destination, used when no CRM is configured (the `npm start` default): call logs,
+// callback tasks and SMS and voice messages in warehouse tables, contacts from the synced `contacts`
+// table plus the ones it creates for unknown callers. Every write is keyed, so retries change nothing.
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../crm/crm-connector';
+import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import type { Database } from '../postgres/tables';
-import { CREATED_PREFIX, callLogRow, syncedContact, taskRow } from './rows';
+import { CREATED_PREFIX, callLogRow, messageRow, syncedContact, taskRow } from './rows';
 
 export const DESTINATION = 'builtin';
 
@@ -13,14 +13,7 @@ const PHONE_COLUMNS = ['tel', 'tel_1', 'tel_2', 'mobile', 'mobile_1', 'mobile_2'
 
 function toId(crmId: string): number {
   const id = Number(crmId);
-  if (!Number.isSafeInteger(id) || id <= 0) {
-    throw new CrmError({
-      destination: DESTINATION,
-      status: 404,
-      message: `no object ${crmId}`,
-      retryable: false,
-    });
-  }
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound('object', crmId);
   return id;
 }
 
@@ -84,13 +77,8 @@ export class BuiltinCrmConnector implements CrmConnector {
     };
   }
 
-  async findCallLog(key: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('builtin_call_logs')
-      .select('id')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    return row ? String(row.id) : null;
+  findCallLog(key: string): Promise<string | null> {
+    return this.idByKey('builtin_call_logs', key);
   }
 
   /** Inserts the log; a second create of the same key updates the first row (the key is unique). */
@@ -112,23 +100,11 @@ export class BuiltinCrmConnector implements CrmConnector {
       .set({ ...changes, updated_at: sql<Date>`now()` })
       .where('id', '=', toId(crmId))
       .executeTakeFirst();
-    if (res.numUpdatedRows === 0n) {
-      throw new CrmError({
-        destination: DESTINATION,
-        status: 404,
-        message: `no call log ${crmId}`,
-        retryable: false,
-      });
-    }
+    if (res.numUpdatedRows === 0n) throw notFound('call log', crmId);
   }
 
-  async findTask(key: string): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('builtin_tasks')
-      .select('id')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    return row ? String(row.id) : null;
+  findTask(key: string): Promise<string | null> {
+    return this.idByKey('builtin_tasks', key);
   }
 
   async createTask(task: CallbackTask): Promise<string> {
@@ -154,18 +130,71 @@ export class BuiltinCrmConnector implements CrmConnector {
       .set({ ...changes, closed_at: this.closedAt(task), updated_at: sql<Date>`now()` })
       .where('id', '=', toId(crmId))
       .executeTakeFirst();
-    if (res.numUpdatedRows === 0n) {
-      throw new CrmError({
-        destination: DESTINATION,
-        status: 404,
-        message: `no task ${crmId}`,
-        retryable: false,
-      });
-    }
+    if (res.numUpdatedRows === 0n) throw notFound('task', crmId);
+  }
+
+  findMessageLog(key: string): Promise<string | null> {
+    return this.idByKey('builtin_messages', key);
+  }
+
+  /** Inserts the message; a second create of the same key updates the first row (the key is unique). */
+  async createMessageLog(log: MessageLog): Promise<string> {
+    const { account: _a, key: _k, ...changes } = messageRow(this.account, log);
+    const row = await this.db
+      .insertInto('builtin_messages')
+      .values(messageRow(this.account, log))
+      .onConflict((oc) => oc.column('key').doUpdateSet({ ...changes, updated_at: sql<Date>`now()` }))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return String(row.id);
+  }
+
+  async updateMessageLog(crmId: string, log: MessageLog): Promise<void> {
+    const { account: _a, key: _k, ...changes } = messageRow(this.account, log);
+    const res = await this.db
+      .updateTable('builtin_messages')
+      .set({ ...changes, updated_at: sql<Date>`now()` })
+      .where('id', '=', toId(crmId))
+      .executeTakeFirst();
+    if (res.numUpdatedRows === 0n) throw notFound('message', crmId);
+  }
+
+  /** The id of the row of `table` written under the idempotency key, if any. */
+  private async idByKey(table: KeyedTable, key: string): Promise<string | null> {
+    const row = await this.db.selectFrom(table).select('id').where('key', '=', key).executeTakeFirst();
+    return row ? String(row.id) : null;
+  }
+
+  /** Erasure: the call log goes (gone already counts as deleted). */
+  async deleteCallLog(crmId: string): Promise<void> {
+    await this.db.deleteFrom('builtin_call_logs').where('id', '=', toId(crmId)).execute();
+  }
+
+  /** Erasure: the task goes (gone already counts as deleted). */
+  async deleteTask(crmId: string): Promise<void> {
+    await this.db.deleteFrom('builtin_tasks').where('id', '=', toId(crmId)).execute();
+  }
+
+  /** Erasure: the message goes (gone already counts as deleted). */
+  async deleteMessageLog(crmId: string): Promise<void> {
+    await this.db.deleteFrom('builtin_messages').where('id', '=', toId(crmId)).execute();
   }
 
   /** closed_at keeps the first close time; reopening clears it. */
   private closedAt(task: CallbackTask) {
     return task.status === 'closed' ? sql<Date>`coalesce(builtin_tasks.closed_at, now())` : null;
   }
+}
+
+/** The builtin CRM's tables whose rows carry callsync's idempotency key. */
+type KeyedTable = 'builtin_call_logs' | 'builtin_tasks' | 'builtin_messages';
+
+/** An update of a row that is gone: not retryable (the caller creates it again under its key). */
+function notFound(what: string, crmId: string): CrmError {
+  return new CrmError({
+    destination: DESTINATION,
+    status: 404,
+    message: `no ${what} ${crmId}`,
+    retryable: false,
+  });
 }

@@ -1,7 +1,12 @@
-// Pure mappings from callsync's call logs and callback tasks to the built-in destination's rows.
+// Pure mappings from callsync's call logs, callback tasks and messages to the built-in destination's rows.
 import { callLogBody } from '../crm/call-log-body';
-import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
-import type { ContactRow, NewBuiltinCallLogRow, NewBuiltinTaskRow } from '../postgres/tables';
+import type { CallbackTask, CallLog, CrmContact, MessageLog } from '../crm/crm-connector';
+import type {
+  ContactRow,
+  NewBuiltinCallLogRow,
+  NewBuiltinMessageRow,
+  NewBuiltinTaskRow,
+} from '../postgres/tables';
 
 /** CRM ids of warehouse contacts (synced from the platform) and of contacts this destination made. */
 export const SYNCED_PREFIX = 'contact:';
@@ -49,6 +54,25 @@ export function taskRow(account: string, task: CallbackTask): NewBuiltinTaskRow 
     caller_number: task.callerNumber,
     assignee_email: task.assigneeEmail,
     ...contactColumns(task.contact),
+  };
+}
+
+/** The builtin_messages row of an SMS or voice message. */
+export function messageRow(account: string, log: MessageLog): NewBuiltinMessageRow {
+  return {
+    account,
+    key: log.key,
+    channel: log.channel,
+    direction: log.direction,
+    at: log.at,
+    from_number: log.fromNumber,
+    to_number: log.toNumber,
+    title: log.title,
+    body: log.body,
+    user_email: log.userEmail,
+    contact_id: log.contact.crmId,
+    contact_kind: log.contact.kind,
+    contact_name: log.contact.name,
   };
 }
 

@@ -55,10 +55,89 @@ export interface CallbackTask {
   contact: CrmContact | null;
 }
 
+/** An SMS or a voice message logged on the contact it was with: created once, then updated in place. */
+export interface MessageLog {
+  /** Idempotency key `<account>:sms:<sms id>` or `<account>:voicemail:<voice message id>`. */
+  key: string;
+  channel: 'sms' | 'voicemail';
+  direction: 'inbound' | 'outbound';
+  /** ISO 8601 time the message was sent or left. */
+  at: string;
+  fromNumber: string | null;
+  toNumber: string | null;
+  /** One line: "SMS from +44…", "Voicemail from +44… (42 s)". */
+  title: string;
+  /** The text: the SMS, or the voicemail's audio link and transcript. */
+  body: string;
+  /** The platform user who sent or received it (their e-mail, for the CRM owner). */
+  userEmail: string | null;
+  contact: CrmContact;
+}
+
+/** A call log's outcome as the CRM holds it now. */
+export interface CrmOutcome {
+  /** callsync's call key `<account>:<call id>` (the call log's idempotency key). */
+  key: string;
+  /** The call log's id in the CRM. */
+  crmId: string;
+  /** The CRM's value (HubSpot: a disposition GUID; Salesforce: the CallDisposition text). */
+  value: string;
+  /** The value's display text ("Connected"). */
+  label: string;
+  /** When the CRM last modified the call log (ISO 8601): the cursor of the next read. */
+  modifiedAt: string;
+  /** Who the call log belongs to in the CRM (a name or e-mail), when known. */
+  by: string | null;
+}
+
+/** A CRM that can list the outcomes set on callsync's call logs. */
+export interface CrmOutcomeSource {
+  /** The CRM's name as people say it ("HubSpot"), for the note. */
+  readonly displayName: string;
+  /**
+   * callsync's call logs carrying an outcome, modified at or after `since` (ISO 8601; every one when
+   * null), oldest first, in pages. Call logs modified by callsync itself are among them.
+   */
+  changedSince(since: string | null): AsyncIterable<CrmOutcome[]>;
+  /** The value callsync itself writes on a call log of this status (not an agent's outcome). */
+  ownValue(status: CallLog['status']): string | null;
+}
+
 /** One pending call-log update, for connectors that have a batch endpoint. */
 export interface CallLogUpdate {
   crmId: string;
   log: CallLog;
+}
+
+/** One pending callback-task update, for connectors that have a batch endpoint. */
+export interface TaskUpdate {
+  crmId: string;
+  task: CallbackTask;
+}
+
+/** Per key: the CRM id written, or why that one item failed (its neighbours in the batch went on). */
+export type BatchOutcome = Map<string, string | Error>;
+
+/**
+ * Many call logs, tasks and lookups in as few requests as the vendor allows (HubSpot batch and search
+ * IN, Salesforce sObject Collections, SOQL IN and multi-term SOSL). Each method takes at most
+ * `maxBatch` items; callers split larger work.
+ */
+export interface CrmBatchOps {
+  readonly maxBatch: number;
+  /** Contacts (and leads) per E.164 number, for many numbers at once (numbers without any: absent). */
+  findContactsByPhones(numbers: readonly string[]): Promise<Map<string, CrmContact[]>>;
+  /** Call logs already carrying these keys (key → CRM id; the oldest should a duplicate exist). */
+  findCallLogs(keys: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Creates call logs. A key the CRM already holds refuses the request (CrmError status 409) when the
+   * vendor enforces unique keys; callers then find the existing ones and create the rest.
+   */
+  createCallLogs(logs: readonly CallLog[]): Promise<BatchOutcome>;
+  updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void>;
+  findTasks(keys: readonly string[]): Promise<Map<string, string>>;
+  createTasks(tasks: readonly CallbackTask[]): Promise<BatchOutcome>;
+  updateTasks(updates: readonly TaskUpdate[]): Promise<void>;
 }
 
 /** What a CRM destination can do for callsync. Every method is safe to call again after a failure. */
@@ -78,6 +157,10 @@ export interface CrmConnector {
   findContactsByPhone(e164: string): Promise<CrmContact[]>;
   /** Creates a contact for an unknown caller. */
   createContact(input: { phone: string; name: string | null }): Promise<CrmContact>;
+  /** The contact's page in the CRM's web UI (screen-pop links); absent where the CRM has no UI. */
+  contactPageUrl?(contact: CrmContact): Promise<string>;
+  /** The CRM's page where an agent creates a contact, with the number filled in where the CRM allows. */
+  newContactPageUrl?(e164: string): Promise<string>;
   /** The call log carrying `key`, if one exists (recovers a create whose mapping was not recorded). */
   findCallLog(key: string): Promise<string | null>;
   createCallLog(log: CallLog): Promise<string>;
@@ -87,8 +170,23 @@ export interface CrmConnector {
    * sObject collections). Optional: without it, callers update one by one.
    */
   updateCallLogs?(updates: readonly CallLogUpdate[]): Promise<void>;
+  /** The logged message carrying `key`, if one exists (recovers a create whose mapping was lost). */
+  findMessageLog?(key: string, log: MessageLog): Promise<string | null>;
+  /** Logs an SMS or voice message on its contact; absent where the destination keeps no messages. */
+  createMessageLog?(log: MessageLog): Promise<string>;
+  updateMessageLog?(crmId: string, log: MessageLog): Promise<void>;
   /** The task carrying `key`, if one exists (`task` tells destinations that file tasks per user where to look). */
   findTask(key: string, task?: CallbackTask): Promise<string | null>;
   createTask(task: CallbackTask): Promise<string>;
   updateTask(crmId: string, task: CallbackTask): Promise<void>;
+  /** Batch endpoints, when the vendor has them: callsync then writes many calls per request. */
+  readonly batch?: CrmBatchOps;
+  /** The outcomes agents set on call logs (written back to CDRs); absent where the CRM has none. */
+  outcomes?(): CrmOutcomeSource;
+  /** Deletes a call log callsync created (erasure); one already gone counts as deleted. */
+  deleteCallLog?(crmId: string): Promise<void>;
+  /** Deletes a callback task callsync created (erasure); one already gone counts as deleted. */
+  deleteTask?(crmId: string): Promise<void>;
+  /** Deletes an SMS or voice message log callsync created (erasure); one already gone counts as deleted. */
+  deleteMessageLog?(crmId: string, channel: MessageLog['channel']): Promise<void>;
 }

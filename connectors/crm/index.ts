@@ -4,4 +4,10 @@ export * from './errors';
 export * from './mapping';
 export * from './upsert';
 export { callLogBody, truncate, BODY_EXCERPT_MAX_CHARS } from './call-log-body';
-export { RateGate, type RateGateOptions, type RateLimitSignal } from './rate-gate';
+export {
+  RateGate,
+  type RateGateOptions,
+  type RateLimitSignal,
+  type TokenSource,
+  type TokenSourceFactory,
+} from './rate-gate';

@@ -10,7 +10,10 @@ export function toE164(raw: string | null | undefined, defaultCountry: CountryCo
   const text = raw.trim().replace(/^00(?=[1-9])/, '+');
   // Internal extensions (3-5 digits) are not phone numbers of a contact.
   if (/^\d{2,5}$/.test(text)) return null;
-  const parsed = parsePhoneNumberFromString(text, defaultCountry);
+  let parsed = parsePhoneNumberFromString(text, defaultCountry);
+  // International digits without their `+` (how the platform writes SMS numbers: 447911123456),
+  // when they are no valid national number of the default country.
+  if (!parsed?.isValid() && /^[1-9]\d{7,14}$/.test(text)) parsed = parsePhoneNumberFromString(`+${text}`);
   if (!parsed?.isValid()) return null;
   return parsed.number;
 }

@@ -4,9 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { access, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { EmailConfig } from './config';
+import { lazyPackage } from '../../lib/lazy-package';
+
+const nodemailer = lazyPackage<typeof nodemailerModule>('nodemailer');
 
 /** What the transport reported for a sent message. */
 export interface SentMail {
@@ -37,7 +40,7 @@ function addresses(list: Array<string | Mail.Address> | undefined): string[] {
 
 /** Sends through an SMTP relay (a new connection per message; reports are few). */
 export function createSmtpSender(smtp: NonNullable<EmailConfig['smtp']>): MailSender {
-  const transport = nodemailer.createTransport({
+  const transport = nodemailer().createTransport({
     host: smtp.host,
     port: smtp.port,
     secure: smtp.secure,
@@ -74,7 +77,7 @@ export function outboxPath(dir: string, deliveryKey: string): string {
 
 /** Writes each message to `<dir>/<delivery key>.eml`, whole or not at all (written aside, then renamed). */
 export function createOutboxSender(dir: string): MailSender {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const transport = nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     kind: 'outbox',
     async delivered(key) {

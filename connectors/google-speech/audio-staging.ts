@@ -2,9 +2,9 @@
 // staged under a name fixed by account and recording, so a retried upload overwrites rather than
 // duplicates, and deleted once the recognition has finished.
 import type { Readable } from 'node:stream';
-import { Storage } from '@google-cloud/storage';
 import type { AuthClient } from 'google-auth-library';
 import { googleAuthClient } from '../google/credentials';
+import { googleCloudStorage } from '../object-store/body-digest';
 import { GCS_SCOPE, GcsObjectStore } from '../object-store/gcs';
 import type { GcsArchiveConfig } from '../object-store/gcs-config';
 import type { GoogleTranscriptionConfig } from './config';
@@ -32,7 +32,7 @@ export class AudioStaging {
 
   private get(): Promise<GcsObjectStore> {
     this.store ??= this.auth().then((authClient) => {
-      const storage = new Storage({
+      const storage = new (googleCloudStorage().Storage)({
         authClient,
         ...(this.config.storageEndpoint ? { apiEndpoint: this.config.storageEndpoint } : {}),
       });
@@ -67,7 +67,7 @@ export async function readArchivedHead(
 ): Promise<Buffer> {
   const at = parseGsUri(uri);
   if (!at) throw new Error(`not a gs:// URI: ${uri}`);
-  const storage = new Storage({
+  const storage = new (googleCloudStorage().Storage)({
     authClient: await auth(),
     ...(archive.projectId ? { projectId: archive.projectId } : {}),
     ...(archive.apiEndpoint ? { apiEndpoint: archive.apiEndpoint } : {}),

@@ -1,12 +1,16 @@
 // Google Speech-to-Text (v1 long-running recognition with diarization) and Natural Language
 // (documents:analyzeSentiment) through the official clients in REST mode, so the same code reaches
 // Google or, in tests, a local server. Credentials come from config; nothing here logs them.
-import { LanguageServiceClient } from '@google-cloud/language';
-import { SpeechClient, protos } from '@google-cloud/speech';
+import type { LanguageServiceClient } from '@google-cloud/language';
+import type { SpeechClient, protos } from '@google-cloud/speech';
 import type { AuthClient } from 'google-auth-library';
 import { googleAuthClient } from '../google/credentials';
 import type { GoogleTranscriptionConfig } from './config';
 import type { Mp3Info } from './mp3-info';
+import { lazyPackage } from '../../lib/lazy-package';
+
+const speechPackage = lazyPackage<typeof import('@google-cloud/speech')>('@google-cloud/speech');
+const languagePackage = lazyPackage<typeof import('@google-cloud/language')>('@google-cloud/language');
 
 type RecognitionResult = protos.google.cloud.speech.v1.ISpeechRecognitionResult;
 
@@ -47,8 +51,12 @@ export class GoogleSpeech {
       // Each client's google-gax types its own copy of google-auth-library; same protocol at run time.
       const authClient = auth as never;
       return {
-        speech: new SpeechClient({ fallback: true, authClient, ...endpoint(this.config.speechEndpoint) }),
-        language: new LanguageServiceClient({
+        speech: new (speechPackage().SpeechClient)({
+          fallback: true,
+          authClient,
+          ...endpoint(this.config.speechEndpoint),
+        }),
+        language: new (languagePackage().LanguageServiceClient)({
           fallback: true,
           authClient,
           ...endpoint(this.config.languageEndpoint),
@@ -65,7 +73,7 @@ export class GoogleSpeech {
     const [first, ...alternatives] = this.config.languages;
     const [operation] = await speech.longRunningRecognize({
       config: {
-        encoding: protos.google.cloud.speech.v1.RecognitionConfig.AudioEncoding.MP3,
+        encoding: speechPackage().protos.google.cloud.speech.v1.RecognitionConfig.AudioEncoding.MP3,
         sampleRateHertz: info.sampleRateHertz,
         languageCode: first!,
         alternativeLanguageCodes: alternatives,

@@ -3,13 +3,16 @@
 // task lives in its assignee's list (one list per assignee, or the assignee's own Tasks by domain-wide
 // delegation) and carries callsync's key in its notes; the mapping table is what prevents duplicates,
 // the key lets a retry recover a task whose mapping was not recorded.
-import { tasks as tasksApi, type tasks_v1 } from '@googleapis/tasks';
+import type { tasks_v1 } from '@googleapis/tasks';
 import type { AuthClient } from 'google-auth-library';
 import type { Kysely } from 'kysely';
 import { BuiltinCrmConnector } from '../builtin-crm';
 import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { googleAuthClient } from '../google/credentials';
+import { lazyPackage } from '../../lib/lazy-package';
+
+const tasksPackage = lazyPackage<typeof import('@googleapis/tasks')>('@googleapis/tasks');
 import { claimTasklist } from '../postgres/repositories/google-tasklists';
 import type { Database } from '../postgres/tables';
 import type { GoogleTasksConfig } from './config';
@@ -112,12 +115,29 @@ export class GoogleTasksConnector implements CrmConnector {
     );
   }
 
+  /** Erasure: the call log lives in the built-in tables. */
+  deleteCallLog(crmId: string): Promise<void> {
+    return this.builtin.deleteCallLog(crmId);
+  }
+
+  /** Erasure: deletes the task from its owner's list; one already gone counts as deleted. */
+  async deleteTask(crmId: string): Promise<void> {
+    const ref = this.ref(crmId);
+    const api = await this.client(ref.owner);
+    try {
+      await this.call(() => api.tasks.delete({ tasklist: ref.tasklist, task: ref.task }));
+    } catch (err) {
+      if (err instanceof CrmError && err.status === 404) return;
+      throw err;
+    }
+  }
+
   /** The Tasks client acting as `owner` (one per owner: delegation signs as that user). */
   private client(owner: string): Promise<tasks_v1.Tasks> {
     let c = this.clients.get(owner);
     if (!c) {
       c = this.auth(owner).then((auth) =>
-        tasksApi({
+        tasksPackage().tasks({
           version: 'v1',
           // The package bundles its own google-auth-library; both speak the same AuthClient protocol.
           auth: auth as unknown as NonNullable<tasks_v1.Options['auth']>,

@@ -1,5 +1,9 @@
-import { GoogleAuth, JWT, type AuthClient } from 'google-auth-library';
+import type { AuthClient } from 'google-auth-library';
 import { z } from 'zod';
+import { lazyPackage } from '../../lib/lazy-package';
+
+/** google-auth-library, loaded when a Google service is first configured. */
+export const googleAuthLibrary = lazyPackage<typeof import('google-auth-library')>('google-auth-library');
 
 /**
  * How callsync authenticates to Google: a service account (key file, or its JSON in config) or,
@@ -60,6 +64,7 @@ export async function googleAuthClient(
     (await import('node:fs/promises')).readFile(path, 'utf8'),
 ): Promise<AuthClient> {
   const text = config.serviceAccountJson ?? (config.keyFile ? await readKeyFile(config.keyFile) : undefined);
+  const { GoogleAuth, JWT } = googleAuthLibrary();
   if (text === undefined) return new GoogleAuth({ scopes: [...scopes] }).getClient();
   const key = parseServiceAccountKey(
     text,

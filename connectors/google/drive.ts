@@ -3,8 +3,12 @@
 // small files go up in one multipart request, large ones with Drive's resumable protocol in chunks.
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { drive, type drive_v3 } from '@googleapis/drive';
-import { GoogleAuth, type AuthClient } from 'google-auth-library';
+import type { drive_v3 } from '@googleapis/drive';
+import type { AuthClient } from 'google-auth-library';
+import { lazyPackage } from '../../lib/lazy-package';
+import { googleAuthLibrary } from './credentials';
+
+const driveApi = lazyPackage<typeof import('@googleapis/drive')>('@googleapis/drive');
 
 /** The appProperties key that carries callsync's idempotency key on every file it creates. */
 export const CALLSYNC_KEY = 'callsyncKey';
@@ -107,9 +111,9 @@ export class DriveFiles {
     private readonly options: DriveFilesOptions,
   ) {
     // The generated clients take a GoogleAuth; it wraps any auth client (a JWT, ADC's client).
-    this.api = drive({
+    this.api = driveApi().drive({
       version: 'v3',
-      auth: new GoogleAuth({ authClient: auth }),
+      auth: new (googleAuthLibrary().GoogleAuth)({ authClient: auth }),
       ...(options.rootUrl ? { rootUrl: options.rootUrl } : {}),
     });
   }
@@ -126,6 +130,11 @@ export class DriveFiles {
     });
     const first = res.data.files?.[0];
     return first ? toDriveFile(first) : undefined;
+  }
+
+  /** Deletes a file for good (not to the trash): erasure. */
+  async delete(fileId: string): Promise<void> {
+    await this.api.files.delete({ fileId, supportsAllDrives: true });
   }
 
   /** A file by id. */

@@ -1,9 +1,13 @@
 // Report rows into Google Sheets through the official client (@googleapis/sheets, sheets v4): one
 // spreadsheet per schedule (found in Drive by its key), one tab per period, written in batches.
 // Writing a period again clears its tab first, so a retry gives the same content, never twice.
-import { sheets, type sheets_v4 } from '@googleapis/sheets';
-import { GoogleAuth, type AuthClient } from 'google-auth-library';
+import type { sheets_v4 } from '@googleapis/sheets';
+import type { AuthClient } from 'google-auth-library';
+import { lazyPackage } from '../../lib/lazy-package';
+import { googleAuthLibrary } from './credentials';
 import type { DriveFiles } from './drive';
+
+const sheetsApi = lazyPackage<typeof import('@googleapis/sheets')>('@googleapis/sheets');
 
 export const SHEETS_SCOPES = ['https://www.googleapis.com/auth/spreadsheets'] as const;
 
@@ -58,9 +62,9 @@ export class SheetsReports {
     private readonly drive: DriveFiles,
     rootUrl?: string,
   ) {
-    this.api = sheets({
+    this.api = sheetsApi().sheets({
       version: 'v4',
-      auth: new GoogleAuth({ authClient: auth }),
+      auth: new (googleAuthLibrary().GoogleAuth)({ authClient: auth }),
       ...(rootUrl ? { rootUrl } : {}),
     });
   }

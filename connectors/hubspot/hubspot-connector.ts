@@ -3,19 +3,38 @@
 // key is stored in the custom property `callsync_key` on calls and tasks (prepare() creates
 // it at worker start); findCallLog/findTask search on it. HubSpot's search index trails writes by a few seconds, so
 // the mapping table, not the search, is what prevents duplicates; the search recovers lost mappings.
-import { Client } from '@hubspot/api-client';
-import { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
-import { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
-import {
+import type { Client } from '@hubspot/api-client';
+import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
+import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
+import { lazyPackage } from '../../lib/lazy-package';
+import type {
   PropertyCreateFieldTypeEnum,
   PropertyCreateTypeEnum,
 } from '@hubspot/api-client/lib/codegen/crm/properties';
+import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { TimeSource } from '../../lib/rate-limiter';
-import type { CallbackTask, CallLog, CallLogUpdate, CrmConnector, CrmContact } from '../crm/crm-connector';
+import type {
+  CallbackTask,
+  CallLog,
+  CallLogUpdate,
+  CrmConnector,
+  CrmContact,
+  MessageLog,
+} from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
-import { RateGate } from '../crm/rate-gate';
+import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
+import { BATCH_LIMIT, HubSpotBatch } from './hubspot-batch';
 import type { HubSpotConfig } from './config';
+import { HubSpotContactBook } from './contact-book';
+import { HubSpotOutcomes } from './outcomes';
+import {
+  COMMUNICATION_TO_CONTACT,
+  NOTE_TO_CONTACT,
+  messageObjectType,
+  messageProperties,
+  type MessageObjectType,
+} from './messages';
 import { DESTINATION, hubspotRateLimit, isConflict, toCrmError } from './errors';
 import {
   CALL_TO_CONTACT,
@@ -30,24 +49,41 @@ import {
   toCrmContact,
 } from './properties';
 
-/** Most inputs HubSpot accepts in one batch request. */
-export const BATCH_LIMIT = 100;
+export { BATCH_LIMIT };
+
+/** HubSpot's web app, where screen-pop links point. */
+const HUBSPOT_APP = 'https://app.hubspot.com';
 
 type Filters = ReturnType<typeof phoneFilterGroups>;
+type PropertyObject = 'calls' | 'tasks' | 'contacts' | MessageObjectType;
+
+/** Object types that carry callsync_key. */
+type KeyedObjectType = 'calls' | 'tasks' | MessageObjectType;
 
 /** Options besides the config (tests inject a clock). */
 export interface HubSpotConnectorOptions {
   time?: TimeSource;
   /** Longest Retry-After waited inside the connector (default 15 s). */
   maxRetryAfterMs?: number;
+  /** Token buckets shared by every worker (PostgreSQL); default: this process's own. */
+  limiters?: TokenSourceFactory;
 }
+
+const hubspotPackage = lazyPackage<typeof import('@hubspot/api-client')>('@hubspot/api-client');
 
 export class HubSpotConnector implements CrmConnector {
   readonly name = DESTINATION;
   private readonly client: Client;
   private readonly gate: RateGate;
   private readonly searchGate: RateGate;
-  private readonly owners = new Map<string, string | null>();
+  private readonly owners = new Map<string, Promise<string | null>>();
+  /** Object types whose callsync_key is a unique-value property (set by prepare()). */
+  private readonly uniqueKey = new Set<'calls' | 'tasks'>();
+  readonly batch: HubSpotBatch;
+  private portal: Promise<string> | undefined;
+  private outcomeSource: HubSpotOutcomes | undefined;
+  /** Object types prepare() found usable for messages (both until it has run). */
+  private readonly messageTypes = new Set<MessageObjectType>(['communications', 'notes']);
 
   constructor(
     private readonly config: HubSpotConfig,
@@ -55,25 +91,43 @@ export class HubSpotConnector implements CrmConnector {
   ) {
     // No numberOfApiCallRetries / limiterOptions: the client's own retry ignores Retry-After and its
     // limiter is process-wide; the RateGate below does both per connector.
-    this.client = new Client({
+    this.client = new (hubspotPackage().Client)({
       accessToken: config.accessToken,
       basePath: config.basePath.replace(/\/$/, ''),
     });
-    const perSecond = config.requestsPer10Seconds / 10;
-    // A bucket of burst B and rate r lets through at most B + 10r requests in any 10 s window.
-    const burst = Math.max(1, Math.floor(perSecond));
+    // A bucket of burst B and rate r lets through at most B + 10r requests in any 10 s window. It
+    // aims at 90% of the limit: a request leaves some milliseconds after its token (a busy event
+    // loop, the network), which can bunch requests that were spaced when granted.
+    const budget = Math.floor(config.requestsPer10Seconds * 0.9);
+    const burst = Math.max(1, Math.floor(budget / 20));
     const gateOpts = {
       destination: DESTINATION,
       ...(opts.time ? { time: opts.time } : {}),
       ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
     };
+    const rate = (budget - burst) / 10;
+    const scope = config.basePath.replace(/\/$/, '');
     this.gate = new RateGate({
       ...gateOpts,
-      requestsPerSecond: (config.requestsPer10Seconds - burst) / 10,
+      requestsPerSecond: rate,
       burst,
+      ...(opts.limiters ? { limiter: opts.limiters(`${scope} requests`, rate, burst) } : {}),
     });
-    const search = config.searchRequestsPerSecond;
-    this.searchGate = new RateGate({ ...gateOpts, requestsPerSecond: Math.max(1, search - 1), burst: 1 });
+    const searchRate = Math.max(1, config.searchRequestsPerSecond - 1);
+    this.searchGate = new RateGate({
+      ...gateOpts,
+      requestsPerSecond: searchRate,
+      burst: 1,
+      ...(opts.limiters ? { limiter: opts.limiters(`${scope} search`, searchRate, 1) } : {}),
+    });
+    this.batch = new HubSpotBatch({
+      client: this.client,
+      call: (send) => this.call(send),
+      search: (send) => this.search(send),
+      ownerId: (email) => this.ownerId(email),
+      taskPriority: config.taskPriority,
+      keyIsUnique: (type) => this.uniqueKey.has(type),
+    });
   }
 
   /** Rate-limited answers seen so far. */
@@ -104,26 +158,92 @@ export class HubSpotConnector implements CrmConnector {
    */
   async prepare(): Promise<void> {
     for (const objectType of ['calls', 'tasks'] as const) {
-      if (await this.hasProperty(objectType, KEY_PROPERTY)) continue;
+      const existing = await this.property(objectType, KEY_PROPERTY);
+      if (existing) {
+        if (existing.hasUniqueValue) this.uniqueKey.add(objectType);
+        continue;
+      }
       try {
         await this.createKeyProperty(objectType);
+        this.uniqueKey.add(objectType);
       } catch (err) {
         throw setupError(err, `create the property ${KEY_PROPERTY} on ${objectType}`);
       }
     }
+    // Messages are optional: a portal without communications gets SMS as notes, and one where
+    // callsync may not write notes either logs no messages (each attempt then says why).
+    for (const objectType of ['communications', 'notes'] as const) {
+      try {
+        if (!(await this.property(objectType, KEY_PROPERTY))) await this.createKeyProperty(objectType);
+        this.messageTypes.add(objectType);
+      } catch (err) {
+        if (!(err instanceof CrmError && (err.status === 403 || err.status === 404))) throw err;
+        this.messageTypes.delete(objectType);
+      }
+    }
   }
 
-  private async hasProperty(objectType: 'calls' | 'tasks', name: string): Promise<boolean> {
+  /** The contact sync's view of this portal's contacts, through this connector's rate gates. */
+  contactBook(country: CountryCode): HubSpotContactBook {
+    return new HubSpotContactBook(
+      {
+        client: this.client,
+        call: (send) => this.call(send),
+        search: (send) => this.search(send),
+        ensureProperty: async (objectType, name, label, description) => {
+          if (await this.property(objectType, name)) return;
+          try {
+            await this.createProperty(objectType, name, label, description, false);
+          } catch (err) {
+            throw setupError(err, `create the property ${name} on ${objectType}`);
+          }
+        },
+      },
+      country,
+    );
+  }
+
+  /** The outcomes agents set on callsync's calls, through this connector's rate gates. */
+  outcomes(): HubSpotOutcomes {
+    this.outcomeSource ??= new HubSpotOutcomes({
+      client: this.client,
+      call: (send) => this.call(send),
+      search: (send) => this.search(send),
+    });
+    return this.outcomeSource;
+  }
+
+  private async property(
+    objectType: PropertyObject,
+    name: string,
+  ): Promise<{ hasUniqueValue: boolean } | null> {
     try {
-      await this.call(() => this.client.crm.properties.coreApi.getByName(objectType, name));
-      return true;
+      const p = await this.call(() => this.client.crm.properties.coreApi.getByName(objectType, name));
+      return { hasUniqueValue: p.hasUniqueValue === true };
     } catch (err) {
-      if (err instanceof CrmError && err.status === 404) return false;
+      if (err instanceof CrmError && err.status === 404) return null;
       throw setupError(err, `read the property ${name} on ${objectType}`);
     }
   }
 
-  private async createKeyProperty(objectType: 'calls' | 'tasks'): Promise<void> {
+  private createKeyProperty(objectType: KeyedObjectType): Promise<void> {
+    return this.createProperty(
+      objectType,
+      KEY_PROPERTY,
+      'callsync key',
+      'Idempotency key written by callsync; do not edit.',
+      // Unique where batch/read looks call logs and tasks up by it.
+      objectType === 'calls' || objectType === 'tasks',
+    );
+  }
+
+  private async createProperty(
+    objectType: PropertyObject,
+    name: string,
+    label: string,
+    description: string,
+    unique: boolean,
+  ): Promise<void> {
     try {
       await this.call(() =>
         this.client.crm.properties.groupsApi.create(objectType, { name: 'callsync', label: 'callsync' }),
@@ -134,12 +254,15 @@ export class HubSpotConnector implements CrmConnector {
     try {
       await this.call(() =>
         this.client.crm.properties.coreApi.create(objectType, {
-          name: KEY_PROPERTY,
-          label: 'callsync key',
-          description: 'Idempotency key written by callsync; do not edit.',
-          type: PropertyCreateTypeEnum.String,
-          fieldType: PropertyCreateFieldTypeEnum.Text,
+          name,
+          label,
+          description,
+          // (the enums' values; the enums themselves live in the client library, loaded on first use)
+          type: 'string' as PropertyCreateTypeEnum,
+          fieldType: 'text' as PropertyCreateFieldTypeEnum,
           groupName: 'callsync',
+          // A unique key: HubSpot itself refuses a second object with it, and batch/read finds it.
+          hasUniqueValue: unique,
         }),
       );
     } catch (err) {
@@ -148,20 +271,30 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   /** The HubSpot owner id of a user e-mail (cached; null when unknown or not readable). */
-  async ownerId(email: string | null): Promise<string | null> {
-    if (!email) return null;
+  ownerId(email: string | null): Promise<string | null> {
+    if (!email) return Promise.resolve(null);
     const key = email.toLowerCase();
-    if (this.owners.has(key)) return this.owners.get(key) ?? null;
-    let id: string | null = null;
+    // The promise is cached, so a burst of calls by one user asks HubSpot once.
+    let pending = this.owners.get(key);
+    if (!pending) {
+      pending = this.lookupOwner(key);
+      this.owners.set(key, pending);
+      pending.catch(() => this.owners.delete(key));
+    }
+    return pending;
+  }
+
+  private async lookupOwner(email: string): Promise<string | null> {
     try {
-      const page = await this.call(() => this.client.crm.owners.ownersApi.getPage(key, undefined, 1, false));
-      id = page.results[0]?.id ?? null;
+      const page = await this.call(() =>
+        this.client.crm.owners.ownersApi.getPage(email, undefined, 1, false),
+      );
+      return page.results[0]?.id ?? null;
     } catch (err) {
       // Without the owners scope the call is still logged, just without an owner.
       if (!(err instanceof CrmError && (err.status === 403 || err.status === 404))) throw err;
+      return null;
     }
-    this.owners.set(key, id);
-    return id;
   }
 
   async findContactsByPhone(e164: string): Promise<CrmContact[]> {
@@ -183,10 +316,33 @@ export class HubSpotConnector implements CrmConnector {
     return toCrmContact(created);
   }
 
+  /** The portal (hub) id, read once from account-info: HubSpot's record pages are under it. */
+  private portalId(): Promise<string> {
+    this.portal ??= this.call(async () => {
+      const res = await this.client.apiRequest({ method: 'GET', path: '/account-info/v3/details' });
+      const body = (await res.json()) as { portalId?: number | string };
+      if (body.portalId === undefined) throw new Error('account-info answered no portalId');
+      return String(body.portalId);
+    }).catch((err: unknown) => {
+      this.portal = undefined;
+      throw err;
+    });
+    return this.portal;
+  }
+
+  async contactPageUrl(contact: CrmContact): Promise<string> {
+    return `${HUBSPOT_APP}/contacts/${await this.portalId()}/record/0-1/${encodeURIComponent(contact.crmId)}`;
+  }
+
+  /** HubSpot has no prefilled create form by URL: the contacts index, whose "Create contact" opens it. */
+  async newContactPageUrl(): Promise<string> {
+    return `${HUBSPOT_APP}/contacts/${await this.portalId()}/objects/0-1/views/all/list`;
+  }
+
   private async findByKey(objectType: 'calls' | 'tasks', key: string): Promise<string | null> {
     const request = {
       filterGroups: [
-        { filters: [{ propertyName: KEY_PROPERTY, operator: FilterOperatorEnum.Eq, value: key }] },
+        { filters: [{ propertyName: KEY_PROPERTY, operator: 'EQ' as FilterOperatorEnum, value: key }] },
       ],
       properties: [KEY_PROPERTY],
       limit: 10,
@@ -215,29 +371,60 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   async updateCallLog(crmId: string, log: CallLog): Promise<void> {
-    const properties = callProperties(log, await this.ownerId(log.userEmail));
+    const properties = callProperties(log, await this.ownerId(log.userEmail), 'update');
     await this.call(() => this.client.crm.objects.calls.basicApi.update(crmId, { properties }));
   }
 
   /** Updates several call logs with HubSpot's batch/update (100 per request). */
   async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
     for (let i = 0; i < updates.length; i += BATCH_LIMIT) {
-      const inputs: { id: string; properties: Record<string, string> }[] = [];
-      for (const u of updates.slice(i, i + BATCH_LIMIT)) {
-        inputs.push({ id: u.crmId, properties: callProperties(u.log, await this.ownerId(u.log.userEmail)) });
-      }
-      const res = await this.call(() => this.client.crm.objects.calls.batchApi.update({ inputs }));
-      const errors = 'errors' in res ? (res.errors ?? []) : [];
-      if (errors.length > 0) {
-        throw new CrmError({
-          destination: DESTINATION,
-          status: 207,
-          code: errors[0]?.category,
-          message: `batch update failed for ${errors.length} call(s): ${errors[0]?.message ?? ''}`,
-          retryable: false,
-        });
-      }
+      await this.batch.updateCallLogs(updates.slice(i, i + BATCH_LIMIT));
     }
+  }
+
+  private messageType(log: MessageLog): MessageObjectType {
+    const type = messageObjectType(log, this.messageTypes.has('communications'));
+    if (!this.messageTypes.has(type)) {
+      throw new CrmError({
+        destination: DESTINATION,
+        status: 403,
+        code: 'MISSING_SCOPES',
+        message: `cannot log ${log.channel} messages: this token may not write ${type} (grant crm.objects.${type}.write)`,
+        retryable: false,
+      });
+    }
+    return type;
+  }
+
+  async findMessageLog(key: string, log: MessageLog): Promise<string | null> {
+    const res = await this.search(() =>
+      this.client.crm.objects.searchApi.doSearch(this.messageType(log), {
+        filterGroups: [
+          { filters: [{ propertyName: KEY_PROPERTY, operator: 'EQ' as FilterOperatorEnum, value: key }] },
+        ],
+        properties: [KEY_PROPERTY],
+        limit: 10,
+      }),
+    );
+    const ids = res.results.map((r) => r.id).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    return ids[0] ?? null;
+  }
+
+  async createMessageLog(log: MessageLog): Promise<string> {
+    const type = this.messageType(log);
+    const properties = messageProperties(log, type, await this.ownerId(log.userEmail));
+    const associationTypeId = type === 'communications' ? COMMUNICATION_TO_CONTACT : NOTE_TO_CONTACT;
+    const associations = toClientAssociations(contactAssociations(log.contact, associationTypeId));
+    const created = await this.call(() =>
+      this.client.crm.objects.basicApi.create(type, { properties, associations }),
+    );
+    return created.id;
+  }
+
+  async updateMessageLog(crmId: string, log: MessageLog): Promise<void> {
+    const type = this.messageType(log);
+    const properties = messageProperties(log, type, await this.ownerId(log.userEmail));
+    await this.call(() => this.client.crm.objects.basicApi.update(type, crmId, { properties }));
   }
 
   findTask(key: string): Promise<string | null> {
@@ -256,6 +443,44 @@ export class HubSpotConnector implements CrmConnector {
   async updateTask(crmId: string, task: CallbackTask): Promise<void> {
     const properties = taskProperties(task, await this.ownerId(task.assigneeEmail), this.config.taskPriority);
     await this.call(() => this.client.crm.objects.tasks.basicApi.update(crmId, { properties }));
+  }
+
+  /** Erasure: archives (HubSpot's delete) a call callsync created; one already gone counts as deleted. */
+  async deleteCallLog(crmId: string): Promise<void> {
+    await this.archive(() => this.client.crm.objects.calls.basicApi.archive(crmId));
+  }
+
+  /** Erasure: archives a task callsync created; one already gone counts as deleted. */
+  async deleteTask(crmId: string): Promise<void> {
+    await this.archive(() => this.client.crm.objects.tasks.basicApi.archive(crmId));
+  }
+
+  /**
+   * Erasure: archives an SMS or voice message log callsync created, from the object type it went to
+   * (an SMS to communications where the portal has them, else a note; a portal that gained or lost
+   * communications since is looked up in the other type too).
+   */
+  async deleteMessageLog(crmId: string, channel: MessageLog['channel']): Promise<void> {
+    const types: MessageObjectType[] =
+      channel === 'sms' && this.messageTypes.has('communications')
+        ? ['communications', 'notes']
+        : channel === 'sms'
+          ? ['notes', 'communications']
+          : ['notes'];
+    for (const type of types.filter((t) => this.messageTypes.has(t))) {
+      if (await this.archive(() => this.client.crm.objects.basicApi.archive(type, crmId))) return;
+    }
+  }
+
+  /** Archives an object; false when it was not there (gone already counts as deleted). */
+  private async archive(send: () => Promise<void>): Promise<boolean> {
+    try {
+      await this.call(send);
+      return true;
+    } catch (err) {
+      if (err instanceof CrmError && err.status === 404) return false;
+      throw err;
+    }
   }
 }
 

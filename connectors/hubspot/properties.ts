@@ -36,11 +36,24 @@ const CALL_OUTCOME: Partial<Record<CallLog['status'], string>> = {
   busy: CALL_OUTCOMES.busy,
 };
 
+/** The hs_call_disposition callsync writes on a call log of this status (null: none). */
+export function ownDisposition(status: CallLog['status']): string | null {
+  return CALL_OUTCOME[status] ?? null;
+}
+
 /** Longest hs_call_body / hs_task_body written (HubSpot caps rich text at 65,536 characters). */
 export const MAX_BODY_CHARS = 60_000;
 
-/** Properties of a call engagement for `log` (create and update alike). */
-export function callProperties(log: CallLog, ownerId: string | null = null): Properties {
+/**
+ * Properties of a call engagement for `log`. The outcome (hs_call_disposition) is written when the
+ * log is created only: an update (the recording or transcript arriving) must not overwrite the
+ * outcome an agent has set since (which crmOutcomes brings back to the CDR).
+ */
+export function callProperties(
+  log: CallLog,
+  ownerId: string | null = null,
+  mode: 'create' | 'update' = 'create',
+): Properties {
   const props: Properties = {
     hs_timestamp: new Date(log.startedAt).toISOString(),
     hs_call_title: truncate(log.title, 255),
@@ -51,7 +64,7 @@ export function callProperties(log: CallLog, ownerId: string | null = null): Pro
     [KEY_PROPERTY]: log.key,
   };
   const outcome = CALL_OUTCOME[log.status];
-  if (outcome) props.hs_call_disposition = outcome;
+  if (outcome && mode === 'create') props.hs_call_disposition = outcome;
   if (log.fromNumber) props.hs_call_from_number = log.fromNumber;
   if (log.toNumber) props.hs_call_to_number = log.toNumber;
   if (log.recordingUrl) props.hs_call_recording_url = log.recordingUrl;

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { silentLogger, type Logger } from '../../lib/logger';
+import type { RequestLimiter } from '../../lib/rate-limiter';
 import { platformClientConfigSchema, type PlatformClientConfigInput } from './config';
 import { AuthSession, type TwoFactorCodeProvider } from './core/auth';
 import { PlatformCore, type RequestEvent } from './core/http-core';
@@ -19,6 +20,8 @@ export interface PlatformClientOptions extends PlatformClientConfigInput {
   twoFactorCode?: TwoFactorCodeProvider;
   /** Called after every HTTP attempt (metrics, contract tests). */
   onRequest?: (event: RequestEvent) => void;
+  /** Waited on before every request instead of the in-process `requestsPerSecond` limit. */
+  limiter?: RequestLimiter;
   fetch?: typeof globalThis.fetch;
   logger?: Logger;
   now?: () => number;
@@ -45,6 +48,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
     sleep: options.sleep ?? ((ms) => delay(ms)),
     random: options.random ?? Math.random,
     onRequest: options.onRequest,
+    limiter: options.limiter,
   });
   const session = new AuthSession(core, {
     credentials: config.credentials,

@@ -31,7 +31,8 @@ export const platformClientConfigSchema = z.object({
   baseUrl: z.url(),
   /** API key or e-mail and password. */
   credentials: platformCredentialsSchema,
-  /** Client-side rate limit, requests per second (the platform's own limits are not published). */
+  /** Requests per second to the account, for the whole deployment (every worker together, through
+   * PostgreSQL); the platform publishes no limit of its own (spec, Limits: "Rate limits: not shown"). */
   requestsPerSecond: z.number().positive().default(20),
   /** Requests allowed back to back before the rate limit spaces them. */
   burst: z.number().int().min(1).default(1),

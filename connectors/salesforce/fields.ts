@@ -5,8 +5,8 @@ import { callLogBody, splitName, truncate } from '../crm/call-log-body';
 import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
 
 /** Field lengths of the Task object. */
-const SUBJECT_MAX = 255;
-const DESCRIPTION_MAX = 32_000;
+export const SUBJECT_MAX = 255;
+export const DESCRIPTION_MAX = 32_000;
 const CALL_OBJECT_MAX = 255;
 
 const DISPOSITION: Record<CallLog['status'], string> = {
@@ -16,6 +16,11 @@ const DISPOSITION: Record<CallLog['status'], string> = {
   busy: 'Busy',
   failed: 'Failed',
 };
+
+/** The CallDisposition callsync writes on a call log of this status. */
+export function ownCallDisposition(status: CallLog['status']): string {
+  return DISPOSITION[status];
+}
 
 /** A Salesforce date (YYYY-MM-DD, UTC) from an ISO timestamp. */
 export function toSalesforceDate(iso: string): string {
@@ -33,7 +38,8 @@ export interface TaskLinks {
   ownerId?: string | null;
 }
 
-function keyField(key: string): string {
+/** The idempotency key as a CallObject value (a RangeError past the field's length). */
+export function keyField(key: string): string {
   if (key.length > CALL_OBJECT_MAX)
     throw new RangeError(`idempotency key longer than ${CALL_OBJECT_MAX}: ${key}`);
   return key;
@@ -58,14 +64,18 @@ export function callLogTaskFields(
     Subject: truncate(log.title, SUBJECT_MAX),
     CallType: log.direction === 'inbound' ? 'Inbound' : 'Outbound',
     CallDurationInSeconds: Math.max(0, Math.round(log.durationSeconds)),
-    CallDisposition: DISPOSITION[log.status],
     CallObject: keyField(log.key),
     Description: truncate(callLogBody(log), DESCRIPTION_MAX),
     ActivityDate: toSalesforceDate(log.startedAt),
     Status: 'Completed',
     Priority: 'Normal',
   };
-  if (mode === 'create') fields.TaskSubtype = 'Call';
+  // The outcome is written when the Task is created only: an update (the recording or transcript
+  // arriving) must not overwrite the CallDisposition an agent has set since.
+  if (mode === 'create') {
+    fields.TaskSubtype = 'Call';
+    fields.CallDisposition = DISPOSITION[log.status];
+  }
   return withLinks(fields, {
     whoId: links.whoId ?? log.contact?.crmId ?? null,
     ownerId: links.ownerId ?? null,
@@ -155,4 +165,30 @@ export function newContactFields(input: { phone: string; name: string | null }):
   const fields: TaskFields = { LastName: last ?? input.phone, Phone: input.phone };
   if (first) fields.FirstName = first;
   return fields;
+}
+
+/** Fields read back from a phone search, with the phones so hits can be matched to their numbers. */
+const PHONE_HIT_FIELDS = 'Id, Name, OwnerId, LastModifiedDate, Phone, MobilePhone';
+
+/** Digits Salesforce may hold for a number: the international and the national digits. */
+export function phoneTerms(e164: string, nationalNumber: string | null): string[] {
+  const terms = [e164.replace(/\D/g, '')];
+  if (nationalNumber && nationalNumber !== terms[0]) terms.push(nationalNumber.replace(/\D/g, ''));
+  return terms;
+}
+
+/** One SOSL search for several numbers (all their terms OR-ed), returning the phones to match on. */
+export function phonesSearchSosl(terms: readonly string[]): string {
+  return (
+    `FIND {${terms.join(' OR ')}} IN PHONE FIELDS RETURNING ` +
+    `Contact(${PHONE_HIT_FIELDS}), Lead(${PHONE_HIT_FIELDS} WHERE IsConverted = false)`
+  );
+}
+
+/** The Tasks carrying these keys, oldest first (the first per key is the one callsync keeps). */
+export function tasksByKeysQuery(keys: readonly string[], subtype: 'Call' | 'Task'): string {
+  return (
+    `SELECT Id, CallObject FROM Task WHERE CallObject IN (${keys.map(soqlString).join(', ')}) ` +
+    `AND TaskSubtype = ${soqlString(subtype)} ORDER BY CreatedDate ASC`
+  );
 }

@@ -6,3 +6,4 @@ export {
   type SalesforceConnectorOptions,
 } from './salesforce-connector';
 export * from './fields';
+export { messageTaskFields } from './messages';

@@ -1,13 +1,27 @@
 // Salesforce destination through jsforce: call logs as Task records of subtype Call (CallType,
 // CallDurationInSeconds, CallDisposition, WhoId), callback tasks as Tasks, Contact and Lead lookup by
-// phone with SOSL. callsync's idempotency key is in each Task's CallObject field; findCallLog and
-// findTask query on it (SOQL reads are consistent right after a write, unlike HubSpot's search).
-import { Connection } from 'jsforce';
+// phone with SOSL, SMS and voice messages as completed Tasks (messages.ts). callsync's idempotency
+// key is in each Task's CallObject field; findCallLog, findTask and findMessageLog query on it (SOQL
+// reads are consistent right after a write, unlike HubSpot's search).
+import type { Connection } from 'jsforce';
+import { lazyPackage } from '../../lib/lazy-package';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { TimeSource } from '../../lib/rate-limiter';
-import type { CallbackTask, CallLog, CallLogUpdate, CrmConnector, CrmContact } from '../crm/crm-connector';
+import type {
+  CallbackTask,
+  CallLog,
+  CallLogUpdate,
+  CrmConnector,
+  CrmContact,
+  MessageLog,
+} from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
-import { RateGate } from '../crm/rate-gate';
+import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
+import type { CountryCode } from 'libphonenumber-js';
+import { SalesforceContactBook, type SalesforcePersonType } from './contact-book';
+import { SalesforceBatch } from './salesforce-batch';
+import { SalesforceOutcomes } from './outcomes';
+import { messageTaskFields } from './messages';
 import type { SalesforceConfig } from './config';
 import { DESTINATION, salesforceRateLimit, toCrmError } from './errors';
 import {
@@ -43,6 +57,8 @@ export const COLLECTION_LIMIT = 200;
 
 export interface SalesforceConnectorOptions {
   time?: TimeSource;
+  /** Token buckets shared by every worker (PostgreSQL); default: this process's own. */
+  limiters?: TokenSourceFactory;
 }
 
 interface SaveResultLike {
@@ -51,18 +67,22 @@ interface SaveResultLike {
   errors: { message?: string; errorCode?: string; statusCode?: string }[];
 }
 
+const jsforce = lazyPackage<typeof import('jsforce')>('jsforce');
+
 export class SalesforceConnector implements CrmConnector {
   readonly name = DESTINATION;
   /** The jsforce connection (exposed for diagnostics and tests). */
   readonly connection: Connection;
   private readonly gate: RateGate;
-  private readonly owners = new Map<string, string | null>();
+  private readonly owners = new Map<string, Promise<string | null>>();
+  readonly batch: SalesforceBatch;
+  private outcomeSource: SalesforceOutcomes | undefined;
 
   constructor(
     private readonly config: SalesforceConfig,
     opts: SalesforceConnectorOptions = {},
   ) {
-    this.connection = new Connection({
+    this.connection = new (jsforce().Connection)({
       instanceUrl: config.instanceUrl.replace(/\/$/, ''),
       accessToken: config.accessToken,
       version: config.apiVersion,
@@ -77,12 +97,41 @@ export class SalesforceConnector implements CrmConnector {
           }
         : {}),
     });
+    const burst = Math.max(1, Math.ceil(config.requestsPerSecond));
+    const scope = config.instanceUrl.replace(/\/$/, '');
     this.gate = new RateGate({
       destination: DESTINATION,
       requestsPerSecond: config.requestsPerSecond,
-      burst: Math.max(1, Math.ceil(config.requestsPerSecond)),
+      burst,
       ...(opts.time ? { time: opts.time } : {}),
+      ...(opts.limiters
+        ? { limiter: opts.limiters(`${scope} requests`, config.requestsPerSecond, burst) }
+        : {}),
     });
+    this.batch = new SalesforceBatch({
+      connection: this.connection,
+      call: (send) => this.call(send),
+      ownerId: (email) => this.ownerId(email),
+      taskPriority: config.taskPriority,
+    });
+  }
+
+  /** The outcomes agents set on callsync's call logs, through this connector's rate gate. */
+  outcomes(): SalesforceOutcomes {
+    this.outcomeSource ??= new SalesforceOutcomes({
+      connection: this.connection,
+      call: (send) => this.call(send),
+    });
+    return this.outcomeSource;
+  }
+
+  /** The contact sync's view of this org's Contacts and Leads, through this connector's rate gate. */
+  contactBook(country: CountryCode, createAs: SalesforcePersonType = 'Contact'): SalesforceContactBook {
+    return new SalesforceContactBook(
+      { connection: this.connection, call: (send) => this.call(send) },
+      country,
+      createAs,
+    );
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
@@ -120,16 +169,19 @@ export class SalesforceConnector implements CrmConnector {
   }
 
   /** The Salesforce user id of an e-mail (cached; null when there is no active user). */
-  async ownerId(email: string | null): Promise<string | null> {
-    if (!email) return null;
+  ownerId(email: string | null): Promise<string | null> {
+    if (!email) return Promise.resolve(null);
     const key = email.toLowerCase();
-    if (this.owners.has(key)) return this.owners.get(key) ?? null;
-    const res = await this.call(
-      async () => await this.connection.query<{ Id: string }>(userByEmailQuery(key)),
-    );
-    const id = res.records[0]?.Id ?? null;
-    this.owners.set(key, id);
-    return id;
+    // The promise is cached, so a burst of calls by one user asks Salesforce once.
+    let pending = this.owners.get(key);
+    if (!pending) {
+      pending = this.call(
+        async () => await this.connection.query<{ Id: string }>(userByEmailQuery(key)),
+      ).then((res) => res.records[0]?.Id ?? null);
+      this.owners.set(key, pending);
+      pending.catch(() => this.owners.delete(key));
+    }
+    return pending;
   }
 
   async findContactsByPhone(e164: string): Promise<CrmContact[]> {
@@ -146,6 +198,23 @@ export class SalesforceConnector implements CrmConnector {
     return { crmId: id, kind: 'contact', name, ownerId: null, updatedAt: new Date().toISOString() };
   }
 
+  /** The record page in Lightning Experience. */
+  contactPageUrl(contact: CrmContact): Promise<string> {
+    const type = contact.kind === 'lead' ? 'Lead' : 'Contact';
+    return Promise.resolve(`${this.uiBase()}/lightning/r/${type}/${encodeURIComponent(contact.crmId)}/view`);
+  }
+
+  /** Lightning's new-Contact form with the phone filled in (defaultFieldValues). */
+  newContactPageUrl(e164: string): Promise<string> {
+    return Promise.resolve(
+      `${this.uiBase()}/lightning/o/Contact/new?defaultFieldValues=${encodeURIComponent(`Phone=${e164}`)}`,
+    );
+  }
+
+  private uiBase(): string {
+    return this.config.instanceUrl.replace(/\/$/, '');
+  }
+
   private async create(type: string, fields: TaskFields): Promise<string> {
     const res = (await this.call(() => this.connection.sobject(type).create(fields))) as SaveResultLike;
     if (!res.success || !res.id) throw saveError(res);
@@ -157,6 +226,32 @@ export class SalesforceConnector implements CrmConnector {
       this.connection.sobject(type).update({ Id: id, ...fields }),
     )) as SaveResultLike;
     if (!res.success) throw saveError(res);
+  }
+
+  /** Deletes a Task; one already gone (NOT_FOUND, ENTITY_IS_DELETED) counts as deleted. */
+  private async destroy(id: string): Promise<void> {
+    try {
+      const res = (await this.call(() => this.connection.sobject('Task').destroy(id))) as SaveResultLike;
+      if (!res.success) throw saveError(res);
+    } catch (err) {
+      if (err instanceof CrmError && err.status === 404) return;
+      throw err;
+    }
+  }
+
+  /** Erasure: deletes a call log (a Task of subtype Call) callsync created. */
+  deleteCallLog(crmId: string): Promise<void> {
+    return this.destroy(crmId);
+  }
+
+  /** Erasure: deletes an SMS or voice message log (a Task) callsync created. */
+  deleteMessageLog(crmId: string): Promise<void> {
+    return this.destroy(crmId);
+  }
+
+  /** Erasure: deletes a callback Task callsync created. */
+  deleteTask(crmId: string): Promise<void> {
+    return this.destroy(crmId);
   }
 
   private async findByKey(key: string, subtype: 'Call' | 'Task'): Promise<string | null> {
@@ -198,6 +293,21 @@ export class SalesforceConnector implements CrmConnector {
 
   findTask(key: string): Promise<string | null> {
     return this.findByKey(key, 'Task');
+  }
+
+  /** An SMS or voice message: a Task of subtype Task, found by its key in CallObject. */
+  findMessageLog(key: string): Promise<string | null> {
+    return this.findByKey(key, 'Task');
+  }
+
+  async createMessageLog(log: MessageLog): Promise<string> {
+    const ownerId = await this.ownerId(log.userEmail);
+    return this.create('Task', messageTaskFields(log, 'create', ownerId));
+  }
+
+  async updateMessageLog(crmId: string, log: MessageLog): Promise<void> {
+    const ownerId = await this.ownerId(log.userEmail);
+    await this.update('Task', crmId, messageTaskFields(log, 'update', ownerId));
   }
 
   async createTask(task: CallbackTask): Promise<string> {

@@ -1,6 +1,7 @@
 // Fault injection per route template: latency, error statuses with a probability (429 with Retry-After,
 // 500, 503…), connection resets and token expiry. Set through /_emulator/faults; applied in an onRequest hook.
 import { z } from 'zod';
+import { mulberry32 } from '../../lib/seeded-random';
 
 /** Body of POST /_emulator/faults. */
 export const faultInputSchema = z
@@ -45,18 +46,6 @@ export interface FaultEffect {
   dropResponse: boolean;
   expireToken: boolean;
   status?: { code: number; retryAfterS?: number };
-}
-
-/** Small seeded PRNG (mulberry32) so probabilistic faults replay the same way for the same seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Registered faults and the decision which of them hit a request. */

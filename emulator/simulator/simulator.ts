@@ -299,9 +299,12 @@ export class CallSimulator {
     const lastCdr =
       total > 0 ? cdrs.query(customerId, { page: total, limit: 1, filter: [] }).data[0] : undefined;
     const floor = typeof lastCdr?.calldate === 'string' ? lastCdr.calldate : undefined;
+    // Labels an agent or integration put on the live call (PATCH /calls/{id}) stay on its record.
+    const liveLabels = store.tables.calls.get(plan.callId)?.row.labels;
     this.write(() => {
       const cdr = cdrs.insert(customerId, cdrRow(plan, rng, floor));
       const cdrId = Number(cdr.id);
+      if (Array.isArray(liveLabels) && liveLabels.length > 0) cdrs.update(cdrId, { labels: liveLabels });
       if (plan.recorded) {
         const mon = store.tables.monitors.insert(customerId, monitorRow(plan, cdr, rng));
         this.scheduleTranscript(store, Number(mon.id), plan, rng);

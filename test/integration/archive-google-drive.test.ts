@@ -59,6 +59,11 @@ describe('Google Drive archive', () => {
     expect(await store.put(key, body, audio.length)).toEqual(stored);
     expect(files().filter((f) => f.appProperties.callsyncKey === key)).toHaveLength(1);
     expect(await store.exists(key)).toEqual({ bytes: audio.length });
+    // Erasure deletes it (for good, not to the trash); a second delete finds nothing.
+    expect(await store.delete(key)).toBe(true);
+    expect(files().filter((f) => f.appProperties.callsyncKey === key)).toHaveLength(0);
+    expect(await store.exists(key)).toBeNull();
+    expect(await store.delete(key)).toBe(false);
   });
 
   it('creates each folder once for concurrent puts, and a new month folder when the month changes', async () => {

@@ -2,7 +2,10 @@
 // events arrive duplicated and out of order, the call is logged once on the right contact (with the
 // IVR keys pressed) and updated when its transcript arrives; missed calls open one callback task, a
 // connected call closes it.
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { sql } from 'kysely';
+import { createActivities } from '../../activities';
+import { crmTaskQueue } from '../../contracts/task-queues';
 import {
   callEventSignal,
   callEventsSignal,
@@ -327,5 +330,65 @@ describe('call lifecycle', () => {
     // The run now going holds a bounded part of the history, not 300 signals.
     const history = await handle.fetchHistory();
     expect(history.events?.length ?? 0).toBeLessThan(250);
+  });
+  it('keeps on the timeline an event that arrives while the last events are being saved', async () => {
+    const callId = makeCall('+442079460555', 'missed').callId;
+    const queue = 'calls-late-events';
+    const signal = (e: CallEventSignal) =>
+      h.client.workflow.signalWithStart(callLifecycleWorkflow, {
+        workflowId: callWorkflowId('acme', callId),
+        taskQueue: queue,
+        args: [{ account: 'acme', callId }],
+        signal: callEventSignal,
+        signalArgs: [e],
+      });
+    const trigger = { ...event(callId, 4, 'call.missed', '+442079460555'), eventId: `${callId}-trigger` };
+    const late = { ...event(callId, 5, 'call.missed', '+442079460555'), eventId: `${callId}-late` };
+    // The real activities, with the relay's timing forced: one event arrives while the call is being
+    // logged (so the workflow's last save holds it), another while that last save runs.
+    const real = createActivities(h.deps);
+    const activities = {
+      ...real,
+      async logCall(input: Parameters<typeof real.logCall>[0]) {
+        const out = await real.logCall(input);
+        if (input.callId === callId) await signal(trigger);
+        return out;
+      },
+      async recordCallEvents(input: Parameters<typeof real.recordCallEvents>[0]) {
+        const out = await real.recordCallEvents(input);
+        if (input.events.some((e) => e.eventId === trigger.eventId)) await signal(late);
+        return out;
+      },
+    };
+    const connection = await NativeConnection.connect({ address: h.temporal.address });
+    try {
+      const workers = await Promise.all(
+        [queue, crmTaskQueue(queue)].map((taskQueue) =>
+          Worker.create({
+            connection,
+            taskQueue,
+            activities,
+            workflowsPath: require.resolve('../../workflows'),
+          }),
+        ),
+      );
+      const run = async () => {
+        await signal(event(callId, 1, 'call.ringing', '+442079460555'));
+        await signal(event(callId, 3, 'call.hangup', '+442079460555'));
+        await h.client.workflow.getHandle(callWorkflowId('acme', callId)).result();
+      };
+      await workers[1]!.runUntil(workers[0]!.runUntil(run()));
+    } finally {
+      await connection.close();
+    }
+    const saved = await h.deps.warehouse.db
+      .selectFrom('call_events')
+      .select('event_id')
+      .where('account', '=', 'acme')
+      .where('call_id', '=', callId)
+      .execute();
+    expect(saved.map((r) => r.event_id).sort()).toEqual(
+      [`${callId}-1`, `${callId}-3`, trigger.eventId, late.eventId].sort(),
+    );
   });
 });

@@ -191,6 +191,16 @@ describe('callbacks in Google Tasks', () => {
     await expect(upsertTask(db, c, ghost)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('erasure: deletes a task it created from its list; one already gone counts as deleted', async () => {
+    const c = connector();
+    const task = callbackTask({ assigneeEmail: 'erased@example.com' });
+    const id = await c.createTask(task);
+    expect(google.tasks.allTasks().some((t) => t.notes?.includes(task.key))).toBe(true);
+    await c.deleteTask(id);
+    expect(google.tasks.allTasks().some((t) => t.notes?.includes(task.key))).toBe(false);
+    await expect(c.deleteTask(id)).resolves.toBeUndefined();
+  });
+
   it('refuses to start with credentials Google does not accept, naming the refusal', async () => {
     const stranger = testServiceAccount('stranger@elsewhere.iam.gserviceaccount.com');
     const config = parseConfig({

@@ -35,7 +35,7 @@ describe('two local stacks side by side', () => {
     expect(onPreferred).toBeGreaterThanOrEqual(0);
     const other = stacks[1 - onPreferred]!;
     expect(other.stderr()).toMatch(
-      new RegExp(`port ${port} \\(Temporal\\) is taken|could not listen on 127\\.0\\.0\\.1:${port}`),
+      new RegExp(`port ${port} \\(Temporal\\) is taken|could not start on 127\\.0\\.0\\.1:${port}`),
     );
 
     // Each Temporal has exactly its own stack's worker polling the task queue.

@@ -66,6 +66,28 @@ describe('callsync start', () => {
     expect(described.pid).toBe(child.pid);
     expect(described.config.archive?.maxAge).toBe(86_400_000);
 
+    // The dashboard: linked from the banner, behind the password generated into the data directory
+    // (the banner names the file, never the password).
+    const dashboard = /dashboard\s+(http:\/\/\S+\/dashboard) \(password: (\S+)\)/.exec(stdout);
+    expect(dashboard).not.toBeNull();
+    const [, dashboardUrl, passwordFile] = dashboard!;
+    expect(passwordFile).toBe(join(dataDir, 'keys', 'dashboard-password'));
+    const password = readFileSync(passwordFile!, 'utf8').trim();
+    expect(stdout + stderr).not.toContain(password);
+    expect((await fetch(dashboardUrl!, { redirect: 'manual' })).status).toBe(303);
+    const login = await fetch(`${dashboardUrl}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ password }).toString(),
+      redirect: 'manual',
+    });
+    expect(login.status).toBe(303);
+    const overview = await fetch(dashboardUrl!, {
+      headers: { cookie: login.headers.get('set-cookie')!.split(';')[0]! },
+    });
+    expect(overview.status).toBe(200);
+    expect(await overview.text()).toContain('id="streams"');
+
     // The schedules ran once at creation: CDRs reach the warehouse without anyone asking.
     type Row = { account: string; stream: string; records: number; lastSuccess: string | null };
     let cdrs: Row | undefined;

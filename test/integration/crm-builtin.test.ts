@@ -1,7 +1,7 @@
 // The built-in CRM destination against a real PostgreSQL warehouse.
 import { BuiltinCrmConnector } from '../../connectors/builtin-crm';
 import { CrmError } from '../../connectors/crm/errors';
-import { upsertCallLog, upsertTask } from '../../connectors/crm/upsert';
+import { upsertCallLog, upsertMessageLog, upsertTask } from '../../connectors/crm/upsert';
 import { callbackTask, callLog } from '../unit/crm-fixtures';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
@@ -96,6 +96,68 @@ describe('BuiltinCrmConnector', () => {
     expect(row.status).toBe('closed');
     expect(row.closed_at).toBeInstanceOf(Date);
     expect(row.body).toBe('Reached on 2nd attempt.');
+  });
+
+  it('logs an SMS and a voicemail once each on the contact, finds a lost create by key, updates in place', async () => {
+    const sms = {
+      key: 'acme:sms:41',
+      channel: 'sms' as const,
+      direction: 'inbound' as const,
+      at: '2026-11-24T10:00:00.000Z',
+      fromNumber: '+447911123456',
+      toNumber: '+442071838750',
+      title: 'SMS from +447911123456',
+      body: 'Running late',
+      userEmail: null,
+      contact: {
+        crmId: 'contact:1',
+        kind: 'contact' as const,
+        name: 'Ada Lovelace',
+        ownerId: null,
+        updatedAt: null,
+      },
+    };
+    const voicemail = {
+      ...sms,
+      key: 'acme:voicemail:9',
+      channel: 'voicemail' as const,
+      title: 'Voicemail from +447911123456 (12 s)',
+      body: 'Transcript: none yet',
+    };
+    // A create whose answer was lost: no mapping row, but the row is there and found by its key.
+    const lost = await crm.createMessageLog(sms);
+    expect(await crm.findMessageLog(sms.key)).toBe(lost);
+    expect((await upsertMessageLog(w.db, crm, sms, { mayExist: true }))!.crmId).toBe(lost);
+    const vm = (await upsertMessageLog(w.db, crm, voicemail))!.crmId;
+    // Redelivery and the scheduled pass: same keys, same rows, updated in place.
+    await upsertMessageLog(w.db, crm, sms, { mayExist: true });
+    await upsertMessageLog(w.db, crm, { ...voicemail, body: 'Transcript: call me back' });
+    expect(await crm.createMessageLog(voicemail)).toBe(vm); // a blind retry keeps the same row
+    const rows = await w.db
+      .selectFrom('builtin_messages')
+      .select(['id', 'key', 'channel', 'contact_id', 'title', 'body'])
+      .where('key', 'in', [sms.key, voicemail.key])
+      .orderBy('key')
+      .execute();
+    expect(rows).toEqual([
+      {
+        id: Number(lost),
+        key: 'acme:sms:41',
+        channel: 'sms',
+        contact_id: 'contact:1',
+        title: 'SMS from +447911123456',
+        body: 'Running late',
+      },
+      {
+        id: Number(vm),
+        key: 'acme:voicemail:9',
+        channel: 'voicemail',
+        contact_id: 'contact:1',
+        title: 'Voicemail from +447911123456 (12 s)',
+        body: 'Transcript: none yet',
+      },
+    ]);
+    await expect(crm.updateMessageLog('999999', sms)).rejects.toMatchObject({ status: 404 });
   });
 
   it('refuses updates of objects that do not exist', async () => {

@@ -73,12 +73,16 @@ describe('HubSpotConnector', () => {
     }
   });
 
-  it('creates callsync_key on calls and tasks once (a second run is a no-op)', async () => {
+  it('creates callsync_key on calls, tasks, communications and notes once (a second run is a no-op)', async () => {
     await hubspot.prepare();
     const created = fake.requests.filter((r) => r.path.startsWith('/crm/v3/properties/') && r.status === 201);
     expect(created.map((r) => r.path).sort()).toEqual([
       '/crm/v3/properties/calls',
       '/crm/v3/properties/calls/groups',
+      '/crm/v3/properties/communications',
+      '/crm/v3/properties/communications/groups',
+      '/crm/v3/properties/notes',
+      '/crm/v3/properties/notes/groups',
       '/crm/v3/properties/tasks',
       '/crm/v3/properties/tasks/groups',
     ]);
@@ -227,5 +231,45 @@ describe('HubSpotConnector', () => {
     );
     const denied = await unauthorised.findCallLog('acme:1').catch((e: unknown) => e);
     expect(denied).toMatchObject({ status: 401, retryable: false, code: 'INVALID_AUTHENTICATION' });
+  });
+
+  it('erasure: deletes (archives) a call and a task it created; one already gone counts as deleted', async () => {
+    const logId = await hubspot.createCallLog(callLog({ contact: null }));
+    const taskId = await hubspot.createTask(callbackTask({ contact: null }));
+    await hubspot.deleteCallLog(logId);
+    await hubspot.deleteTask(taskId);
+    expect(fake.objects('calls').map((o) => o.id)).not.toContain(logId);
+    expect(fake.objects('tasks').map((o) => o.id)).not.toContain(taskId);
+    await expect(hubspot.deleteTask(taskId)).resolves.toBeUndefined();
+    await expect(hubspot.updateTask(taskId, callbackTask({ contact: null }))).rejects.toThrow(CrmError);
+  });
+
+  it('erasure: deletes an SMS (a communication) and a voice message (a note) it logged', async () => {
+    const contactId = fake.seedContact({ lastname: 'Texter', phone: '+442079460777' });
+    const message = {
+      key: 'acme:sms:31',
+      channel: 'sms' as const,
+      direction: 'inbound' as const,
+      at: '2026-11-24T10:00:00Z',
+      fromNumber: '+442079460777',
+      toNumber: '+442079460000',
+      title: 'SMS from +442079460777',
+      body: 'call me',
+      userEmail: null,
+      contact: contact(contactId),
+    };
+    const smsId = await hubspot.createMessageLog(message);
+    const vmId = await hubspot.createMessageLog({
+      ...message,
+      key: 'acme:voicemail:32',
+      channel: 'voicemail',
+    });
+    expect(fake.engagements('communications').map((o) => o.id)).toContain(smsId);
+    expect(fake.engagements('notes').map((o) => o.id)).toContain(vmId);
+    await hubspot.deleteMessageLog(smsId, 'sms');
+    await hubspot.deleteMessageLog(vmId, 'voicemail');
+    expect(fake.engagements('communications').map((o) => o.id)).not.toContain(smsId);
+    expect(fake.engagements('notes').map((o) => o.id)).not.toContain(vmId);
+    await expect(hubspot.deleteMessageLog(smsId, 'sms')).resolves.toBeUndefined();
   });
 });

@@ -1,9 +1,12 @@
 // The Salesforce connector through jsforce against the local Salesforce (test/fakes).
 import { SalesforceConnector, salesforceConfigSchema } from '../../connectors/salesforce';
+import { NO_COMPANY } from '../../connectors/salesforce/contact-book';
+import { emptyState } from '../../sync/contacts/model';
 import { resolveCallOwner } from '../../connectors/crm/call-owner';
 import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
 import { chooseContact } from '../../connectors/crm/match';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
+import type { MessageLog } from '../../connectors/crm/crm-connector';
 import { callbackTask, callLog, contact } from '../unit/crm-fixtures';
 
 let fake: FakeSalesforce;
@@ -61,6 +64,8 @@ describe('SalesforceConnector', () => {
     expect(task.fields.Description).toBe('Summary: Renewal agreed.\n\nRecording: https://rec.example/2.mp3');
     const patch = fake.requests.find((r) => r.method === 'PATCH' && r.path.endsWith(`/sobjects/Task/${id}`))!;
     expect(patch.body).not.toHaveProperty('TaskSubtype');
+    // The outcome is the agent's once the Task exists: an update leaves it alone.
+    expect(patch.body).not.toHaveProperty('CallDisposition');
     expect(fake.records('Task')).toHaveLength(1);
   });
 
@@ -175,5 +180,119 @@ describe('SalesforceConnector', () => {
       connector: sf,
     });
     expect(configured).toBe(mine);
+  });
+
+  it('erasure: deletes a call log and a task it created; one already gone counts as deleted', async () => {
+    const logId = await sf.createCallLog(callLog({ contact: null }));
+    const taskId = await sf.createTask(callbackTask({ contact: null }));
+    await sf.deleteCallLog(logId);
+    await sf.deleteTask(taskId);
+    expect(fake.records('Task').map((r) => r.Id)).not.toContain(logId);
+    expect(fake.records('Task').map((r) => r.Id)).not.toContain(taskId);
+    await expect(sf.deleteTask(taskId)).resolves.toBeUndefined();
+  });
+
+  it('logs an SMS and a voicemail as completed Tasks on the contact and lead, found by key, updated in place', async () => {
+    const who = fake.seed('Contact', { LastName: 'Lovelace', Phone: '+44 20 7946 0300' });
+    const lead = fake.seed('Lead', { LastName: 'Kay', Company: 'X', Phone: '+44 20 7946 0301' });
+    const owner = fake.seed('User', { LastName: 'Texter', Email: 'texter@example.com' });
+    const sms: MessageLog = {
+      key: 'acme:sms:901',
+      channel: 'sms',
+      direction: 'outbound',
+      at: '2026-11-24T10:00:00.000Z',
+      fromNumber: '+442071838750',
+      toNumber: '+442079460300',
+      title: 'SMS to +442079460300',
+      body: 'x'.repeat(40_000),
+      userEmail: 'texter@example.com',
+      contact: contact(who),
+    };
+    const voicemail: MessageLog = {
+      ...sms,
+      key: 'acme:voicemail:77',
+      channel: 'voicemail',
+      direction: 'inbound',
+      title: `Voicemail from +442079460301 (42 s)${'!'.repeat(300)}`,
+      body: 'Recording: https://rec.example/vm.mp3\nTranscript: call me back',
+      userEmail: null,
+      contact: contact(lead, { kind: 'lead' }),
+    };
+    const smsId = await sf.createMessageLog(sms);
+    const vmId = await sf.createMessageLog(voicemail);
+    const task = (id: string) => fake.records('Task').find((r) => r.Id === id)!.fields;
+    expect(task(smsId)).toMatchObject({
+      TaskSubtype: 'Task',
+      Status: 'Completed',
+      Subject: 'SMS to +442079460300',
+      ActivityDate: '2026-11-24',
+      CallObject: 'acme:sms:901',
+      WhoId: who,
+      OwnerId: owner,
+    });
+    expect(String(task(smsId).Description)).toHaveLength(32_000);
+    expect(task(vmId)).toMatchObject({ WhoId: lead, CallObject: 'acme:voicemail:77', TaskSubtype: 'Task' });
+    expect(String(task(vmId).Subject)).toHaveLength(255);
+    expect(String(task(vmId).Subject)).toMatch(/^Voicemail from \+442079460301 \(42 s\)/);
+    expect(task(vmId).Description).toContain('Transcript: call me back');
+
+    // A create whose answer was lost is found again by its key.
+    expect(await sf.findMessageLog(sms.key)).toBe(smsId);
+    expect(await sf.findMessageLog(voicemail.key)).toBe(vmId);
+    expect(await sf.findMessageLog('acme:sms:902')).toBeNull();
+    // A call log's key is not a message's.
+    expect(await sf.findCallLog(sms.key)).toBeNull();
+
+    await sf.updateMessageLog(vmId, { ...voicemail, body: 'Transcript: call me back today' });
+    expect(task(vmId).Description).toBe('Transcript: call me back today');
+    const patch = fake.requests.find(
+      (r) => r.method === 'PATCH' && r.path.endsWith(`/sobjects/Task/${vmId}`),
+    )!;
+    expect(patch.body).not.toHaveProperty('TaskSubtype');
+
+    // Erasure: both Tasks go; one already gone counts as deleted.
+    await sf.deleteMessageLog(smsId);
+    await sf.deleteMessageLog(vmId);
+    expect(fake.records('Task').map((r) => r.Id)).not.toEqual(expect.arrayContaining([smsId]));
+    expect(fake.records('Task').map((r) => r.Id)).not.toEqual(expect.arrayContaining([vmId]));
+    await expect(sf.deleteMessageLog(smsId)).resolves.toBeUndefined();
+  });
+});
+
+describe('contact sync creating Leads (contacts.salesforceCreateAs: Lead)', () => {
+  it('creates Leads with the link key, a placeholder company where the person has none, and reads them back', async () => {
+    const book = sf.contactBook('GB', 'Lead');
+    expect(book.createKind).toBe('lead');
+    await book.prepare();
+    const state = {
+      ...emptyState(),
+      firstName: 'Lia',
+      lastName: 'Lead',
+      email: 'lia@example.com',
+      phone: '+442079460909',
+    };
+    const out = await book.create([
+      { linkKey: 'acme:9001', state },
+      {
+        linkKey: 'acme:9002',
+        state: { ...state, firstName: 'Cal', company: 'Cal Ltd', phone: '+442079460910' },
+      },
+    ]);
+    expect(out.rejected.size).toBe(0);
+    const lia = fake.records('Lead').find((r) => r.Id === out.ids.get('acme:9001'))!;
+    const cal = fake.records('Lead').find((r) => r.Id === out.ids.get('acme:9002'))!;
+    // Salesforce requires a Lead's Company: a person without one gets the placeholder.
+    expect(lia.fields).toMatchObject({
+      LastName: 'Lead',
+      Company: NO_COMPANY,
+      Callsync_Contact__c: 'acme:9001',
+    });
+    expect(cal.fields).toMatchObject({ Company: 'Cal Ltd', Callsync_Contact__c: 'acme:9002' });
+    expect(fake.records('Contact').some((r) => r.fields.Callsync_Contact__c === 'acme:9001')).toBe(false);
+
+    // Read back as a lead, the placeholder read as no company (no change to write back).
+    const [found] = await book.findByNumbersOrEmails(['+442079460909'], []);
+    expect(found).toMatchObject({ id: lia.Id, kind: 'lead', linkKey: 'acme:9001' });
+    expect(found!.state).toMatchObject({ firstName: 'Lia', company: null, phone: '+442079460909' });
   });
 });

@@ -114,15 +114,17 @@ describe('callsync worker with HubSpot on a new portal', () => {
 
   it('records a CRM 400 once, as a typed failure shown by status, instead of retrying for ever', async () => {
     const caller = '+442079460778';
-    fake.failNext('POST', '/crm/v3/objects/calls', 400);
+    fake.failNext('POST', '/crm/v3/objects/calls/batch/create', 400);
     const before = fake.requests.filter(
-      (r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls',
+      (r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls/batch/create',
     ).length;
     const callId = await missedCall(h, caller);
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
     await expect(handle.result()).rejects.toThrow();
 
-    const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls');
+    const posts = fake.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls/batch/create',
+    );
     expect(posts.length - before).toBe(1);
     const failures = await recentCallFailures(h.deps.warehouse.db);
     const failure = failures.find((f) => f.subject === String(callId));
@@ -140,7 +142,7 @@ describe('callsync worker with HubSpot on a new portal', () => {
 
   it("records a callback whose task HubSpot refuses, under the caller's number", async () => {
     const caller = '+442079460780';
-    fake.failNext('POST', '/crm/v3/objects/tasks', 400);
+    fake.failNext('POST', '/crm/v3/objects/tasks/batch/create', 400);
     await missedCall(h, caller);
     const callback = h.client.workflow.getHandle(callbackIdOf(h, caller));
     await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
@@ -155,9 +157,9 @@ describe('callsync worker with HubSpot on a new portal', () => {
 
   it('heartbeats while it waits out HubSpot Retry-After answers longer than the heartbeat timeout', async () => {
     const caller = '+442079460779';
-    // Two 429s of 9 s each on the call's create: the connector waits 18 s inside one attempt of
+    // Two 429s of 9 s each on the call's (batch) create: the connector waits 18 s inside one attempt of
     // logCall (the heartbeat timeout is 15 s).
-    fake.failNext('POST', '/crm/v3/objects/calls', 429, 2, 9);
+    fake.failNext('POST', '/crm/v3/objects/calls/batch/create', 429, 2, 9);
     const callId = await missedCall(h, caller);
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
     await eventually(
@@ -173,7 +175,9 @@ describe('callsync worker with HubSpot on a new portal', () => {
       .filter((a) => a !== undefined);
     expect(attempts.length).toBeGreaterThan(0);
     expect(Math.max(...attempts.map(Number))).toBe(1);
-    const throttled = fake.requests.filter((r) => r.path === '/crm/v3/objects/calls' && r.status === 429);
+    const throttled = fake.requests.filter(
+      (r) => r.path === '/crm/v3/objects/calls/batch/create' && r.status === 429,
+    );
     expect(throttled.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -2,6 +2,7 @@
 // each call's `callLifecycle` workflow (a recording stand-in here), DTMF key presses included, rows
 // are marked done, and rows stay pending while Temporal is away, then drain once it is back.
 import { Client, Connection } from '@temporalio/client';
+import { clientConnectionOptions } from '../../runtime/temporal-connection';
 import { silentLogger } from '../../lib/logger';
 import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
 import { freePort } from '../../lib/free-port';
@@ -61,7 +62,10 @@ describe('relay: inbox → Temporal', () => {
     w = await createMigratedWarehouse('receiver_relay');
     port = await freePort();
     temporal = await startTemporalDevServer({ port });
-    connection = await Connection.connect({ address: temporal.address });
+    // The product's client options (its reconnect backoff is what brings the relay back quickly).
+    connection = await Connection.connect(
+      clientConnectionOptions({ address: temporal.address, namespace: 'default' }),
+    );
     client = new Client({ connection });
   }, 120_000);
   afterAll(async () => {

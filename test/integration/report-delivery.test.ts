@@ -30,6 +30,9 @@ import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db'
 
 const run = promisify(execFile);
 let warehouse: MigratedWarehouse;
+// Building an XLSX and a PDF first loads exceljs and pdfkit (on first use): seconds on a busy machine.
+jest.setTimeout(120_000);
+
 let smtp: SmtpInbox;
 let google: FakeGoogle;
 let dir: string;

@@ -44,6 +44,8 @@ export interface SyncHarnessOptions {
   config?: Record<string, unknown>;
   /** Extra settings of the temporal block (e.g. encryption). */
   temporal?: Record<string, unknown>;
+  /** Extra settings of the account's platform block (e.g. requestsPerSecond). */
+  platform?: Record<string, unknown>;
 }
 
 export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHarness> {
@@ -61,7 +63,13 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     accounts: [
       {
         name: 'acme',
-        platform: { baseUrl: emulator.baseUrl, credentials, requestsPerSecond: 500, maxRetries: 1 },
+        platform: {
+          baseUrl: emulator.baseUrl,
+          credentials,
+          requestsPerSecond: 500,
+          maxRetries: 1,
+          ...opts.platform,
+        },
       },
     ],
     database: { url: database.url },

@@ -25,6 +25,14 @@ const MIGRATIONS = [
   '2026_12_21_0900_audio_checksum_and_lost',
   '2026_12_21_1000_create_google_apps_tables',
   '2026_12_22_0900_create_vendor_daily_budgets',
+  '2026_12_24_1000_create_contact_sync',
+  '2026_12_24_1100_create_crm_contact_cache',
+  '2026_12_24_1101_crm_objects_conversation_kinds',
+  '2026_12_24_1200_dashboard',
+  '2026_12_24_1300_create_erasure_tables',
+  '2026_12_24_1600_create_vendor_rate_slots',
+  '2026_12_26_0900_create_cdr_outcomes',
+  '2026_12_27_0900_create_builtin_messages',
 ];
 
 // format_type() spelling of each column type.
@@ -94,6 +102,7 @@ describe('warehouse migrations', () => {
         '(account, live_id)',
         '(account, src)',
         '(account, dst)',
+        '(account, disposition, calldate)',
       ].sort(),
     );
     expect(defs('recordings')).toEqual(

@@ -38,6 +38,14 @@ describe('callProperties', () => {
     expect(props.hs_call_direction).toBe('OUTBOUND');
   });
 
+  it("writes the outcome when the log is created only, so an update keeps an agent's outcome", () => {
+    const log = callLog({ status: 'missed' });
+    expect(callProperties(log, null, 'create').hs_call_disposition).toBe(CALL_OUTCOMES.noAnswer);
+    const update = callProperties(log, null, 'update');
+    expect(update).not.toHaveProperty('hs_call_disposition');
+    expect(update.hs_call_status).toBe('NO_ANSWER');
+  });
+
   it('adds recording, body and owner when known, and omits absent numbers', () => {
     const props = callProperties(
       callLog({ fromNumber: null, recordingUrl: 'https://r/1.mp3', summary: 'Hi', durationSeconds: 1.4 }),

@@ -22,6 +22,11 @@ describe('phone numbers to E.164', () => {
     ['0044 20 7946 0018', 'US', '+442079460018'],
     ['(415) 555-2671', 'US', '+14155552671'],
     ['+49 30 901820', 'GB', '+4930901820'],
+    // International digits without + (the platform's SMS numbers), and national ones as before.
+    ['447911123456', 'GB', '+447911123456'],
+    ['4930901820', 'GB', '+4930901820'],
+    ['7911123456', 'GB', '+447911123456'],
+    ['4155552671', 'US', '+14155552671'],
   ] as const)('%s (default %s) → %s', (raw, country, expected) => {
     expect(toE164(raw, country)).toBe(expected);
   });

@@ -30,11 +30,14 @@ describe('callLogTaskFields', () => {
     });
   });
 
-  it('leaves out the create-only TaskSubtype on update, and links when known', () => {
+  it('leaves out the create-only TaskSubtype and CallDisposition on update, and links when known', () => {
     const fields = callLogTaskFields(callLog({ status: 'busy', direction: 'outbound' }), 'update');
     expect(fields).not.toHaveProperty('TaskSubtype');
     expect(fields).not.toHaveProperty('WhoId');
-    expect(fields).toMatchObject({ CallType: 'Outbound', CallDisposition: 'Busy' });
+    // An agent's outcome set since the Task was created is not overwritten.
+    expect(fields).not.toHaveProperty('CallDisposition');
+    expect(fields).toMatchObject({ CallType: 'Outbound' });
+    expect(callLogTaskFields(callLog({ status: 'busy' }), 'create').CallDisposition).toBe('Busy');
   });
 
   it('puts the IVR keys pressed into the Description', () => {
@@ -47,7 +50,7 @@ describe('callLogTaskFields', () => {
     ['voicemail', 'Voicemail'],
     ['failed', 'Failed'],
   ] as const)('maps status %s to CallDisposition %s', (status, disposition) => {
-    expect(callLogTaskFields(callLog({ status }), 'update').CallDisposition).toBe(disposition);
+    expect(callLogTaskFields(callLog({ status }), 'create').CallDisposition).toBe(disposition);
   });
 
   it('cuts long subjects and refuses keys CallObject cannot hold', () => {

@@ -14,6 +14,14 @@ import * as createReportDeliveries from './2026_12_20_1100_create_report_deliver
 import * as audioChecksumAndLost from './2026_12_21_0900_audio_checksum_and_lost';
 import * as createGoogleAppsTables from './2026_12_21_1000_create_google_apps_tables';
 import * as createVendorDailyBudgets from './2026_12_22_0900_create_vendor_daily_budgets';
+import * as createContactSync from './2026_12_24_1000_create_contact_sync';
+import * as createCrmContactCache from './2026_12_24_1100_create_crm_contact_cache';
+import * as createErasureTables from './2026_12_24_1300_create_erasure_tables';
+import * as createVendorRateSlots from './2026_12_24_1600_create_vendor_rate_slots';
+import * as crmObjectsConversationKinds from './2026_12_24_1101_crm_objects_conversation_kinds';
+import * as dashboard from './2026_12_24_1200_dashboard';
+import * as createCdrOutcomes from './2026_12_26_0900_create_cdr_outcomes';
+import * as createBuiltinMessages from './2026_12_27_0900_create_builtin_messages';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -30,4 +38,12 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_21_0900_audio_checksum_and_lost': audioChecksumAndLost,
   '2026_12_21_1000_create_google_apps_tables': createGoogleAppsTables,
   '2026_12_22_0900_create_vendor_daily_budgets': createVendorDailyBudgets,
+  '2026_12_24_1000_create_contact_sync': createContactSync,
+  '2026_12_24_1100_create_crm_contact_cache': createCrmContactCache,
+  '2026_12_24_1101_crm_objects_conversation_kinds': crmObjectsConversationKinds,
+  '2026_12_24_1200_dashboard': dashboard,
+  '2026_12_24_1300_create_erasure_tables': createErasureTables,
+  '2026_12_24_1600_create_vendor_rate_slots': createVendorRateSlots,
+  '2026_12_26_0900_create_cdr_outcomes': createCdrOutcomes,
+  '2026_12_27_0900_create_builtin_messages': createBuiltinMessages,
 };

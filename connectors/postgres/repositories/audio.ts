@@ -65,7 +65,7 @@ export async function markAudioLost(
  * origtime is text holding `YYYY-MM-DD HH:MM:SS` (UTC) or epoch seconds, and anything else is null
  * (never a cast error that would stop the archive).
  */
-function recordedAt(stream: AudioStream) {
+export function audioRecordedAt(stream: AudioStream) {
   if (stream === 'recordings') return sql<Date | null>`created_at`;
   return sql<Date | null>`case
     when origtime ~ '^\\d{9,11}$' then to_timestamp(origtime::bigint)
@@ -90,7 +90,7 @@ export async function listAudioBacklog(
     .where('audio_archived_at', 'is', null)
     .where('audio_lost_at', 'is', null);
   if (opts.afterId !== undefined) query = query.where('id', '>', opts.afterId);
-  if (opts.since) query = query.where(recordedAt(stream), '>=', opts.since);
+  if (opts.since) query = query.where(audioRecordedAt(stream), '>=', opts.since);
   const rows = await query
     .orderBy('id')
     .limit(opts.limit ?? 100)
@@ -108,7 +108,7 @@ export async function audioRecordedDates(
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom(stream as 'recordings')
-    .select(['id', recordedAt(stream).as('recorded_at')])
+    .select(['id', audioRecordedAt(stream).as('recorded_at')])
     .where('account', '=', account)
     .where('id', 'in', [...ids])
     .execute();
@@ -134,7 +134,7 @@ export async function audioArchiveProgress(
   account: string,
   since?: Date,
 ): Promise<AudioArchiveProgress> {
-  const inWindow = since ? sql<boolean>`${recordedAt(stream)} >= ${since}` : sql<boolean>`true`;
+  const inWindow = since ? sql<boolean>`${audioRecordedAt(stream)} >= ${since}` : sql<boolean>`true`;
   const row = await db
     .selectFrom(stream as 'recordings')
     .select([

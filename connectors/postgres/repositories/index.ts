@@ -1,6 +1,7 @@
 // Repositories: plain functions taking the kysely `db` or a transaction.
 export * from './audio';
 export * from './checkpoints';
+export * from './cdr-outcomes';
 export * from './quarantine';
 export * from './sync-runs';
 export * from './call-events';
@@ -13,3 +14,10 @@ export * from './report-deliveries';
 export * from './google-tasklists';
 export * from './vendor-budgets';
 export * from './transcription-jobs';
+export * from './rate-slots';
+export * from './erasure';
+export * from './erasure-scan';
+export * from './dashboard';
+export * from './contact-sync';
+export * from './crm-contact-cache';
+export * from './conversations';

@@ -107,3 +107,46 @@ export async function resolveQuarantined(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Open quarantined records of an account's stream: the given ids, or (with `after`) the next in id order. */
+export async function openQuarantinedBatch(
+  db: Kysely<Database>,
+  key: { account: string; stream: string },
+  select: { recordIds: readonly string[] } | { after: string | null; limit: number },
+) {
+  let query = db
+    .selectFrom('quarantined_records')
+    .select(['record_id', 'raw'])
+    .where('account', '=', key.account)
+    .where('stream', '=', key.stream)
+    .where('resolved_at', 'is', null)
+    .orderBy('record_id');
+  if ('recordIds' in select) {
+    if (select.recordIds.length === 0) return [];
+    query = query.where('record_id', 'in', [...select.recordIds]);
+  } else {
+    if (select.after !== null) query = query.where('record_id', '>', select.after);
+    query = query.limit(select.limit);
+  }
+  return query.execute();
+}
+
+/** Notes a retry's outcome on a quarantined record (resolving it when the record was stored). */
+export async function markQuarantineRetried(
+  db: Kysely<Database>,
+  key: { account: string; stream: string; recordId: string },
+  outcome: string,
+  resolved: boolean,
+): Promise<void> {
+  await db
+    .updateTable('quarantined_records')
+    .set({
+      last_retry_at: sql<Date>`now()`,
+      last_retry_outcome: outcome,
+      ...(resolved ? { resolved_at: sql<Date>`coalesce(resolved_at, now())` } : {}),
+    })
+    .where('account', '=', key.account)
+    .where('stream', '=', key.stream)
+    .where('record_id', '=', key.recordId)
+    .execute();
+}

@@ -35,19 +35,8 @@ export async function streamAggregates(
       .where('account', 'in', accounts)
       .groupBy(['account', 'stream'])
       .execute(),
-    db
-      .selectFrom('quarantined_records')
-      .select(['account', 'stream', sql<number>`count(*)::int`.as('n')])
-      .where('resolved_at', 'is', null)
-      .where('account', 'in', accounts)
-      .groupBy(['account', 'stream'])
-      .execute(),
-    db
-      .selectFrom('sync_checkpoints')
-      .select(['account', 'stream', 'cursor'])
-      .where('scope', '=', '')
-      .where('account', 'in', accounts)
-      .execute(),
+    openQuarantineCounts(db, accounts),
+    mainCheckpoints(db, accounts),
   ]);
   const lastByKey = new Map(successes.map((r) => [key(r.account, r.stream), r.finished]));
   const quarantinedByKey = new Map(quarantined.map((r) => [key(r.account, r.stream), r.n]));
@@ -75,4 +64,25 @@ export async function streamAggregates(
   }
   // Account-major order, as a status table reads.
   return accounts.flatMap((a) => rows.filter((r) => r.account === a));
+}
+
+/** Open quarantined records per (account, stream) of the accounts. */
+export function openQuarantineCounts(db: Kysely<Database>, accounts: readonly string[]) {
+  return db
+    .selectFrom('quarantined_records')
+    .select(['account', 'stream', sql<number>`count(*)::int`.as('n')])
+    .where('resolved_at', 'is', null)
+    .where('account', 'in', accounts)
+    .groupBy(['account', 'stream'])
+    .execute();
+}
+
+/** Each stream's main checkpoint (scope '') of the accounts. */
+export function mainCheckpoints(db: Kysely<Database>, accounts: readonly string[]) {
+  return db
+    .selectFrom('sync_checkpoints')
+    .select(['account', 'stream', 'cursor'])
+    .where('scope', '=', '')
+    .where('account', 'in', accounts)
+    .execute();
 }

@@ -19,6 +19,8 @@ export interface SyncRunOutcome {
   errors: number;
   /** A short description of the failure (no secrets). */
   error?: string | null;
+  /** How far the data was behind at the end, in seconds (history streams' incremental runs). */
+  dataLagSeconds?: number | null;
 }
 
 /** Opens a run and returns its id; idempotent per open (account, stream, kind, workflowId). */
@@ -65,6 +67,7 @@ export async function finishSyncRun(
       records: outcome.records,
       errors: outcome.errors,
       error: outcome.error ?? null,
+      ...(outcome.dataLagSeconds !== undefined ? { data_lag_seconds: outcome.dataLagSeconds } : {}),
     })
     .where('id', '=', id)
     .executeTakeFirst();

@@ -16,6 +16,8 @@ export interface InboxEntry {
   callId: number | null;
   /** The JSON body as received (valid JSON: the receiver parsed it). */
   body: string;
+  /** About an erased person: stored anonymised and already done, so the relay never sends it. */
+  suppressed?: boolean;
 }
 
 /** An inbox row the relay claimed (body as JSON text, so its size is known). */
@@ -33,12 +35,15 @@ export interface InboxClaim {
 // joining them costs nothing, where a text[] parameter escapes every quote of every body. ROWS FROM
 // zips the arrays element by element.
 const INSERT_SQL = `
-  INSERT INTO webhook_inbox (account, event_id, event_name, call_id, body)
-  SELECT a, e, n, c, b
+  INSERT INTO webhook_inbox (account, event_id, event_name, call_id, body, status, done_at, last_error)
+  SELECT a, e, n, c, b,
+         CASE WHEN s THEN 'done' ELSE 'pending' END,
+         CASE WHEN s THEN now() END,
+         CASE WHEN s THEN 'suppressed: erased person (README "Erasure")' END
     FROM ROWS FROM (
       unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
-      jsonb_array_elements($5::jsonb)
-    ) AS t(a, e, n, c, b)
+      jsonb_array_elements($5::jsonb), unnest($6::boolean[])
+    ) AS t(a, e, n, c, b, s)
   ON CONFLICT (account, event_id) DO NOTHING
   RETURNING account, event_id`;
 
@@ -82,6 +87,7 @@ export async function insertInboxRows(q: Queryable, entries: readonly InboxEntry
   const names = new Array<string>(n);
   const calls = new Array<number | null>(n);
   const bodies = new Array<string>(n);
+  const suppressed = new Array<boolean>(n);
   for (let i = 0; i < n; i++) {
     const e = entries[i] as InboxEntry;
     accounts[i] = e.account;
@@ -89,11 +95,12 @@ export async function insertInboxRows(q: Queryable, entries: readonly InboxEntry
     names[i] = e.eventName;
     calls[i] = e.callId;
     bodies[i] = e.body;
+    suppressed[i] = e.suppressed === true;
   }
   const res = await q.query<{ account: string; event_id: string }>({
     name: 'webhook_inbox_insert',
     text: INSERT_SQL,
-    values: [accounts, ids, names, calls, `[${bodies.join(',')}]`],
+    values: [accounts, ids, names, calls, `[${bodies.join(',')}]`, suppressed],
   });
   const inserted = new Set<string>();
   for (const row of res.rows) inserted.add(inboxKey(row.account, row.event_id));

@@ -4,8 +4,11 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
 
-/** Kinds of CRM object callsync creates and maps. */
-export type CrmObjectKind = 'call_log' | 'task' | 'contact';
+/**
+ * Kinds of CRM object callsync creates and maps: call logs, callback tasks, contacts, SMS and voice
+ * messages logged on contacts, and `outcome` (the CRM outcome last written back to a call's CDR).
+ */
+export type CrmObjectKind = 'call_log' | 'task' | 'contact' | 'sms' | 'voicemail' | 'outcome';
 
 /** One CRM object callsync created: (destination, kind, source_key) is unique. */
 export interface CrmObjectsTable {
@@ -83,3 +86,28 @@ export interface BuiltinTasksTable {
 }
 export type BuiltinTaskRow = Selectable<BuiltinTasksTable>;
 export type NewBuiltinTaskRow = Insertable<BuiltinTasksTable>;
+
+/** The built-in CRM's SMS and voice messages, logged on the contact. */
+export interface BuiltinMessagesTable {
+  id: Generated<number>;
+  account: string;
+  /** `<account>:sms:<id>` or `<account>:voicemail:<id>`. */
+  key: string;
+  /** sms | voicemail */
+  channel: string;
+  /** inbound | outbound */
+  direction: string;
+  at: Timestamp;
+  from_number: string | null;
+  to_number: string | null;
+  title: string;
+  body: string;
+  user_email: string | null;
+  contact_id: string;
+  contact_kind: string;
+  contact_name: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+export type BuiltinMessageRow = Selectable<BuiltinMessagesTable>;
+export type NewBuiltinMessageRow = Insertable<BuiltinMessagesTable>;

@@ -1,7 +1,15 @@
 // The warehouse's kysely database type: one table per stream plus the service-state tables.
 import type { CallEventsTable } from './calls';
 import type { CdrsTable, MsdrsTable } from './cdrs';
-import type { BuiltinCallLogsTable, BuiltinContactsTable, BuiltinTasksTable, CrmObjectsTable } from './crm';
+import type {
+  BuiltinCallLogsTable,
+  BuiltinContactsTable,
+  BuiltinMessagesTable,
+  BuiltinTasksTable,
+  CrmObjectsTable,
+} from './crm';
+import type { CrmContactCacheTable } from './crm-contact-cache';
+import type { CdrOutcomesTable } from './cdr-outcomes';
 import type { CallMeBackTable } from './callmeback';
 import type { ContactsTable, UsersTable } from './directory';
 import type { CallbackDialsTable, CallFailuresTable } from './follow-ups';
@@ -13,6 +21,8 @@ import type { QuarantinedRecordsTable, SyncCheckpointsTable, SyncRunsTable } fro
 import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
 import type { ReportDeliveriesTable } from './report-deliveries';
 import type { GoogleTasklistsTable, TranscriptionJobsTable } from './google-apps';
+import type { ErasureRequestsTable, ErasureSuppressionsTable, ErasuresTable } from './erasure';
+import type { ContactAmbiguitiesTable, ContactLinksTable, ContactSyncStateTable } from './contact-sync';
 
 export interface Database {
   cdrs: CdrsTable;
@@ -34,9 +44,11 @@ export interface Database {
   sync_runs: SyncRunsTable;
   call_events: CallEventsTable;
   crm_objects: CrmObjectsTable;
+  crm_contact_cache: CrmContactCacheTable;
   builtin_contacts: BuiltinContactsTable;
   builtin_call_logs: BuiltinCallLogsTable;
   builtin_tasks: BuiltinTasksTable;
+  builtin_messages: BuiltinMessagesTable;
   webhook_inbox: WebhookInboxTable;
   webhook_rejected: WebhookRejectedTable;
   call_failures: CallFailuresTable;
@@ -45,12 +57,21 @@ export interface Database {
   report_deliveries: ReportDeliveriesTable;
   google_tasklists: GoogleTasklistsTable;
   transcription_jobs: TranscriptionJobsTable;
+  erasure_requests: ErasureRequestsTable;
+  erasures: ErasuresTable;
+  erasure_suppressions: ErasureSuppressionsTable;
+  contact_links: ContactLinksTable;
+  contact_sync_state: ContactSyncStateTable;
+  contact_ambiguities: ContactAmbiguitiesTable;
+  cdr_outcomes: CdrOutcomesTable;
 }
 
 export * from './columns';
 export * from './calls';
 export * from './cdrs';
 export * from './crm';
+export * from './crm-contact-cache';
+export * from './cdr-outcomes';
 export * from './callmeback';
 export * from './directory';
 export * from './follow-ups';
@@ -62,3 +83,5 @@ export * from './webhooks';
 export * from './report-runs';
 export * from './report-deliveries';
 export * from './google-apps';
+export * from './erasure';
+export * from './contact-sync';

@@ -27,6 +27,9 @@ export interface QuarantinedRecordsTable {
   last_seen_at: Generated<Date>;
   /** Set when the record was retried successfully or dismissed. */
   resolved_at: NullableTimestamp;
+  /** When the dashboard last retried it, and how that ended (stored, still-invalid, not-retryable). */
+  last_retry_at: NullableTimestamp;
+  last_retry_outcome: string | null;
 }
 export type QuarantinedRecordRow = Selectable<QuarantinedRecordsTable>;
 export type NewQuarantinedRecordRow = Insertable<QuarantinedRecordsTable>;
@@ -45,6 +48,8 @@ export interface SyncRunsTable {
   records: Generated<number>;
   errors: Generated<number>;
   error: string | null;
+  /** How far the data was behind (newest record to the run's end), in seconds; history streams only. */
+  data_lag_seconds: number | null;
 }
 export type SyncRunRow = Selectable<SyncRunsTable>;
 export type NewSyncRunRow = Insertable<SyncRunsTable>;

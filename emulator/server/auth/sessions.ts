@@ -21,6 +21,8 @@ export type SessionLookup =
 /** Token -> session registry, measured against the emulator clock (so tests can advance time). */
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
+  /** Every token ever issued (expired ones too), so a harness can look for them where they must not be. */
+  private readonly issued: string[] = [];
 
   constructor(private readonly clock: () => EmulatorClock) {}
 
@@ -28,6 +30,7 @@ export class SessionRegistry {
   create(user_id: number, customer_id: number): Session {
     const session = { token: randomBytes(20).toString('hex'), user_id, customer_id, lastUsed: this.nowMs() };
     this.sessions.set(session.token, session);
+    this.issued.push(session.token);
     return session;
   }
 
@@ -59,6 +62,11 @@ export class SessionRegistry {
       }
     }
     return n;
+  }
+
+  /** Every token issued so far, live or not. */
+  issuedTokens(): string[] {
+    return [...this.issued];
   }
 
   /** Number of live (not yet expired) sessions. */

@@ -28,6 +28,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: EmulatorContext
     };
   });
   controlRoute(app, 'GET', '/stats', () => ({ body: ctx.stats.snapshot() }));
+  controlRoute(app, 'GET', '/requests', () => ({ body: { requests: ctx.stats.requests() } }));
   controlRoute(app, 'POST', '/stats/reset', () => {
     ctx.stats.reset();
     return { body: ctx.stats.snapshot() };

@@ -1,10 +1,6 @@
 // History module: chats and chat messages, CDRs (with SIP trace, PCAP, notes and CSV export), recordings
 // (monitors), media session detail records, voice messages and statements.
-import {
-  bulkPatchCdrsBody,
-  bulkPatchVoicemessagesBody,
-  patchMonitorBody,
-} from '../../../connectors/platform/schemas';
+import { bulkPatchVoicemessagesBody, patchMonitorBody } from '../../../connectors/platform/schemas';
 import {
   bulkPatchRoute,
   deleteAllRoute,
@@ -22,6 +18,7 @@ import { findOwned } from '../records';
 import { bytes } from '../responses';
 import type { ApiResponse, AuthedCall, RouteDef } from '../route-def';
 import type { Row, TableName } from '../../store';
+import { patchCdrsRoute } from './cdr-annotations';
 import { DICTIONARIES } from './dictionaries';
 import type { Mp3ToneStream } from '../../media/mp3';
 import { cdrsCsvExport, monitorAudio, pcapOf, sipTraceOf, voicemessageAudio } from './media-content';
@@ -78,7 +75,7 @@ export function historyRoutes(): RouteDef[] {
     deleteIdsRoute('DELETE /chatmsgs/{ids}', 'chatmsgs'),
     deleteAllRoute('DELETE /chatmsgs', 'chatmsgs'),
     listRoute('GET /cdrs', 'cdrs'),
-    bulkPatchRoute('PATCH /cdrs', 'cdrs', bulkPatchCdrsBody),
+    patchCdrsRoute(),
     deleteAllRoute('DELETE /cdrs', 'cdrs'),
     fileRoute('GET /cdrs/{id}.trace', 'cdrs', CONTENT_TYPES.trace, sipTraceOf),
     fileRoute('GET /cdrs/{id}.pcap', 'cdrs', CONTENT_TYPES.pcap, pcapOf),

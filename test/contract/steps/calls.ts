@@ -29,6 +29,19 @@ export const callSteps: Step[] = [
     async run(ctx) {
       const call = await ctx.client.calls.update(idOf(ctx, 'liveCall'), { dst: '+442071838751' });
       expect(call.dst).toBe('+442071838751');
+      // The action link stays on the live call and GET /calls/{id} shows it.
+      await ctx.client.calls.update(idOf(ctx, 'liveCall'), {
+        action_url: 'https://crm.example/contacts/42',
+        action_text: 'Open Ada in the CRM',
+      });
+      const read = await ctx.client.calls.get(idOf(ctx, 'liveCall'));
+      expect(read).toMatchObject({
+        action_url: 'https://crm.example/contacts/42',
+        action_text: 'Open Ada in the CRM',
+      });
+      await expect(
+        ctx.client.calls.update(idOf(ctx, 'liveCall'), { action_url: 'javascript:alert(1)' }),
+      ).rejects.toMatchObject({ status: 400 });
     },
   },
   {

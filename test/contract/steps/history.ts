@@ -43,6 +43,32 @@ export const historySteps: Step[] = [
     async run(ctx) {
       await ctx.client.history.cdrs.bulkUpdate([{ id: idOf(ctx, 'cdr'), info: 'reviewed by contract test' }]);
       expect((await ctx.client.history.cdrs.get(idOf(ctx, 'cdr'))).info).toBe('reviewed by contract test');
+      // Labels (by name or id, existing call labels only) and a note, for several CDRs in one request.
+      const label = await ctx.client.calls.labels.create({ name: 'Contract outcome', color: '#123456' });
+      const before = await ctx.client.history.cdrs.get(idOf(ctx, 'cdr'));
+      const other = (await firstPage(ctx.client.history.cdrs.list({ limit: 2 }))).data.find(
+        (c) => c.id !== idOf(ctx, 'cdr'),
+      )!;
+      await ctx.client.history.cdrs.bulkUpdate([
+        { id: idOf(ctx, 'cdr'), labels: ['Contract outcome'], note: 'Outcome: Connected' },
+        { id: other.id, labels: [label.id] },
+      ]);
+      const after = await ctx.client.history.cdrs.get(idOf(ctx, 'cdr'));
+      expect(after.labels).toEqual(['Contract outcome']);
+      expect(after.nb_notes).toBe(Number(before.nb_notes ?? 0) + 1);
+      expect((await ctx.client.history.cdrs.get(other.id)).labels).toEqual(['Contract outcome']);
+      const notes = await firstPage(ctx.client.history.cdrs.notes(idOf(ctx, 'cdr'), { limit: 100 }));
+      expect(notes.data.map((n) => n.note)).toContain('Outcome: Connected');
+      // An unknown label fails the whole request, naming the item, and writes nothing.
+      await expect(
+        ctx.client.history.cdrs.bulkUpdate([
+          { id: other.id, note: 'must not be written' },
+          { id: idOf(ctx, 'cdr'), labels: ['No such label'] },
+        ]),
+      ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('[1].labels[0]') });
+      expect((await ctx.client.history.cdrs.get(other.id)).nb_notes).toBe(
+        (await firstPage(ctx.client.history.cdrs.notes(other.id, { limit: 100 }))).data.length,
+      );
     },
   },
   {

@@ -210,6 +210,10 @@ export const driveModule: FakeGoogleModule<{ drive: FakeDriveState; url: () => s
     }
     return { status: 200, body: fileResource(file) };
   });
+  router.add('DELETE', FILE, (req) => {
+    if (!drive.files.delete(req.params.id ?? '')) throw notFound(`File not found: ${req.params.id}.`);
+    return { status: 204 };
+  });
   router.add('POST', UPLOAD, (req) => {
     const uploadType = req.query.get('uploadType');
     if (uploadType === 'multipart') {

@@ -20,6 +20,8 @@ export interface RouteHost {
   get(path: string, handler: HostHandler): void;
   post(path: string, handler: HostHandler): void;
   patch(path: string, handler: HostHandler): void;
+  /** Answers 204 with no body once the handler resolves. */
+  delete(path: string, handler: HostHandler): void;
 }
 
 const STATUS: Record<number, string> = {
@@ -59,14 +61,14 @@ export function routeHost(router: Router): RouteHost {
   const add = (method: string) => (path: string, handler: HostHandler) =>
     router.add(method, pathPattern(path), async (req) => {
       try {
-        const body = method === 'GET' ? undefined : req.json();
+        const body = method === 'GET' || method === 'DELETE' ? undefined : req.json();
         const result = await handler({
           params: req.params,
           query: Object.fromEntries(req.query),
           body,
           headers: req.headers,
         });
-        return { status: 200, body: result };
+        return method === 'DELETE' ? { status: 204 } : { status: 200, body: result };
       } catch (err) {
         if (err instanceof GoogleApiError) {
           throw new RouterError(
@@ -79,5 +81,5 @@ export function routeHost(router: Router): RouteHost {
         throw err;
       }
     });
-  return { get: add('GET'), post: add('POST'), patch: add('PATCH') };
+  return { get: add('GET'), post: add('POST'), patch: add('PATCH'), delete: add('DELETE') };
 }

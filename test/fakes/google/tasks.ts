@@ -190,6 +190,12 @@ export function registerTasks(app: RouteHost, userOf: (req: HostRequest) => stri
     if (!('completed' in copy)) delete task.completed;
     return task;
   });
+  app.delete(`${base}/lists/:tasklist/tasks/:task`, async (req) => {
+    const task = taskOf(req);
+    const list = listOf(req, (req.params as { tasklist: string }).tasklist);
+    list.tasks.splice(list.tasks.indexOf(task), 1);
+    return undefined;
+  });
 
   return {
     lists: (user) => userLists(user),

@@ -1,0 +1,14 @@
+// A small seeded generator (mulberry32) for injected faults: the same seed replays the same faults,
+// so a failing run can be repeated. Not for anything that needs real randomness.
+
+/** Numbers in [0, 1) drawn from `seed`. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
