@@ -12,6 +12,7 @@ import { startEmulator, type RunningEmulator } from '../emulator';
 import { describeError } from '../lib/describe-error';
 import { startOnFreePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
+import { Shutdown, type ShutdownReport } from '../lib/shutdown';
 import { createActivityDeps } from '../runtime/activity-deps';
 import { applyContactSyncSchedules } from '../runtime/contact-sync-schedule';
 import { applyRetentionSchedule } from '../runtime/retention-schedule';
@@ -35,6 +36,9 @@ type Env = Record<string, string | undefined>;
 
 /** How much recording audio the local stack archives by default (archive.maxAge): the emulator's last day, about 35 MB. */
 export const LOCAL_ARCHIVE_MAX_AGE = '1d';
+
+/** The worker gives up on in-flight activities after its shutdownForceTime (15 s); this bounds the rest. */
+const WORKER_STOP_TIMEOUT_MS = 25_000;
 
 /** Name of the account that stands for the emulator. */
 export const EMULATOR_ACCOUNT = 'local';
@@ -71,8 +75,11 @@ export interface LocalStack {
   server: RunningServer;
   /** The lines printed on start. */
   banner(): string;
-  /** Stops everything this stack started (Temporal's schedules stay: they live in Temporal). */
-  stop(): Promise<void>;
+  /**
+   * Stops everything this stack started, newest first, each step bounded in time (Temporal's
+   * schedules stay: they live in Temporal). The report names what did not stop cleanly.
+   */
+  stop(): Promise<ShutdownReport>;
 }
 
 function readJson(file: string | undefined): Partial<CallsyncConfigInput> {
@@ -129,13 +136,8 @@ async function startSimulator(emulator: RunningEmulator, log: Logger): Promise<b
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const env = opts.env ?? process.env;
   const configFile = opts.configFile ?? env.CALLSYNC_CONFIG;
-  const stops: Array<() => Promise<void>> = [];
-  const stopAll = async (logger?: Logger): Promise<void> => {
-    while (stops.length) {
-      const stop = stops.pop()!;
-      await stop().catch((err: unknown) => logger?.error({ err }, 'stopping a local service failed'));
-    }
-  };
+  const stops = new Shutdown();
+  const stopAll = (logger?: Logger): Promise<ShutdownReport> => stops.run(logger);
   let logger: Logger | undefined;
   // Port switches and leftovers found before the logger exists are told once it does.
   const early: string[] = [];
@@ -148,7 +150,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   try {
     mkdirSync(opts.dataDir, { recursive: true });
     const release = claimDataDir(opts.dataDir);
-    stops.push(async () => release());
+    stops.add('the data directory claim', release);
     const state = readStackState(opts.dataDir);
     const hasAccount = (readJson(configFile).accounts?.length ?? 0) > 0 || accountFromEnv(env) !== undefined;
 
@@ -172,7 +174,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         taken('emulator'),
       );
       const running = emulator;
-      stops.push(() => running.close());
+      stops.add('the platform emulator', () => running.close());
       defaults.accounts = [
         {
           name: EMULATOR_ACCOUNT,
@@ -220,7 +222,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           }),
         taken('PostgreSQL'),
       );
-      stops.push(() => pg.stop());
+      stops.add('embedded PostgreSQL', () => pg.stop(), { timeoutMs: 30_000, external: true });
       databaseUrl = pg.url;
       state.ports.postgres = pg.port;
       log.info({ dir, port: pg.port }, 'embedded PostgreSQL started');
@@ -240,7 +242,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         onLog: (line) => log.debug({ temporal: line.trim() }),
         onNotice: notice,
       });
-      stops.push(() => temporal.stop());
+      // stopChild kills it 10 s after SIGTERM.
+      stops.add('the Temporal dev server', () => temporal.stop(), { timeoutMs: 15_000, external: true });
       temporalAddress = temporal.address;
       state.ports.temporal = temporal.port;
       temporalUiUrl = temporal.uiUrl;
@@ -249,7 +252,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     config = Object.freeze({ ...config, temporal: { ...config.temporal, address: temporalAddress } });
 
     const deps = await createActivityDeps(config, databaseUrl, log);
-    stops.push(() => deps.close());
+    stops.add("the activities' connections", () => deps.close());
     const { worker, connection: workerConnection } = await createWorker({
       address: temporalAddress,
       namespace: config.temporal.namespace,
@@ -257,15 +260,19 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       deps,
       security: config.temporal,
     });
-    stops.push(() => workerConnection.close());
+    stops.add("the worker's Temporal connection", () => workerConnection.close());
     const running = worker.run();
-    stops.push(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-    });
+    stops.add(
+      'the worker',
+      async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+      },
+      { timeoutMs: WORKER_STOP_TIMEOUT_MS },
+    );
 
     const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress });
-    stops.push(() => connection.close());
+    stops.add('the Temporal client', () => connection.close());
     const client = new Client({
       connection,
       namespace: config.temporal.namespace,
@@ -322,7 +329,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         }),
       taken('webhook receiver'),
     );
-    stops.push(() => server.close());
+    stops.add('the webhook receiver', () => server.close());
     log.info({ url: server.url }, 'webhook receiver and relay started');
     if (emulator)
       await registerEmulatorWebhook(emulator, server.webhookUrl(EMULATOR_ACCOUNT, webhookSecret), log);
@@ -332,7 +339,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       // Live call traffic: the simulator places calls (with their webhooks, live calls, CDRs and
       // late transcripts) and moves the emulator's clock along. Without it, plain CDRs keep arriving.
       if (await startSimulator(em, log)) {
-        stops.push(async () => {
+        stops.add('the call simulator', async () => {
           await fetch(`${em.origin}/_emulator/simulator/stop`, { method: 'POST' }).catch(() => undefined);
         });
       } else {
@@ -341,7 +348,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           em.store.clock.advance(tickMs);
           em.store.addCdrs(em.admin.customer_id, 1 + Math.floor(Math.random() * 3));
         }, tickMs);
-        stops.push(async () => clearInterval(timer));
+        stops.add('the CDR timer', () => clearInterval(timer));
       }
     }
 
@@ -363,7 +370,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       },
     };
     writeStackFile(opts.dataDir, described);
-    stops.push(async () => removeStackFile(opts.dataDir));
+    stops.add('the stack file', () => removeStackFile(opts.dataDir));
 
     const stack: LocalStack = {
       config,

@@ -65,7 +65,14 @@ export function registerStartCommand(program: Command): void {
         }
         stack.logger.info({ signal }, 'stopping');
         stack.stop().then(
-          () => {
+          ({ leftRunning }) => {
+            if (leftRunning.length) {
+              // Named so the user can stop it by hand; the next start also stops such leftovers.
+              process.stderr.write(
+                `callsync: stopped, but ${leftRunning.join(' and ')} may still be running\n`,
+              );
+              process.exit(1);
+            }
             stack.logger.info('stopped');
             process.exit(0);
           },

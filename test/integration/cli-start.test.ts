@@ -136,6 +136,8 @@ describe('callsync start', () => {
     const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), 60_000)));
     const code = await Promise.race([exited, timeout]);
     clearTimeout(timer);
+    // A stop that hangs says which service it waited on (each slow step is logged by name).
+    if (code !== 0) throw new Error(`stop ended with ${String(code)}; stderr:\n${stderr.slice(-4000)}`);
     expect(code).toBe(0);
     expect(existsSync(join(dataDir, 'local-stack.json'))).toBe(false);
   });
