@@ -7,6 +7,7 @@
 // concurrent upsert of a key, batched or not, waits and then sees the mapping. A create the vendor
 // refuses because the key exists (HubSpot's unique callsync_key) is found by key and recorded.
 import type { Kysely } from 'kysely';
+import { lockingDatabase } from '../postgres/db';
 import type { CrmObjectKind, Database } from '../postgres/tables';
 import { accountOfKey } from './call-log-body';
 import type { BatchOutcome, CallbackTask, CallLog, CrmBatchOps } from './crm-connector';
@@ -78,54 +79,57 @@ async function upsertBatch<T extends { key: string }>(
   const missed = [...byKey.keys()].filter((k) => !mapped.has(k));
 
   if (missed.length > 0) {
-    await db.transaction().execute(async (trx) => {
-      await lockKeys(trx, destination, ops.kind, missed);
-      const again = await getMappings(trx, destination, ops.kind, missed);
-      for (const [key, crmId] of again)
-        toUpdate.push({ crmId, item: byKey.get(key)!.item, outcome: 'updated' });
-      const fresh = missed.filter((k) => !again.has(k));
-      const record = async (ids: Map<string, string>, outcome: UpsertOutcome) => {
-        const held = await recordMappings(
-          trx,
-          destination,
-          ops.kind,
-          [...ids].map(([sourceKey, crmId]) => ({ account: accountOfKey(sourceKey), sourceKey, crmId })),
-        );
-        for (const [key, crmId] of held) {
-          if (outcome === 'created') results.set(key, { crmId, outcome });
-          else toUpdate.push({ crmId, item: byKey.get(key)!.item, outcome });
-        }
-      };
-      const maybe = fresh.filter((k) => byKey.get(k)!.mayExist);
-      const recovered = maybe.length > 0 ? await ops.find(maybe) : new Map<string, string>();
-      await record(recovered, 'recovered');
-      let toCreate = fresh.filter((k) => !recovered.has(k));
-      for (let round = 0; toCreate.length > 0; round++) {
-        try {
-          const { ok, failed } = await eachAlone(
-            toCreate.map((k) => byKey.get(k)!.item),
-            (items) => ops.create(items),
-            (item) => item.key,
+    // On the lock pool: the creates below call the CRM, whose work may need the main pool's connections.
+    await lockingDatabase(db)
+      .transaction()
+      .execute(async (trx) => {
+        await lockKeys(trx, destination, ops.kind, missed);
+        const again = await getMappings(trx, destination, ops.kind, missed);
+        for (const [key, crmId] of again)
+          toUpdate.push({ crmId, item: byKey.get(key)!.item, outcome: 'updated' });
+        const fresh = missed.filter((k) => !again.has(k));
+        const record = async (ids: Map<string, string>, outcome: UpsertOutcome) => {
+          const held = await recordMappings(
+            trx,
+            destination,
+            ops.kind,
+            [...ids].map(([sourceKey, crmId]) => ({ account: accountOfKey(sourceKey), sourceKey, crmId })),
           );
-          const created = new Map<string, string>();
-          for (const outcome of ok) {
-            for (const [key, r] of outcome) {
-              if (r instanceof Error) results.set(key, r);
-              else created.set(key, r);
-            }
+          for (const [key, crmId] of held) {
+            if (outcome === 'created') results.set(key, { crmId, outcome });
+            else toUpdate.push({ crmId, item: byKey.get(key)!.item, outcome });
           }
-          for (const [key, err] of failed) results.set(key, err);
-          await record(created, 'created');
-          toCreate = [];
-        } catch (err) {
-          // The vendor already holds a key (a create whose answer was lost): find those, create the rest.
-          if (!isConflict(err) || round > 0) throw err;
-          const existing = await ops.find(toCreate);
-          await record(existing, 'recovered');
-          toCreate = toCreate.filter((k) => !existing.has(k));
+        };
+        const maybe = fresh.filter((k) => byKey.get(k)!.mayExist);
+        const recovered = maybe.length > 0 ? await ops.find(maybe) : new Map<string, string>();
+        await record(recovered, 'recovered');
+        let toCreate = fresh.filter((k) => !recovered.has(k));
+        for (let round = 0; toCreate.length > 0; round++) {
+          try {
+            const { ok, failed } = await eachAlone(
+              toCreate.map((k) => byKey.get(k)!.item),
+              (items) => ops.create(items),
+              (item) => item.key,
+            );
+            const created = new Map<string, string>();
+            for (const outcome of ok) {
+              for (const [key, r] of outcome) {
+                if (r instanceof Error) results.set(key, r);
+                else created.set(key, r);
+              }
+            }
+            for (const [key, err] of failed) results.set(key, err);
+            await record(created, 'created');
+            toCreate = [];
+          } catch (err) {
+            // The vendor already holds a key (a create whose answer was lost): find those, create the rest.
+            if (!isConflict(err) || round > 0) throw err;
+            const existing = await ops.find(toCreate);
+            await record(existing, 'recovered');
+            toCreate = toCreate.filter((k) => !existing.has(k));
+          }
         }
-      }
-    });
+      });
   }
 
   if (toUpdate.length > 0) {

@@ -2,6 +2,7 @@
 // right after the create, before anything depends on the object, so a retry updates instead of
 // creating a duplicate.
 import { sql, type Kysely } from 'kysely';
+import { lockingDatabase } from '../postgres/db';
 import type { CrmObjectKind, Database } from '../postgres/tables';
 
 /** Identifies one mapped object. */
@@ -70,11 +71,14 @@ export async function withKeyLock<T>(
   key: MappingKey,
   body: (trx: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const lockName = `crm:${key.destination}:${key.kind}:${key.sourceKey}`;
-    await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx);
-    return body(trx);
-  });
+  // On the lock pool: `body` calls the CRM, whose work may need connections of the main pool.
+  return lockingDatabase(db)
+    .transaction()
+    .execute(async (trx) => {
+      const lockName = `crm:${key.destination}:${key.kind}:${key.sourceKey}`;
+      await sql`select pg_advisory_xact_lock(hashtextextended(${lockName}, 0))`.execute(trx);
+      return body(trx);
+    });
 }
 
 /** The CRM ids recorded for many keys of one destination and kind (key → id; absent: none). */

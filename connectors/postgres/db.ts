@@ -40,13 +40,27 @@ export interface WarehouseDatabase {
   close(): Promise<void>;
 }
 
-/** Connects to the warehouse at `url`; every connection works in UTC. */
-export function createDatabase(url: string, opts: DatabaseOptions = {}): WarehouseDatabase {
+/**
+ * For each warehouse, a second pool for transactions that hold their connection around outside work:
+ * a key lock held while the CRM creates an object (connectors/crm/mapping.ts). That work draws on the
+ * main pool itself (the built-in CRM writes its tables, a shared rate slot is reserved, a mapping is
+ * read), so with the locks on the main pool, ten concurrent creates held all ten connections while
+ * each waited for an eleventh: a deadlock that only load brought out.
+ */
+const lockDatabases = new WeakMap<Kysely<Database>, () => Kysely<Database>>();
+
+/** Where to open a transaction that holds a connection around outside work (`db` itself inside one). */
+export function lockingDatabase(db: Kysely<Database>): Kysely<Database> {
+  if (db.isTransaction) return db;
+  return lockDatabases.get(db)?.() ?? db;
+}
+
+function newPool(url: string, opts: DatabaseOptions, max: number, applicationName: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: opts.max ?? 10,
+    max,
     idleTimeoutMillis: opts.idleTimeoutMillis ?? 10_000,
-    application_name: opts.applicationName ?? 'callsync',
+    application_name: applicationName,
     options: '-c timezone=UTC',
     types,
     ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
@@ -58,7 +72,30 @@ export function createDatabase(url: string, opts: DatabaseOptions = {}): Warehou
   // the pool, so the pool has a listener too (the client's own has reported it already).
   pool.on('connect', (client) => client.on('error', (err) => opts.onIdleError?.(err)));
   pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Connects to the warehouse at `url`; every connection works in UTC. */
+export function createDatabase(url: string, opts: DatabaseOptions = {}): WarehouseDatabase {
+  const max = opts.max ?? 10;
+  const name = opts.applicationName ?? 'callsync';
+  const pool = newPool(url, opts, max, name);
   // The cursor lets `.stream()` read big results (report exports) in chunks instead of all at once.
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
-  return { db, pool, close: () => db.destroy() };
+  // The lock pool opens on first use: most processes (receivers, the CLI) never take a key lock.
+  let locks: Kysely<Database> | undefined;
+  lockDatabases.set(db, () => {
+    locks ??= new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: newPool(url, opts, max, `${name}-locks`) }),
+    });
+    return locks;
+  });
+  return {
+    db,
+    pool,
+    close: async () => {
+      await db.destroy();
+      await locks?.destroy();
+    },
+  };
 }

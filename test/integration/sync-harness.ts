@@ -78,7 +78,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     // The audio of the emulator's last ten days (its clock stands at DEFAULT_NOW): archiving all
     // 183 days is thousands of full-length recordings, minutes of disk writes no test needs.
     archive: { dir: join(scratch, 'audio'), maxAge: Date.now() - DEFAULT_NOW.getTime() + 10 * 86_400_000 },
-    logLevel: 'silent' as const,
+    logLevel: (process.env.HARNESS_LOG ?? 'silent') as 'silent',
     ...opts.config,
     // Report e-mails go to this run's scratch outbox, not the project's .data/outbox.
     reports: { ...reports, delivery: { email: { outboxDir: join(scratch, 'outbox') }, ...reports.delivery } },
