@@ -5,7 +5,10 @@ import type { CrmContactBook } from '../connectors/crm/contact-book';
 import { HubSpotConnector } from '../connectors/hubspot';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { putContactSyncState } from '../connectors/postgres/repositories/contact-sync';
-import { upsertCrmContactCache } from '../connectors/postgres/repositories/crm-contact-cache';
+import {
+  forgetCrmContact,
+  upsertCrmContactCache,
+} from '../connectors/postgres/repositories/crm-contact-cache';
 import type { ContactSyncInput, ContactSyncSummary } from '../contracts';
 import { runContactSync } from '../sync/contacts/engine';
 import type { ActivityDeps } from './deps';
@@ -45,6 +48,9 @@ export function createContactSyncActivities(deps: ActivityDeps) {
           config: deps.config.contacts,
           country: deps.config.crm.defaultCountry as CountryCode,
           scope,
+          onUnlinked: async (crmIds) => {
+            for (const id of crmIds) await forgetCrmContact(deps.warehouse.db, book.destination, id);
+          },
           // Warms the screen-pop cache with every linked or created CRM contact's numbers.
           onLinked: (entries) =>
             upsertCrmContactCache(

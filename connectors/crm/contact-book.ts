@@ -51,6 +51,8 @@ export interface CrmContactBook {
   findByNumbersOrEmails(numbers: readonly string[], emails: readonly string[]): Promise<SideRecord[]>;
   /** Records deleted at or after `since` (ISO 8601), page by page, when the CRM can tell. */
   deletedSince?(since: string): AsyncIterable<string[]>;
+  /** Leads converted at or after `since` (ISO 8601), with the Contact each became (Salesforce). */
+  convertedSince?(since: string): AsyncIterable<Array<{ leadId: string; contactId: string }>>;
   /** Creates up to `batchSize` records; one the CRM refuses does not fail the others. */
   create(inputs: readonly ContactCreate[]): Promise<CreateOutcome>;
   /** Updates up to `batchSize` records; one the CRM refuses does not fail the others. */

@@ -24,6 +24,7 @@ import type {
   UpdateOutcome,
 } from '../crm/contact-book';
 import { CrmError } from '../crm/errors';
+import { provisionCustomFields, type CustomFieldSpec } from './custom-fields';
 import { DESTINATION } from './errors';
 import { phoneTerms, soqlString } from './fields';
 
@@ -33,9 +34,25 @@ const COLLECTION = 200;
 const NUMBERS_PER_SEARCH = 50;
 const EMAILS_PER_QUERY = 100;
 
-/** The custom fields the sync needs on Contact and Lead (README "Contact sync": an admin adds them). */
+/** The custom fields the sync needs on Contact and Lead (README "Contact sync"; callsync creates them). */
 export const LINK_FIELD = 'Callsync_Contact__c';
 export const DELETED_FIELD = 'Callsync_Deleted__c';
+const CUSTOM_FIELDS: readonly CustomFieldSpec[] = [
+  {
+    name: LINK_FIELD,
+    label: 'Callsync Contact',
+    description: 'The phone platform contact callsync linked to this record (<account>:<id>)',
+    type: 'Text',
+    length: 255,
+    externalId: true,
+  },
+  {
+    name: DELETED_FIELD,
+    label: 'Callsync Deleted',
+    description: "When the linked phone platform contact was deleted (callsync's contacts.deletes: mark)",
+    type: 'DateTime',
+  },
+];
 
 /** What a Lead gets as its required Company when the platform contact has none (read back as none). */
 export const NO_COMPANY = '[not provided]';
@@ -95,10 +112,12 @@ const SELECT: Record<SalesforcePersonType, string> = {
     DELETED_FIELD,
   ].join(', '),
 };
-/** Converted Leads are Contacts now: only unconverted ones are synced. */
+/** Converted Leads are Contacts now: only unconverted ones are synced (links follow: convertedSince). */
 const LEAD_FILTER = 'IsConverted = false';
 
 const str = z.string().nullish();
+/** A converted Lead and the Contact it became (none for a conversion into a person account's). */
+const convertedSchema = z.looseObject({ Id: z.string(), ConvertedContactId: str });
 /** A Contact or Lead as SOQL and SOSL answer it (unknown fields kept). */
 const personSchema = z.looseObject({
   attributes: z.looseObject({ type: z.string() }).optional(),
@@ -182,18 +201,26 @@ export class SalesforceContactBook implements CrmContactBook {
   }
 
   /**
-   * Checks that this user can write what the sync writes on Contact and Lead, the two custom fields
-   * included; throws a non-retryable CrmError naming what an admin must add or grant.
+   * Checks that this user can write what the sync writes on Contact and Lead. The two custom fields,
+   * when missing, callsync creates and grants itself (custom-fields.ts); what is still not writable
+   * after that throws a non-retryable CrmError naming what an admin must add or grant, with the
+   * reason Salesforce gave for refusing callsync's own attempt.
    */
   async prepare(): Promise<void> {
-    const missing: string[] = [];
-    for (const type of ['Contact', 'Lead'] as const) {
-      const describe = await this.t.call(() => this.t.connection.sobject(type).describe());
-      const fields = new Map(describe.fields.map((f) => [f.name, f]));
-      for (const name of [...Object.values(FIELD[type]), LINK_FIELD, DELETED_FIELD]) {
-        const f = fields.get(name);
-        if (!f || !f.createable || !f.updateable) missing.push(`${type}.${name}`);
+    let missing = await this.unwritable();
+    let refused: string | undefined;
+    const custom = missing.filter((m) => m.custom !== undefined);
+    if (custom.length > 0) {
+      try {
+        await provisionCustomFields(
+          this.t,
+          custom.map((m) => ({ object: m.object, spec: m.custom! })),
+        );
+      } catch (err) {
+        if (!(err instanceof CrmError) || err.retryable) throw err;
+        refused = err.message;
       }
+      missing = await this.unwritable();
     }
     if (missing.length > 0) {
       throw new CrmError({
@@ -201,12 +228,32 @@ export class SalesforceContactBook implements CrmContactBook {
         status: 403,
         code: 'INSUFFICIENT_ACCESS',
         message:
-          `contact sync cannot write ${missing.join(', ')}: create the custom fields ${LINK_FIELD} ` +
-          `(Text 255, External ID) and ${DELETED_FIELD} (Date/Time) on Contact and Lead, and give the ` +
-          "integration user's profile Edit access to these fields",
+          `contact sync cannot write ${missing.map((m) => `${m.object}.${m.field}`).join(', ')}: create the ` +
+          `custom fields ${LINK_FIELD} (Text 255, External ID) and ${DELETED_FIELD} (Date/Time) on Contact ` +
+          'and Lead, and give the integration user Edit access to these fields' +
+          (refused ? ` (callsync could not do it itself: ${refused})` : ''),
         retryable: false,
       });
     }
+  }
+
+  /** Fields of Contact and Lead the sync writes that this user cannot create and update. */
+  private async unwritable(): Promise<
+    Array<{ object: SalesforcePersonType; field: string; custom?: CustomFieldSpec }>
+  > {
+    const missing: Array<{ object: SalesforcePersonType; field: string; custom?: CustomFieldSpec }> = [];
+    for (const object of ['Contact', 'Lead'] as const) {
+      const describe = await this.t.call(() => this.t.connection.sobject(object).describe());
+      const fields = new Map(describe.fields.map((f) => [f.name, f]));
+      for (const field of [...Object.values(FIELD[object]), LINK_FIELD, DELETED_FIELD]) {
+        const f = fields.get(field);
+        if (!f || !f.createable || !f.updateable) {
+          const custom = CUSTOM_FIELDS.find((c) => c.name === field);
+          missing.push({ object, field, ...(custom ? { custom } : {}) });
+        }
+      }
+    }
+    return missing;
   }
 
   private record(raw: unknown, type: SalesforcePersonType): SideRecord {
@@ -277,6 +324,18 @@ export class SalesforceContactBook implements CrmContactBook {
       for await (const rows of this.query(soql, true)) {
         yield rows.map((r) => personSchema.pick({ Id: true }).parse(r).Id);
       }
+    }
+  }
+
+  async *convertedSince(since: string): AsyncIterable<Array<{ leadId: string; contactId: string }>> {
+    const soql =
+      `SELECT Id, ConvertedContactId FROM Lead WHERE IsConverted = true AND SystemModstamp >= ${soqlDateTime(since)}` +
+      ' ORDER BY SystemModstamp ASC, Id ASC';
+    for await (const rows of this.query(soql, false)) {
+      yield rows.flatMap((r) => {
+        const lead = convertedSchema.parse(r);
+        return lead.ConvertedContactId ? [{ leadId: lead.Id, contactId: lead.ConvertedContactId }] : [];
+      });
     }
   }
 

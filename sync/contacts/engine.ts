@@ -19,10 +19,13 @@ import {
   loadContactLinks,
   putContactSyncState,
   replaceContactAmbiguities,
+  saveContactLinks,
+  type ContactAmbiguity,
   type ContactLink,
   type ContactSyncScope,
 } from '../../connectors/postgres/repositories/contact-sync';
 import type { ContactSyncSummary } from '../../contracts/contact-sync';
+import { followConversions, type LeadConversion } from './conversions';
 import { matchContacts } from './match';
 import { resolvePair } from './merge';
 import { emptyState, stateHash, type ContactState, type SideRecord } from './model';
@@ -40,6 +43,8 @@ export interface ContactSyncDeps {
   heartbeat?: () => void;
   /** Every linked or created CRM record's numbers, for the screen-pop contact cache. */
   onLinked?: (entries: readonly LinkedContact[]) => Promise<void>;
+  /** CRM records that stopped standing for a person (converted Leads), for the same cache. */
+  onUnlinked?: (crmIds: readonly string[]) => Promise<void>;
   now?: () => Date;
 }
 
@@ -57,9 +62,7 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
     putContactSyncState(db, scope, { stage, done, total, runStartedAt: startedAt, lastError: null });
 
   await progress('reading');
-  const links = await loadContactLinks(db, scope);
-  const byPlatform = new Map(links.map((l) => [l.platformId, l]));
-  const byCrm = new Map(links.map((l) => [l.crmId, l]));
+  let links = await loadContactLinks(db, scope);
 
   const platform = new Map<string, SideRecord>();
   for await (const page of deps.platform.settings.contacts.list({ limit: 5000 }).pages()) {
@@ -76,6 +79,28 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
     deps.heartbeat?.();
   }
   const crmRead = crm.size;
+  // Leads converted since the cursor: their links follow to the Contact each became.
+  let conversionConflicts: ContactAmbiguity[] = [];
+  if (since && book.convertedSince) {
+    const conversions: LeadConversion[] = [];
+    for await (const page of book.convertedSince(since)) conversions.push(...page);
+    const followed = followConversions(links, conversions);
+    links = followed.links;
+    conversionConflicts = followed.conflicts;
+    await saveContactLinks(db, scope, followed.moved);
+    // The screen-pop cache finds the Contact for the person's numbers from now on, not the Lead.
+    await deps.onUnlinked?.(followed.leftLeads);
+    await deps.onLinked?.(
+      followed.moved.map((l) => ({
+        crmId: l.crmId,
+        kind: l.crmKind,
+        name: [l.crmState.firstName, l.crmState.lastName].filter(Boolean).join(' ') || null,
+        numbers: platform.get(l.platformId)?.numbers ?? [],
+      })),
+    );
+  }
+  const byPlatform = new Map(links.map((l) => [l.platformId, l]));
+  const byCrm = new Map(links.map((l) => [l.crmId, l]));
   // Records deleted in the CRM since the cursor, when it can tell (Salesforce's recycle bin).
   const deletedInCrm = new Set<string>();
   if (since && book.deletedSince) {
@@ -200,7 +225,11 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
   await writer.writePairs(pairs);
   await writer.deletedInCrm(goneInCrm);
   const deleted = (await writer.deletedOnPlatform(deletedOnPlatform)) + goneInCrm.length;
-  await replaceContactAmbiguities(db, scope, [...match.ambiguities, ...writer.rejected]);
+  await replaceContactAmbiguities(db, scope, [
+    ...match.ambiguities,
+    ...conversionConflicts,
+    ...writer.rejected,
+  ]);
 
   const summary: ContactSyncSummary = {
     phase,

@@ -11,9 +11,18 @@
 // records, and every API call is counted against the org's 24-hour allowance (REQUEST_LIMIT_EXCEEDED
 // beyond it; /limits and the Sforce-Limit-Info header report it). `counters` is readable by tests.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { FieldSetup, SetupError, type FieldSetupOptions } from './salesforce-setup';
 import { DailyAllowance, countLimited, newCounters, type LimitCounters } from './vendor-limits';
 
-export type SObjectType = 'Task' | 'Contact' | 'Lead' | 'User' | 'Account';
+export type SObjectType =
+  | 'Task'
+  | 'Contact'
+  | 'Lead'
+  | 'User'
+  | 'Account'
+  | 'PermissionSet'
+  | 'FieldPermissions'
+  | 'PermissionSetAssignment';
 
 export interface FakeRecord {
   Id: string;
@@ -47,10 +56,20 @@ export interface FakeSalesforce {
   daily: DailyAllowance;
   records(type: SObjectType): FakeRecord[];
   seed(type: Exclude<SObjectType, 'Task'>, fields: Record<string, unknown>, lastModified?: string): string;
+  /** The integration user the token stands for (userinfo's user_id). */
+  apiUserId: string;
+  /** `Object.Field` of the custom fields that exist in the org. */
+  customFields(): string[];
   /** A user's edit in Salesforce (fields as given, unvalidated): the stamps move. */
   edit(id: string, fields: Record<string, unknown>): void;
   /** A user's delete: the record goes to the recycle bin. */
   remove(id: string): void;
+  /**
+   * A salesperson converts a Lead (convertLead): a new Contact with its name, e-mail, numbers and
+   * description under a new Account named after its company, or `into` an existing Contact; the
+   * Lead is frozen (IsConverted, ConvertedContactId). Returns the Contact's id.
+   */
+  convertLead(leadId: string, into?: string): string;
   /**
    * The `n`th sObject Collections create from now (1 = the next) saves its records, but the client
    * hears 503 SERVER_UNAVAILABLE, as if the connection broke before the answer came.
@@ -124,16 +143,37 @@ const LEAD: Record<string, FieldDef> = {
   Description: { kind: 'textarea', max: 32_000 },
   // Set by lead conversion (convertLead), never by a create or an update.
   IsConverted: { kind: 'boolean', readOnly: true },
+  ConvertedContactId: { kind: 'reference', refersTo: ['Contact'], readOnly: true },
   ...CALLSYNC_FIELDS,
 };
 const USER: Record<string, FieldDef> = { ...NAME_AND_OWNER, IsActive: { kind: 'boolean' } };
 const ACCOUNT: Record<string, FieldDef> = { Name: { kind: 'string', max: 255 } };
+/** Setup objects callsync writes to grant its own fields (salesforce-setup.ts). */
+const PERMISSION_SET: Record<string, FieldDef> = {
+  Name: { kind: 'string', max: 80 },
+  Label: { kind: 'string', max: 80 },
+  Description: { kind: 'textarea', max: 255 },
+};
+const FIELD_PERMISSIONS: Record<string, FieldDef> = {
+  ParentId: { kind: 'reference', refersTo: ['PermissionSet'], createOnly: true },
+  SobjectType: { kind: 'string', max: 80, createOnly: true },
+  Field: { kind: 'string', max: 255, createOnly: true },
+  PermissionsRead: { kind: 'boolean' },
+  PermissionsEdit: { kind: 'boolean' },
+};
+const PERMISSION_SET_ASSIGNMENT: Record<string, FieldDef> = {
+  AssigneeId: { kind: 'reference', refersTo: ['User'], createOnly: true },
+  PermissionSetId: { kind: 'reference', refersTo: ['PermissionSet'], createOnly: true },
+};
 const SCHEMA: Record<SObjectType, Record<string, FieldDef>> = {
   Task: TASK,
   Contact: CONTACT,
   Lead: LEAD,
   User: USER,
   Account: ACCOUNT,
+  PermissionSet: PERMISSION_SET,
+  FieldPermissions: FIELD_PERMISSIONS,
+  PermissionSetAssignment: PERMISSION_SET_ASSIGNMENT,
 };
 /** The phone fields SOSL's IN PHONE FIELDS searches, per object. */
 const PHONE_FIELDS: Partial<Record<SObjectType, string[]>> = {
@@ -146,6 +186,9 @@ const REQUIRED: Record<SObjectType, string[]> = {
   Lead: ['LastName', 'Company'],
   User: [],
   Account: ['Name'],
+  PermissionSet: ['Name', 'Label'],
+  FieldPermissions: ['ParentId', 'SobjectType', 'Field'],
+  PermissionSetAssignment: ['AssigneeId', 'PermissionSetId'],
 };
 const DEFAULTS: Record<SObjectType, Record<string, unknown>> = {
   Task: { Status: 'Not Started', Priority: 'Normal', TaskSubtype: 'Task' },
@@ -153,6 +196,9 @@ const DEFAULTS: Record<SObjectType, Record<string, unknown>> = {
   Lead: { IsConverted: false },
   User: { IsActive: true },
   Account: {},
+  PermissionSet: {},
+  FieldPermissions: { PermissionsRead: false, PermissionsEdit: false },
+  PermissionSetAssignment: {},
 };
 const PREFIX: Record<SObjectType, string> = {
   Task: '00T',
@@ -160,6 +206,9 @@ const PREFIX: Record<SObjectType, string> = {
   Lead: '00Q',
   User: '005',
   Account: '001',
+  PermissionSet: '0PS',
+  FieldPermissions: '01k',
+  PermissionSetAssignment: '0Pa',
 };
 /** Records one query page holds (Salesforce's default batch size); the rest come by queryMore. */
 const QUERY_PAGE = 2000;
@@ -203,7 +252,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 const digits = (s: unknown) => (typeof s === 'string' ? s.replace(/\D/g, '') : '');
 
-export interface FakeSalesforceOptions {
+export interface FakeSalesforceOptions extends FieldSetupOptions {
   token?: string;
   version?: string;
   /**
@@ -232,6 +281,23 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   const counters = newCounters();
   const daily = new DailyAllowance(opts.dailyApiRequests ?? 100_000);
   const pageSize = opts.queryPageSize ?? QUERY_PAGE;
+  // The API user (the integration user the token belongs to), and field-level security of the
+  // custom fields callsync creates for itself.
+  let apiUserId = '';
+  const setup = new FieldSetup(
+    opts,
+    () => store.values(),
+    () => apiUserId,
+  );
+  /** Runs a setup check, answering its refusal as Salesforce's error. */
+  const setupCheck = (check: () => void) => {
+    try {
+      check();
+    } catch (err) {
+      if (err instanceof SetupError) throw new SalesforceError(err.status, err.errorCode, err.message);
+      throw err;
+    }
+  };
   /** Query cursors: the rest of a result, by locator. */
   const cursors = new Map<string, { fields: string[]; hits: FakeRecord[] }>();
   let cursorCounter = 1;
@@ -250,7 +316,8 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     const out: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(input)) {
       if (name === 'attributes' || name === 'Id' || name === 'id') continue;
-      const def = type === 'Task' && hidden.has(name) ? undefined : schema[name];
+      const def =
+        (type === 'Task' && hidden.has(name)) || !setup.visible(type, name) ? undefined : schema[name];
       if (!def)
         throw new SalesforceError(
           400,
@@ -347,6 +414,10 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   }
 
   function insert(type: SObjectType, fields: Record<string, unknown>, lastModified?: string): FakeRecord {
+    setupCheck(() => {
+      setup.checkSetupWrite(type);
+      setup.checkDuplicate(type, { ...DEFAULTS[type], ...fields });
+    });
     const now = new Date().toISOString();
     const record: FakeRecord = {
       Id: newId(type),
@@ -375,7 +446,10 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   }
 
   function update(type: SObjectType, id: string, input: unknown) {
+    setupCheck(() => setup.checkSetupWrite(type));
     const record = live(type, id);
+    if (type === 'Lead' && record.fields.IsConverted === true)
+      throw new SalesforceError(400, 'CANNOT_UPDATE_CONVERTED_LEAD', 'cannot reference converted lead');
     Object.assign(record.fields, validate(type, input, 'update'));
     touch(record);
   }
@@ -395,9 +469,10 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     if (f === 'CreatedDate' || f === 'LastModifiedDate' || f === 'SystemModstamp')
       return r[f].replace('Z', '+0000');
     if (f === 'IsDeleted') return r.IsDeleted;
-    if (f === 'Name' && r.type !== 'Account')
+    // A person's Name is compound (first and last); Account's and PermissionSet's are fields.
+    if (f === 'Name' && (r.type === 'Contact' || r.type === 'Lead' || r.type === 'User'))
       return [r.fields.FirstName, r.fields.LastName].filter(Boolean).join(' ');
-    if (!(f in SCHEMA[r.type]))
+    if (!(f in SCHEMA[r.type]) || !setup.visible(r.type, f))
       throw new SalesforceError(400, 'INVALID_FIELD', `No such column '${f}' on entity '${r.type}'`);
     return r.fields[f] ?? null;
   };
@@ -678,7 +753,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   app.get(`${base}/sobjects/:type/describe`, async (req: FastifyRequest) => {
     const type = typeOf((req.params as { type: string }).type);
     const fields = Object.entries(SCHEMA[type])
-      .filter(([name]) => !(type === 'Task' && hidden.has(name)))
+      .filter(([name]) => !(type === 'Task' && hidden.has(name)) && setup.visible(type, name))
       .map(([name, def]) => ({
         name,
         type: def.kind,
@@ -707,7 +782,25 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   app.get(`${base}/queryAll/:locator`, async (req: FastifyRequest) =>
     queryMore((req.params as { locator: string }).locator),
   );
+  // Who the token belongs to (jsforce's request('/services/oauth2/userinfo')).
+  app.get('/services/oauth2/userinfo', async () => ({
+    user_id: apiUserId,
+    organization_id: '00Dfake0000000000AAA',
+    preferred_username: 'integration@example.invalid',
+  }));
+  app.post(`${base}/tooling/sobjects/CustomField`, async (req: FastifyRequest, reply: FastifyReply) => {
+    let id = '';
+    setupCheck(() => (id = setup.createCustomField(req.body)));
+    return reply.code(201).send({ id, success: true, errors: [] });
+  });
+
   app.get(`${base}/search`, async (req: FastifyRequest) => search((req.query as { q?: string }).q ?? ''));
+
+  apiUserId = insert('User', {
+    FirstName: 'Integration',
+    LastName: 'User',
+    Email: 'integration@example.invalid',
+  }).Id;
 
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -720,6 +813,8 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     requests,
     counters,
     daily,
+    apiUserId,
+    customFields: () => [...setup.created].sort(),
     records: (type) => [...store.values()].filter((r) => r.type === type && !r.IsDeleted),
     seed: (type, fields, lastModified) => insert(type, fields, lastModified).Id,
     edit: (id, fields) => {
@@ -729,6 +824,29 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       touch(record);
     },
     remove: (id) => destroy(id),
+    convertLead: (leadId, into) => {
+      const lead = live('Lead', leadId);
+      if (lead.fields.IsConverted) throw new Error(`lead ${leadId} is converted already`);
+      let contactId = into;
+      if (contactId === undefined) {
+        const { FirstName, LastName, Email, Phone, MobilePhone, Description, Company } = lead.fields;
+        const account = insert('Account', { Name: Company });
+        contactId = insert('Contact', {
+          FirstName,
+          LastName,
+          Email,
+          Phone,
+          MobilePhone,
+          Description,
+          AccountId: account.Id,
+        }).Id;
+      } else {
+        touch(live('Contact', contactId));
+      }
+      Object.assign(lead.fields, { IsConverted: true, ConvertedContactId: contactId });
+      touch(lead);
+      return contactId;
+    },
     loseCollectionCreateAnswer: (n) => {
       loseCreate = n;
     },

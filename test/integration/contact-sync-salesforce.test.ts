@@ -5,6 +5,8 @@
 // Salesforce refuses is recorded with its reason while the rest of its collection is saved, many
 // rounds of changes on both sides write each change once (no echo, no ping-pong), a collection whose
 // answer was lost is recovered by key without duplicates, and deletes on either side mark the other.
+// The org starts without callsync's custom fields: the worker creates and grants them itself. A
+// linked Lead that a salesperson converts keeps its person: the link follows to the new Contact.
 import { collectContactSyncStatus, formatContactSyncStatus } from '../../cli/commands/status-contact-sync';
 import { contactSyncId, contactSyncWorkflow, type ContactSyncSummary } from '../../contracts';
 import { findCrmContactByPhone, getContactSyncState, loadContactLinks } from '../../connectors/postgres';
@@ -134,6 +136,14 @@ describe('contact sync with Salesforce', () => {
       240_000,
     );
     expect(state.phase).toBe('incremental');
+    // The org had no callsync fields: the worker created them and granted them to its user itself.
+    expect(fake.customFields()).toEqual([
+      'Contact.Callsync_Contact__c',
+      'Contact.Callsync_Deleted__c',
+      'Lead.Callsync_Contact__c',
+      'Lead.Callsync_Deleted__c',
+    ]);
+    expect(fake.records('PermissionSetAssignment').map((r) => r.fields.AssigneeId)).toEqual([fake.apiUserId]);
 
     const onPlatform = await platformAll();
     // Ann matched (number typed differently, e-mail in another case); her Account's name came across.
@@ -215,6 +225,29 @@ describe('contact sync with Salesforce', () => {
       expect([quiet.updatedInCrm, quiet.updatedOnPlatform]).toEqual([0, 0]);
       expect(writes() - quietBefore).toBe(retried);
     }
+  });
+
+  it('a linked Lead converted in Salesforce: the link follows to its Contact, no one is created twice', async () => {
+    const before = (await platformAll()).length;
+    const leeContact = fake.convertLead(leeLead);
+    const s = await run();
+    expect([s.createdOnPlatform, s.createdInCrm]).toEqual([0, 0]);
+    expect((await platformAll()).length).toBe(before);
+    const link = (await loadContactLinks(h.deps.warehouse.db, scope)).find(
+      (l) => l.platformId === String(lee),
+    )!;
+    expect([link.crmKind, link.crmId]).toEqual(['contact', leeContact]);
+    // The caller's number finds the Contact now (screen-pops and call logs).
+    const cached = await findCrmContactByPhone(h.deps.warehouse.db, 'salesforce', '+442079460505');
+    expect(cached?.contacts.map((c) => [c.crmId, c.kind])).toEqual([[leeContact, 'contact']]);
+    // A change on the platform reaches the Contact; the frozen Lead is not written (it would be refused).
+    await platform().update(lee, { first_name: 'Leo' });
+    const next = await run();
+    expect(next.updatedInCrm).toBe(1);
+    expect(sfById(leeContact).fields.FirstName).toBe('Leo');
+    expect(sfById(leeLead).fields.FirstName).toBe('Lee');
+    const status = formatContactSyncStatus(await collectContactSyncStatus(h.deps.warehouse.db));
+    expect(status).not.toMatch(/CANNOT_UPDATE_CONVERTED_LEAD/);
   });
 
   it('a collection whose answer was lost is found again by its key: no duplicates, later batches go on', async () => {
