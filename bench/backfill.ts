@@ -27,10 +27,10 @@ import {
 import { DEFAULT_NOW } from '../emulator/store/clock';
 import { startTemporalDevServer } from '../local/temporal-dev-server';
 import { connectTemporalClient } from '../runtime/temporal-connection';
-import { WORKER_NODE_FLAGS } from '../runtime/worker';
 import { formatPlatformTime, parsePlatformTime } from '../sync/time';
 import { readyLine, stopChild } from '../lib/child-process';
 import { benchDatabase, Cleanups } from './bench-database';
+import { buildDist, spawnCompiledWorker } from './compiled-worker';
 import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
@@ -49,15 +49,6 @@ const BULK_LOAD_SETTINGS = [
   'checkpoint_timeout=30min',
   'wal_buffers=64MB',
 ];
-
-/**
- * The worker process runs as `callsync worker` does (bin/callsync): tsx's CommonJS hook only (the
- * project is CommonJS; `--import tsx` adds an ESM loader thread, ~30 MB) and at most two malloc
- * arenas (glibc's default, 8 per core, holds on to freed memory of the worker's many threads).
- * The worker also fixes its heap growing factor itself (runtime/worker.ts, tuneWorkerHeap).
- */
-const WORKER_NODE_ARGS = [...WORKER_NODE_FLAGS, '--require', 'tsx/cjs'];
-const WORKER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
 const optionsSchema = z.object({
   cdrs: z.coerce.number().int().min(1).max(5_000_000),
@@ -172,6 +163,8 @@ async function main(): Promise<Record<string, unknown>> {
     rmSync(temp, { recursive: true, force: true });
   };
   try {
+    // The worker runs compiled, as bin/callsync and the image run it (bench/compiled-worker.ts).
+    buildDist(log);
     log(`starting emulator with ${N} CDRs`);
     const emulator = spawnTs('cli/main.ts', [
       'emulator',
@@ -240,13 +233,7 @@ async function main(): Promise<Record<string, unknown>> {
       maxConcurrentActivities: opts.activities,
       workflowBundlePath,
     };
-    const worker = spawnTs(
-      'bench/worker-process.ts',
-      [],
-      { ...WORKER_ENV, CALLSYNC_BENCH_WORKER: JSON.stringify(workerInput) },
-      // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker.
-      [...WORKER_NODE_ARGS, ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean)],
-    );
+    const worker = spawnCompiledWorker({ CALLSYNC_BENCH_WORKER: JSON.stringify(workerInput) });
     cleanups.push(() => stopChild(worker));
     await readyLine(worker, 'worker');
     const workerPid = worker.pid as number;

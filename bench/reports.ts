@@ -9,10 +9,9 @@
 // formatting in SQL stays visible. A COPY nobody measures runs first, so every measured run finds
 // the table in the cache.
 // Progress goes to stderr; the last stdout line is the result as one JSON object.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -28,20 +27,15 @@ import { parseConfig } from '../config/load';
 import { billingReportQuery, copyStatements, cultureFromCode } from '../reports';
 import { requestedPeriod } from '../reports/period';
 import { connectTemporalClient } from '../runtime/temporal-connection';
-import { WORKER_NODE_FLAGS } from '../runtime/worker';
 import { benchDatabase, benchScratch } from './bench-database';
+import { buildDist, spawnCompiledWorker } from './compiled-worker';
 import { runBenchmark } from './run';
 
 const ACCOUNT = 'bench';
-const ROOT = resolve(__dirname, '..');
 const PERIOD = '2026-10';
 const TIMEZONE = 'UTC';
 /** Report schedules the bench writes: the billing report (catalogue id 7) as CSV (format 1) and XLSX (2). */
 const SCHEDULES = { csv: { id: 1, format: '1' }, xlsx: { id: 2, format: '2' } };
-
-/** As bench:backfill: the worker runs as `callsync worker` does (tsx's CommonJS hook, two malloc arenas). */
-const WORKER_NODE_ARGS = [...WORKER_NODE_FLAGS, '--require', 'tsx/cjs'];
-const WORKER_ENV = { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
 
 const optionsSchema = z.object({ cdrs: z.coerce.number().int().min(1).max(5_000_000) });
 
@@ -51,16 +45,6 @@ const log = (message: string): void => void process.stderr.write(`[bench:reports
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
-}
-
-function spawnWorker(env: NodeJS.ProcessEnv): ChildProcess {
-  // As bench:backfill, BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the worker.
-  const extra = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return spawn(process.execPath, [...WORKER_NODE_ARGS, ...extra, 'bench/worker-process.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...WORKER_ENV, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
 }
 
 /**
@@ -109,6 +93,7 @@ async function main(): Promise<Record<string, unknown>> {
   const N = optionsSchema.parse(program.opts()).cdrs;
   const { temp, cleanups, cleanup } = benchScratch('reports', log);
   try {
+    buildDist(log);
     const databaseUrl = await benchDatabase({
       name: 'bench_reports',
       scratch: temp,
@@ -161,7 +146,7 @@ async function main(): Promise<Record<string, unknown>> {
       reports: { directory: reportsDir },
       logLevel: 'warn',
     };
-    const worker = spawnWorker({
+    const worker = spawnCompiledWorker({
       CALLSYNC_BENCH_WORKER: JSON.stringify({
         config: workerConfig,
         databaseUrl,

@@ -1,7 +1,15 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-const SCRIPT = join(__dirname, '..', 'scripts', 'temporal-cli.sh');
+/** The installer script, found upwards from here (local/ in the sources, dist/local/ when compiled). */
+function installerScript(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const script = join(dir, 'scripts', 'temporal-cli.sh');
+    if (existsSync(script) || dirname(dir) === dir) return script;
+  }
+}
+const SCRIPT = installerScript();
 
 let cached: Promise<string> | undefined;
 
