@@ -13,7 +13,7 @@ import {
 } from '../../contracts';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import type { SyncHarness } from '../integration/sync-harness';
-import { startHubSpotStack, type HubSpotStack } from './hubspot-stack';
+import { startHubSpotStack, type HubSpotStack } from './crm-stack';
 import { workflowResult } from '../support/workflow-result';
 
 jest.setTimeout(300_000);

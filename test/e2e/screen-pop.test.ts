@@ -9,7 +9,7 @@ import { screenPopWorkflowId, type ScreenPopResult } from '../../contracts';
 import type { RunningServer } from '../../server';
 import type { FakeHubSpot } from '../fakes/hubspot-server';
 import type { SyncHarness } from '../integration/sync-harness';
-import { startHubSpotStack, type HubSpotStack } from './hubspot-stack';
+import { startHubSpotStack, type HubSpotStack } from './crm-stack';
 import { eventually } from '../support/eventually';
 import { workflowResult } from '../support/workflow-result';
 

@@ -1,4 +1,4 @@
-// The whole real-time stack against the local HubSpot, for end-to-end tests: the emulator, Temporal,
+// The whole real-time stack against a CRM (the local HubSpot, or a given destination), for end-to-end tests: the emulator, Temporal,
 // PostgreSQL and a worker (the sync harness), the receiver with its relay and fast path, and the
 // emulator's webhook pointed at the receiver.
 import { Client, Connection } from '@temporalio/client';
@@ -7,8 +7,8 @@ import { startServer, type RunningServer } from '../../server';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
 
-export interface HubSpotStack {
-  fake: FakeHubSpot;
+/** The stack with any CRM destination (its config block): the harness, receiver and webhook. */
+export interface CrmStack {
   h: SyncHarness;
   server: RunningServer;
   temporal: Client;
@@ -18,14 +18,34 @@ export interface HubSpotStack {
   close(): Promise<void>;
 }
 
+export interface HubSpotStack extends CrmStack {
+  fake: FakeHubSpot;
+}
+
 export async function startHubSpotStack(label: string, categories: string[]): Promise<HubSpotStack> {
-  const secret = `${label}-webhook-secret-0123456789`;
   const fake = await startFakeHubSpot();
-  const h = await startSyncHarness({
-    label,
-    cdrs: 20,
-    config: { crm: { destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url } } },
+  const stack = await startCrmStack(label, categories, {
+    type: 'hubspot',
+    accessToken: fake.token,
+    basePath: fake.url,
   });
+  return {
+    ...stack,
+    fake,
+    async close() {
+      await stack.close();
+      await fake.close();
+    },
+  };
+}
+
+export async function startCrmStack(
+  label: string,
+  categories: string[],
+  destination: Record<string, unknown>,
+): Promise<CrmStack> {
+  const secret = `${label}-webhook-secret-0123456789`;
+  const h = await startSyncHarness({ label, cdrs: 20, config: { crm: { destination } } });
   const temporal = new Client({ connection: await Connection.connect({ address: h.temporal.address }) });
   const server = await startServer({
     accounts: [{ name: 'acme', webhookSecret: secret }],
@@ -51,7 +71,6 @@ export async function startHubSpotStack(label: string, categories: string[]): Pr
     url: server.webhookUrl('acme', secret),
   });
   return {
-    fake,
     h,
     server,
     temporal,
@@ -61,7 +80,6 @@ export async function startHubSpotStack(label: string, categories: string[]): Pr
       await server.close();
       await temporal.connection.close();
       await h.close();
-      await fake.close();
     },
   };
 }
