@@ -14,6 +14,14 @@ import {
 import type { Logger } from '../lib/logger';
 import { callIdOfEvent } from './webhook-body';
 
+/**
+ * Priority of the fast path's workflows (1 is the highest of Temporal's five; everything else runs at
+ * the default 3): a ringing call's screen-pop and a received SMS's log cut ahead of the call
+ * workflows' backlog on the shared task queue, instead of waiting behind it. Temporal Cloud and
+ * self-hosted servers apply task-queue priority by default; a server that does not ignores it.
+ */
+export const FAST_PATH_PRIORITY = { priorityKey: 1 } as const;
+
 /** Called once per committed delivery (with when it reached the receiver, epoch ms); must not throw. */
 export type FastPath = (account: string, webhook: WebhookEvent, receivedAt: number) => void;
 
@@ -48,6 +56,7 @@ export function temporalFastPath(client: Client, taskQueue: string, logger: Logg
           args: [{ account, callId, caller: webhook.event.src ?? null }],
           // One screen-pop per call, ever: a ringing event redelivered after it finished does nothing.
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          priority: FAST_PATH_PRIORITY,
         }),
       );
     } else if (webhook.kind === 'sms') {
@@ -58,6 +67,7 @@ export function temporalFastPath(client: Client, taskQueue: string, logger: Logg
           taskQueue,
           args: [{ account, event: { id, event_time, from_no, to_no, text, user_id } }],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          priority: FAST_PATH_PRIORITY,
         }),
       );
     }

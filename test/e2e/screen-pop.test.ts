@@ -48,6 +48,9 @@ describe('screen-pop on ringing inbound calls', () => {
     const { call_id: callId } = await ring(caller);
     const popped = await result(callId);
     expect(popped).toMatchObject({ outcome: 'contact', crmId: ada, source: 'crm' });
+    // It ran at the highest priority, ahead of any backlog of call workflows on the queue.
+    const described = await temporal.workflow.getHandle(screenPopWorkflowId('acme', callId)).describe();
+    expect(described.priority?.priorityKey).toBe(1);
 
     const live = await h.deps.platform('acme').calls.get(callId);
     expect(live).toMatchObject({
