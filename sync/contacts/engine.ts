@@ -30,7 +30,7 @@ import { matchContacts } from './match';
 import { resolvePair } from './merge';
 import { emptyState, stateHash, type ContactState, type SideRecord } from './model';
 import { PLATFORM_FIELDS, platformRecord } from './platform-side';
-import { ContactWriter, type GonePair, type LinkedContact, type PairWrite } from './writer';
+import { ContactWriter, linkedContact, type GonePair, type LinkedContact, type PairWrite } from './writer';
 
 export interface ContactSyncDeps {
   db: Kysely<Database>;
@@ -91,12 +91,7 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
     // The screen-pop cache finds the Contact for the person's numbers from now on, not the Lead.
     await deps.onUnlinked?.(followed.leftLeads);
     await deps.onLinked?.(
-      followed.moved.map((l) => ({
-        crmId: l.crmId,
-        kind: l.crmKind,
-        name: [l.crmState.firstName, l.crmState.lastName].filter(Boolean).join(' ') || null,
-        numbers: platform.get(l.platformId)?.numbers ?? [],
-      })),
+      followed.moved.map((l) => linkedContact(l, platform.get(l.platformId)?.numbers ?? [])),
     );
   }
   const byPlatform = new Map(links.map((l) => [l.platformId, l]));

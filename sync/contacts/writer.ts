@@ -27,6 +27,16 @@ export interface LinkedContact {
   numbers: string[];
 }
 
+/** What the screen-pop cache learns of a link: its CRM record, the person's name and numbers. */
+export function linkedContact(link: ContactLink, numbers: string[]): LinkedContact {
+  return {
+    crmId: link.crmId,
+    kind: link.crmKind,
+    name: [link.crmState.firstName, link.crmState.lastName].filter(Boolean).join(' ') || null,
+    numbers,
+  };
+}
+
 /** A linked pair whose CRM record is gone. */
 export interface GonePair {
   platformId: string;
@@ -112,14 +122,7 @@ export class ContactWriter {
     advanced: number,
   ) {
     await saveContactLinks(this.d.db, this.d.scope, links);
-    await this.d.onLinked?.(
-      links.map((l, i) => ({
-        crmId: l.crmId,
-        kind: l.crmKind,
-        name: [l.crmState.firstName, l.crmState.lastName].filter(Boolean).join(' ') || null,
-        numbers: numbers[i] ?? [],
-      })),
-    );
+    await this.d.onLinked?.(links.map((l, i) => linkedContact(l, numbers[i] ?? [])));
     this.done += advanced;
     await this.d.progress(stage, this.done, this.total);
     this.d.heartbeat?.();

@@ -11,6 +11,7 @@ import { syncStreamWorkflow } from '../../contracts';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
+import { emulatorControl } from '../support/emulator-control';
 import { eventually } from '../support/eventually';
 import { builtinView, hubspotView, salesforceView, type CrmView } from './crm-views';
 
@@ -37,16 +38,7 @@ describe.each(['builtin', 'hubspot', 'salesforce'] as const)(
     let salesforce: FakeSalesforce | undefined;
     let view: CrmView;
 
-    const control = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${h.emulator.origin}/_emulator${path}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const json: unknown = await res.json().catch(() => null);
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json as Record<string, unknown>;
-    };
+    const control = emulatorControl(() => h.emulator.origin);
     const sync = (stream: string, n: number) =>
       h.client.workflow.execute(syncStreamWorkflow, {
         taskQueue: h.taskQueue,

@@ -6,6 +6,7 @@ import { silentLogger } from '../../lib/logger';
 import { startServer, type RunningServer } from '../../server';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
+import { emulatorControl } from '../support/emulator-control';
 
 /** The stack with any CRM destination (its config block): the harness, receiver and webhook. */
 export interface CrmStack {
@@ -55,16 +56,7 @@ export async function startCrmStack(
     logger: silentLogger,
     temporal: { client: temporal, taskQueue: h.taskQueue },
   });
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${h.emulator.origin}/_emulator${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json: unknown = await res.json().catch(() => null);
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json as Record<string, unknown>;
-  };
+  const control = emulatorControl(() => h.emulator.origin);
   await control('POST', '/webhooks', {
     name: 'callsync',
     categories,

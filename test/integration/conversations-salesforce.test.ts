@@ -8,6 +8,7 @@ import { conversationsWorkflow, syncStreamWorkflow } from '../../contracts';
 import { applyConversationsSchedules } from '../../runtime/conversations-schedule';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { emulatorControl } from '../support/emulator-control';
 
 jest.setTimeout(300_000);
 
@@ -16,15 +17,7 @@ describe('SMS and voicemail on the Salesforce contact', () => {
   let h: SyncHarness;
   let runs = 0;
 
-  const control = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${h.emulator.origin}/_emulator${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const control = emulatorControl(() => h.emulator.origin);
   const sync = (stream: string) =>
     h.client.workflow.execute(syncStreamWorkflow, {
       taskQueue: h.taskQueue,
