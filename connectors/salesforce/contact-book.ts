@@ -3,7 +3,6 @@
 // recycle bin with queryAll (IsDeleted), numbers found with one SOSL search over the phone fields,
 // written with sObject Collections of 200 (allOrNone false: a record Salesforce refuses fails alone
 // and comes back with its reason). Requests go through the connector's rate gate.
-import type { Connection } from 'jsforce';
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
@@ -27,6 +26,7 @@ import { CrmError } from '../crm/errors';
 import { provisionCustomFields, type CustomFieldSpec } from './custom-fields';
 import { DESTINATION } from './errors';
 import { phoneTerms, soqlString } from './fields';
+import type { SalesforceTransport } from './transport';
 
 /** Most records one sObject Collections request takes. */
 const COLLECTION = 200;
@@ -152,12 +152,6 @@ const saveResultSchema = z.looseObject({
     .default([]),
 });
 type SaveResult = z.infer<typeof saveResultSchema>;
-
-/** How the book sends requests: the connector's jsforce connection, through its rate gate. */
-export interface SalesforceTransport {
-  connection: Connection;
-  call<T>(send: () => Promise<T>): Promise<T>;
-}
 
 /** A SOQL datetime literal (whole seconds, UTC). */
 function soqlDateTime(iso: string): string {

@@ -5,8 +5,9 @@
 // profile until such a grant, so creating them alone is not enough. A user without the rights to
 // change setup (Customize Application, Manage Users) is refused somewhere on the way; the reason
 // goes back to the caller, which asks an admin to do the same by hand.
-import type { Connection } from 'jsforce';
 import { CrmError } from '../crm/errors';
+import { soqlString } from './fields';
+import type { SalesforceTransport } from './transport';
 
 /** The permission set callsync creates (API name) and assigns to its integration user. */
 export const PERMISSION_SET = 'Callsync_Integration';
@@ -28,22 +29,18 @@ export interface FieldOnObject {
   spec: CustomFieldSpec;
 }
 
-interface Transport {
-  connection: Connection;
-  call<T>(send: () => Promise<T>): Promise<T>;
-}
-
 /** Tooling API answers for a field that exists already (a concurrent or earlier creation). */
 const EXISTS = new Set(['DUPLICATE_DEVELOPER_NAME', 'DUPLICATE_VALUE']);
-
-const soql = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /**
  * Creates the fields that do not exist and grants the integration user Read and Edit on all of them.
  * Idempotent: what exists (a field, the permission set, a grant, the assignment) is left as it is.
  * Throws the CrmError of the step Salesforce refused.
  */
-export async function provisionCustomFields(t: Transport, fields: readonly FieldOnObject[]): Promise<void> {
+export async function provisionCustomFields(
+  t: SalesforceTransport,
+  fields: readonly FieldOnObject[],
+): Promise<void> {
   for (const { object, spec } of fields) {
     try {
       await t.call(() =>
@@ -68,19 +65,26 @@ export async function provisionCustomFields(t: Transport, fields: readonly Field
   await assignToSelf(t, permissionSet);
 }
 
-async function firstId(t: Transport, query: string): Promise<string | undefined> {
+async function firstId(t: SalesforceTransport, query: string): Promise<string | undefined> {
   const found = await t.call(async () => await t.connection.query<{ Id: string }>(query));
   return found.records[0]?.Id;
 }
 
-async function created(t: Transport, type: string, record: Record<string, unknown>): Promise<string> {
+async function created(
+  t: SalesforceTransport,
+  type: string,
+  record: Record<string, unknown>,
+): Promise<string> {
   const result = await t.call(() => t.connection.sobject(type).create(record));
   if (!result.success) throw new Error(`${type} not created: ${JSON.stringify(result)}`);
   return result.id;
 }
 
-async function ensurePermissionSet(t: Transport): Promise<string> {
-  const existing = await firstId(t, `SELECT Id FROM PermissionSet WHERE Name = ${soql(PERMISSION_SET)}`);
+async function ensurePermissionSet(t: SalesforceTransport): Promise<string> {
+  const existing = await firstId(
+    t,
+    `SELECT Id FROM PermissionSet WHERE Name = ${soqlString(PERMISSION_SET)}`,
+  );
   return (
     existing ??
     (await created(t, 'PermissionSet', {
@@ -91,13 +95,13 @@ async function ensurePermissionSet(t: Transport): Promise<string> {
   );
 }
 
-async function grantFields(t: Transport, permissionSet: string, fields: readonly FieldOnObject[]) {
+async function grantFields(t: SalesforceTransport, permissionSet: string, fields: readonly FieldOnObject[]) {
   const names = fields.map(({ object, spec }) => `${object}.${spec.name}`);
   const existing = await t.call(
     async () =>
       await t.connection.query<{ Id: string; Field: string; PermissionsEdit: boolean }>(
-        `SELECT Id, Field, PermissionsEdit FROM FieldPermissions WHERE ParentId = ${soql(permissionSet)} ` +
-          `AND Field IN (${names.map(soql).join(', ')})`,
+        `SELECT Id, Field, PermissionsEdit FROM FieldPermissions WHERE ParentId = ${soqlString(permissionSet)} ` +
+          `AND Field IN (${names.map(soqlString).join(', ')})`,
       ),
   );
   const byField = new Map(existing.records.map((r) => [r.Field, r]));
@@ -123,14 +127,14 @@ async function grantFields(t: Transport, permissionSet: string, fields: readonly
   }
 }
 
-async function assignToSelf(t: Transport, permissionSet: string): Promise<void> {
+async function assignToSelf(t: SalesforceTransport, permissionSet: string): Promise<void> {
   const me = await t.call(() => t.connection.request<{ user_id?: unknown }>('/services/oauth2/userinfo'));
   if (typeof me.user_id !== 'string') throw new Error('Salesforce userinfo named no user_id');
   const userId = me.user_id;
   const assigned = await firstId(
     t,
-    `SELECT Id FROM PermissionSetAssignment WHERE PermissionSetId = ${soql(permissionSet)} ` +
-      `AND AssigneeId = ${soql(userId)}`,
+    `SELECT Id FROM PermissionSetAssignment WHERE PermissionSetId = ${soqlString(permissionSet)} ` +
+      `AND AssigneeId = ${soqlString(userId)}`,
   );
   if (!assigned)
     await created(t, 'PermissionSetAssignment', { PermissionSetId: permissionSet, AssigneeId: userId });

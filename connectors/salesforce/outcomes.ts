@@ -1,16 +1,10 @@
 // Salesforce call outcomes for the write-back to CDRs: callsync's call logs (Tasks of subtype Call
 // whose CallObject holds callsync's key) with a CallDisposition, by SystemModstamp, read with SOQL in
 // Salesforce's own batches (query, then queryMore); each Task's owner's name from User.
-import type { Connection } from 'jsforce';
 import type { CallLog } from '../crm/crm-connector';
 import type { CrmOutcome, CrmOutcomeSource } from '../crm/outcomes';
 import { ownCallDisposition, soqlString } from './fields';
-
-/** How the source sends requests: through the connector's rate gate. */
-export interface SalesforceOutcomeTransport {
-  connection: Connection;
-  call<T>(send: () => Promise<T>): Promise<T>;
-}
+import type { SalesforceTransport } from './transport';
 
 interface TaskRow {
   Id: string;
@@ -34,7 +28,7 @@ export class SalesforceOutcomes implements CrmOutcomeSource {
   readonly displayName = 'Salesforce';
   private readonly owners = new Map<string, string | null>();
 
-  constructor(private readonly t: SalesforceOutcomeTransport) {}
+  constructor(private readonly t: SalesforceTransport) {}
 
   ownValue(status: CallLog['status']): string | null {
     return ownCallDisposition(status);
