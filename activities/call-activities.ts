@@ -57,6 +57,11 @@ export interface CallbackTaskInput {
   dueAt: string;
 }
 
+/** What a call log holds of a recording: whether there is one, and whether it has its transcript. */
+function recordingFacts(recording: Monitor | null): { recording: boolean; transcript: boolean } {
+  return { recording: recording !== null, transcript: Boolean(recording?.transcript?.trim()) };
+}
+
 export function createCallActivities(deps: ActivityDeps) {
   const country = deps.config.crm.defaultCountry as CountryCode;
   const userEmails = new Map<string, string | null>();
@@ -247,6 +252,14 @@ export function createCallActivities(deps: ActivityDeps) {
       };
     },
 
+    /** Whether the call's recording, and its transcript, exist on the platform now (no CRM request). */
+    async recordingState(input: {
+      account: string;
+      callId: number;
+    }): Promise<{ recording: boolean; transcript: boolean }> {
+      return recordingFacts(await findRecording(input.account, input.callId));
+    },
+
     /**
      * Writes the call's CRM log, exactly once per call: created the first time, updated in place
      * when the recording or the transcript has arrived since `known`.
@@ -263,7 +276,7 @@ export function createCallActivities(deps: ActivityDeps) {
         throw ApplicationFailure.create({ type: 'CdrMissing', message: `no CDR for call ${input.callId}` });
       }
       const recording = await findRecording(input.account, input.callId);
-      const state = { recording: recording !== null, transcript: Boolean(recording?.transcript?.trim()) };
+      const state = recordingFacts(recording);
       if (
         input.known &&
         input.crmId &&

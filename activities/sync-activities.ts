@@ -20,6 +20,7 @@ import { streamDefinition } from '../sync/streams';
 import type { SyncCursor, SyncPageInput, SyncPageResult } from '../contracts';
 import type { ActivityDeps } from './deps';
 import { reconcileCalls } from './reconcile';
+import { nudgeRecordingChanges } from './recording-nudge';
 import { lagSeconds, metrics } from '../lib/metrics';
 import { createSuppressor } from '../lib/erasure/suppress';
 import { erasureHashKey } from '../runtime/temporal-encryption';
@@ -171,6 +172,17 @@ export function createSyncActivities(deps: ActivityDeps) {
         });
         // An erased person's calls are not followed up (no CRM log, no callback) from their CDRs either.
         reconcilable = reconcilable.filter((c) => !erased.has(c.id));
+      }
+      // Calls waiting for their recordings hear of new ones (and new transcripts) before the page is
+      // written: the warehouse tells what is new, and a retried page tells again (counted once).
+      if (input.stream === 'recordings' && input.scope === '' && cursor.since !== null && deps.temporal) {
+        await nudgeRecordingChanges(
+          deps.temporal,
+          warehouse.db,
+          input.account,
+          page.data,
+          deps.config.calls.recordingHorizon,
+        );
       }
       const checkpoint = { key, cursor: encodeCursor(next) };
       // BigQuery first, PostgreSQL (with the checkpoint) last: the one checkpoint moves only once

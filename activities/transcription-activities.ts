@@ -28,6 +28,7 @@ import {
   skipTranscription,
   usageMonth,
 } from '../connectors/postgres';
+import { nudgeTranscribed } from './recording-nudge';
 import type { ActivityDeps } from './deps';
 
 /** Largest request Speech-to-Text takes with inline audio (10 MB). */
@@ -128,7 +129,7 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
         }
         const language = cfg.languages[0]!;
         const { score } = await client(cfg).sentiment(transcript, language);
-        await deps.platform(input.account).history.monitors.update(input.recordingId, {
+        const updated = await deps.platform(input.account).history.monitors.update(input.recordingId, {
           transcript,
           transcript_speakers: JSON.stringify(segments),
           sentiment: sentimentLabel(score),
@@ -144,6 +145,14 @@ export function createTranscriptionActivities(deps: ActivityDeps) {
           },
         });
         await finishTranscription(db, input.account, input.recordingId, { status: 'done' });
+        // The call's CRM log gets the transcript now, not at its next scheduled check (which still
+        // comes, should the note not get through).
+        await nudgeTranscribed(deps.temporal, input.account, updated).catch((err: unknown) =>
+          deps.logger.warn(
+            { err, recordingId: input.recordingId },
+            'could not tell the call of its transcript',
+          ),
+        );
         return 'transcribed' as const;
       }
       ctx.heartbeat({ operation: name });

@@ -21,6 +21,7 @@ import { createWorker } from '../runtime/worker';
 import { startServer } from '../server';
 import { startFakeHubSpot } from '../test/fakes/hubspot-server';
 import { startFakeSalesforce } from '../test/fakes/salesforce-server';
+import { historyStats } from './history-stats';
 import { runBenchmark } from './run';
 import { screenPopTiming, warmContactCache } from './screen-pop-timing';
 
@@ -48,6 +49,8 @@ async function main(): Promise<Record<string, unknown>> {
       calls: { type: 'string', default: '3000' },
       rate: { type: 'string', default: '10' },
       crm: { type: 'string', default: 'hubspot' },
+      // Sums every workflow's history after the run, to stderr: where Temporal's work went.
+      'history-stats': { type: 'boolean', default: false },
     },
   });
   const calls = Number(values.calls);
@@ -233,6 +236,7 @@ async function main(): Promise<Record<string, unknown>> {
     screenpops_missing: screenPops.missing(),
   };
 
+  if (values['history-stats']) say(`history: ${JSON.stringify(await historyStats(client))}`);
   worker.shutdown();
   await running;
   await workerConnection.close();

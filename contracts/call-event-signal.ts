@@ -4,6 +4,13 @@ import type { CallEvent } from '../connectors/platform/schemas/events';
 /** Event name the CDR sync sends a call's workflow when it finds the call's CDR (the call has ended). */
 export const CDR_SEEN_EVENT = 'callsync.cdr_seen';
 
+/**
+ * Event name that tells a call's workflow its recording or transcript may have arrived (the
+ * recordings sync saw it, or callsync's transcription wrote it): the workflow checks at once instead
+ * of at its next scheduled check.
+ */
+export const RECORDING_SEEN_EVENT = 'callsync.recording_seen';
+
 /** One call event as the workflow sees it. */
 export interface CallEventSignal {
   eventId: string;

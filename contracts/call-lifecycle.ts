@@ -42,6 +42,10 @@ export interface CallLifecycleCarried {
   horizon: number | null;
   /** The current backoff of the CDR or recording poll, in ms. */
   delay: number;
+  /** When the recording is next checked (workflow time, ms); absent in runs from before it existed. */
+  nextCheckAt?: number | null;
+  /** A recording-seen note arrived since the last check. */
+  recordingNudged?: boolean;
   cdr: CallFacts | null;
   /** The CRM call log written (its CRM id and what it holds). */
   log: LogCallResult | null;

@@ -4,6 +4,7 @@ import {
   continueAsNew,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   workflowInfo,
@@ -11,6 +12,7 @@ import {
 import type { Activities } from '../activities';
 import {
   CDR_SEEN_EVENT,
+  RECORDING_SEEN_EVENT,
   callEventSignal,
   callEventsSignal,
   callStateQuery,
@@ -20,11 +22,20 @@ import {
   type CallState,
   type MissedCallEvent,
 } from '../contracts';
-import { CALL_ACTIVITIES } from '../contracts/activity-options';
+import { CALL_ACTIVITIES, CALL_LOCAL_ACTIVITIES } from '../contracts/activity-options';
 import { crmActivities } from './crm-activities';
 import { recordingFailures } from './record-failure';
+import { nextRecordingCheck, FIRST_RECORDING_CHECK_MS } from './recording-checks';
 
 const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
+const local = proxyLocalActivities<Activities>(CALL_LOCAL_ACTIVITIES);
+
+/**
+ * Runs started with this patch take their short steps as local activities and check for the
+ * recording on a sparse schedule (woken early by recording-seen notes), off the CRM's queue. Runs
+ * started before it keep the activities and the polling their history holds, to its end.
+ */
+const LOCAL_STEPS_PATCH = 'call-local-steps-and-recording-checks';
 
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;
@@ -76,6 +87,10 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     seen.add(e.eventId);
     // The timeline holds the platform's events; callsync's own notes only move the workflow along.
     if (e.name !== CDR_SEEN_EVENT) s.unsaved.push(e);
+    if (e.name === RECORDING_SEEN_EVENT) {
+      s.recordingNudged = true;
+      return;
+    }
     if (e.name === 'call.missed' && !s.missed) s.missed = missedCallEvent(e);
     if (e.name === 'call.hangup' || e.name === 'call.failed' || e.name === CDR_SEEN_EVENT) s.ended = true;
   };
@@ -91,13 +106,16 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   setHandler(callEventsSignal, (events) => events.forEach(receive));
   setHandler(callStateQuery, state);
   const { account, callId } = input;
-  const settings = await acts.callSettings({ account });
+  // Decided once per run: a run replaying history from before the patch stays on the old steps.
+  const v2 = patched(LOCAL_STEPS_PATCH);
+  const step = v2 ? local : acts;
+  const settings = await step.callSettings({ account });
 
   const saveTimeline = async (): Promise<void> => {
     if (s.unsaved.length === 0) return;
     const batch = s.unsaved;
     s.unsaved = [];
-    await acts.recordCallEvents({ account, callId, events: batch });
+    await step.recordCallEvents({ account, callId, events: batch });
   };
   const openMissedCallback = async (): Promise<void> => {
     if (!s.missed || s.missedChecked) return;
@@ -105,7 +123,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     // Runs started before this step existed go on without it: their replay must match their history.
     if (!patched('open-missed-callback-on-event')) return;
     // An event without an outside number cannot open one; the CDR decides later.
-    s.callbackOpened = await acts.openMissedCallback({ account, callId, event: s.missed });
+    s.callbackOpened = await step.openMissedCallback({ account, callId, event: s.missed });
   };
   const tooLong = (): boolean =>
     workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
@@ -141,7 +159,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
 
   // 2. The CDR appears shortly after hangup: poll with backoff.
   while (s.phase === 'cdr') {
-    s.cdr = await acts.lookupCall({ account, callId });
+    s.cdr = await step.lookupCall({ account, callId });
     if (s.cdr || Date.now() >= (s.cdrDeadline ?? 0)) {
       await saveTimeline();
       s.phase = s.cdr ? 'log' : 'done';
@@ -156,6 +174,8 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   // connected call.
   if (s.phase === 'log' && s.cdr) {
     const facts = s.cdr;
+    // The log reads the recording as it is now: a note that came before needs no check of its own.
+    s.recordingNudged = false;
     s.log = await crmActivities().logCall({ account, callId, known: null, crmId: null });
     const number = facts.externalNumber;
     // A missed call the missed-call event already gave to the caller's callback is not given again:
@@ -163,7 +183,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     // the same call (the chaos run found such a pair). Runs started before keep their history.
     const alreadyOpened = s.callbackOpened && patched('no-second-callback-from-cdr');
     if (number && !alreadyOpened && (facts.missed || (s.missed !== null && !facts.connected))) {
-      await acts.startCallback({
+      await step.startCallback({
         account,
         number,
         missed: {
@@ -174,14 +194,48 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
         },
       });
     } else if (number && facts.connected) {
-      await acts.notifyCallbackConnected({ account, number, callId });
+      await step.notifyCallbackConnected({ account, number, callId });
     }
     s.phase = facts.connected ? 'recording' : 'done';
     s.horizon = Date.now() + settings.recordingHorizonMs;
-    s.delay = 2000;
+    s.delay = v2 ? FIRST_RECORDING_CHECK_MS : 2000;
+    s.nextCheckAt = v2 ? Date.now() + s.delay : null;
   }
 
-  // 4. Recording, then transcript and summary: update the same log as they arrive.
+  // 4. Recording, then transcript and summary: update the same log as they arrive. The recording is
+  // checked on a sparse schedule, and at once when a recording-seen note comes (from the recordings
+  // sync or callsync's transcription); the CRM is written only when something arrived.
+  while (s.phase === 'recording' && s.log && v2) {
+    const horizon = s.horizon ?? 0;
+    if (s.log.transcript || Date.now() >= horizon) {
+      s.phase = 'done';
+      break;
+    }
+    const due = Math.min(s.nextCheckAt ?? Date.now(), horizon);
+    if (due > Date.now() && !s.recordingNudged) {
+      await condition(
+        () => s.recordingNudged === true || s.unsaved.length > 0 || tooLong(),
+        due - Date.now(),
+      );
+    }
+    await saveTimeline();
+    if (s.recordingNudged || Date.now() >= due) {
+      if (!s.recordingNudged) s.delay = nextRecordingCheck(s.delay);
+      s.recordingNudged = false;
+      s.nextCheckAt = Date.now() + s.delay;
+      const found = await local.recordingState({ account, callId });
+      if (found.recording !== s.log.recording || found.transcript !== s.log.transcript) {
+        s.log = await crmActivities().logCall({
+          account,
+          callId,
+          known: { recording: s.log.recording, transcript: s.log.transcript },
+          crmId: s.log.crmId,
+        });
+      }
+    }
+    await continueIfLong();
+  }
+  // (Runs from before the patch) polling with backoff through the CRM's queue.
   while (s.phase === 'recording' && s.log) {
     if (s.log.transcript || Date.now() >= (s.horizon ?? 0)) {
       s.phase = 'done';

@@ -211,6 +211,43 @@ describe('call lifecycle', () => {
     expect(mapped).toHaveLength(1);
   });
 
+  it('tells a waiting call of its transcript from the recordings sync, once per change', async () => {
+    const syncRecordings = (n: number) =>
+      h.client.workflow.execute(syncStreamWorkflow, {
+        taskQueue: h.taskQueue,
+        workflowId: `sync-calls-recordings-${n}`,
+        args: [{ account: 'acme', stream: 'recordings' }],
+      });
+    const { callId, monitorId } = makeCall(contact.tel, 'connected');
+    // The warehouse has the recording, without its transcript, as the recordings sync left it.
+    await syncRecordings(1);
+    await deliver(callId, [
+      event(callId, 1, 'call.ringing', contact.tel),
+      event(callId, 2, 'call.connected', contact.tel),
+      event(callId, 3, 'call.hangup', contact.tel),
+    ]);
+    await eventually(async () => ((await callLog(callId)).length > 0 ? true : undefined), 'the call log');
+
+    h.emulator.store.tables.monitors.update(monitorId!, { transcript: 'Caller: Is my order on its way?' });
+    await syncRecordings(2);
+    const updated = await eventually(async () => {
+      const rows = await callLog(callId);
+      return rows[0]?.transcript_excerpt ? rows[0] : undefined;
+    }, 'the transcript on the call log');
+    expect(updated.transcript_excerpt).toMatch(/order on its way/);
+    // A third read finds nothing new: the call is not told again.
+    await syncRecordings(3);
+    const history = await h.client.workflow.getHandle(callWorkflowId('acme', callId)).fetchHistory();
+    const notes = (history.events ?? []).filter((e) =>
+      (e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []).some((p) =>
+        Buffer.from(p.data ?? [])
+          .toString()
+          .includes(`"transcript-seen-${monitorId}"`),
+      ),
+    );
+    expect(notes).toHaveLength(1);
+  });
+
   it('opens one callback task for a missed caller, updates it on the next miss, closes it when a call connects', async () => {
     const caller = '+442079460777';
     const openTasks = () =>
@@ -345,8 +382,10 @@ describe('call lifecycle', () => {
     const trigger = { ...event(callId, 4, 'call.missed', '+442079460555'), eventId: `${callId}-trigger` };
     const late = { ...event(callId, 5, 'call.missed', '+442079460555'), eventId: `${callId}-late` };
     // The real activities, with the relay's timing forced: one event arrives while the call is being
-    // logged (so the workflow's last save holds it), another while that last save runs.
+    // logged (so the workflow's last save holds it), another while that last save runs. (The save is
+    // a local activity, run again when its workflow task is retried: the late event comes once.)
     const real = createActivities(h.deps);
+    let lateSent = false;
     const activities = {
       ...real,
       async logCall(input: Parameters<typeof real.logCall>[0]) {
@@ -356,7 +395,10 @@ describe('call lifecycle', () => {
       },
       async recordCallEvents(input: Parameters<typeof real.recordCallEvents>[0]) {
         const out = await real.recordCallEvents(input);
-        if (input.events.some((e) => e.eventId === trigger.eventId)) await signal(late);
+        if (!lateSent && input.events.some((e) => e.eventId === trigger.eventId)) {
+          lateSent = true;
+          await signal(late);
+        }
         return out;
       },
     };
