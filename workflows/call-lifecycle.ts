@@ -1,5 +1,7 @@
 import {
+  CancellationScope,
   allHandlersFinished,
+  isCancellation,
   condition,
   continueAsNew,
   patched,
@@ -138,9 +140,12 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     await continueAsNew<typeof callLifecycle>({ ...input, carried: s });
   };
 
-  // 1. Until the call ends: keep the timeline; a missed call opens its callback at once.
+  // 1. Until the call ends: keep the timeline; a missed call opens its callback at once. One timer
+  // covers the whole live wait (a timer per batch of events cost the server two events each).
+  const liveWait = v2 && s.phase === 'live' ? deadlineTimer(s.callDeadline) : null;
   while (s.phase === 'live') {
-    if (s.ended || Date.now() >= s.callDeadline) {
+    if (s.ended || Date.now() >= s.callDeadline || liveWait?.passed()) {
+      liveWait?.cancel();
       await openMissedCallback();
       await saveTimeline();
       s.phase = 'cdr';
@@ -148,10 +153,10 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
       s.delay = 1000;
       break;
     }
-    await condition(
-      () => s.unsaved.length > 0 || s.ended || (s.missed !== null && !s.missedChecked) || tooLong(),
-      '10 minutes',
-    );
+    const woken = () =>
+      s.unsaved.length > 0 || s.ended || (s.missed !== null && !s.missedChecked) || tooLong();
+    if (liveWait) await condition(() => woken() || liveWait.passed());
+    else await condition(woken, '10 minutes');
     await openMissedCallback();
     await saveTimeline();
     await continueIfLong();
@@ -256,6 +261,19 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   // delivered, so a run that ended with them unsaved would lose them from the timeline for good.
   while (s.unsaved.length > 0) await saveTimeline();
   return state();
+}
+
+/** A timer until `at` (workflow time) that can be cancelled once it is no longer needed. */
+function deadlineTimer(at: number): { passed(): boolean; cancel(): void } {
+  let passed = false;
+  const scope = new CancellationScope();
+  scope
+    .run(() => sleep(Math.max(1, at - Date.now())))
+    .then(() => (passed = true))
+    .catch((err: unknown) => {
+      if (!isCancellation(err)) throw err;
+    });
+  return { passed: () => passed, cancel: () => scope.cancel() };
 }
 
 function missedCallEvent(e: CallEventSignal): MissedCallEvent {
