@@ -4,6 +4,7 @@
 // activity retries it later) when long.
 import { RateLimiter, realTime, type RequestLimiter, type TimeSource } from '../../lib/rate-limiter';
 import { recordApiRequest } from '../../lib/metrics';
+import type { WindowRate } from '../../lib/window-limiter';
 import { CrmRateLimitedError } from './errors';
 
 /** The HTTP status a vendor SDK's error carries (`status`, or a numeric `code`), if any. */
@@ -35,8 +36,13 @@ export interface RateGateOptions {
 /** Hands out request tokens: resolves when one more request may be sent (with the ms waited). */
 export type TokenSource = RequestLimiter;
 
-/** Builds the token bucket of one rate (a vendor's requests, its searches) for a connector. */
-export type TokenSourceFactory = (scope: string, ratePerSecond: number, burst: number) => TokenSource;
+/** Builds the limiter of one of a vendor's rates (its requests, its searches) for a connector. */
+export interface TokenSourceFactory {
+  /** A token bucket: `ratePerSecond` sustained, `burst` at once after a quiet spell. */
+  bucket(scope: string, ratePerSecond: number, burst: number): TokenSource;
+  /** A sliding window: at most `max` requests in any `windowMs`. */
+  window(scope: string, rate: WindowRate): TokenSource;
+}
 
 /** What the vendor said when it refused a request for its rate limit. */
 export interface RateLimitSignal {

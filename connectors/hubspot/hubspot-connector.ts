@@ -13,7 +13,8 @@ import type {
 } from '@hubspot/api-client/lib/codegen/crm/properties';
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import type { TimeSource } from '../../lib/rate-limiter';
+import { realTime, type TimeSource } from '../../lib/rate-limiter';
+import { WindowLimiter } from '../../lib/window-limiter';
 import type {
   CallbackTask,
   CallLog,
@@ -95,30 +96,31 @@ export class HubSpotConnector implements CrmConnector {
       accessToken: config.accessToken,
       basePath: config.basePath.replace(/\/$/, ''),
     });
-    // A bucket of burst B and rate r lets through at most B + 10r requests in any 10 s window. It
-    // aims at 90% of the limit: a request leaves some milliseconds after its token (a busy event
-    // loop, the network), which can bunch requests that were spaced when granted.
-    const budget = Math.floor(config.requestsPer10Seconds * 0.9);
-    const burst = Math.max(1, Math.floor(budget / 20));
+    // HubSpot counts requests in a rolling window, and so does callsync: the first requests go at
+    // once, request n once request n - max is a window old. The margins (95% of the limit, half a
+    // second on the window) absorb requests that leave some milliseconds after their start (a busy
+    // event loop, the network) and would otherwise bunch into one window at HubSpot.
     const gateOpts = {
       destination: DESTINATION,
       ...(opts.time ? { time: opts.time } : {}),
       ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
     };
-    const rate = (budget - burst) / 10;
+    const window = { max: Math.floor(config.requestsPer10Seconds * 0.95), windowMs: 10_500 };
     const scope = config.basePath.replace(/\/$/, '');
     this.gate = new RateGate({
       ...gateOpts,
-      requestsPerSecond: rate,
-      burst,
-      ...(opts.limiters ? { limiter: opts.limiters(`${scope} requests`, rate, burst) } : {}),
+      requestsPerSecond: window.max / 10,
+      burst: window.max,
+      limiter: opts.limiters
+        ? opts.limiters.window(`${scope} requests`, window)
+        : new WindowLimiter(window, opts.time ?? realTime),
     });
     const searchRate = Math.max(1, config.searchRequestsPerSecond - 1);
     this.searchGate = new RateGate({
       ...gateOpts,
       requestsPerSecond: searchRate,
       burst: 1,
-      ...(opts.limiters ? { limiter: opts.limiters(`${scope} search`, searchRate, 1) } : {}),
+      ...(opts.limiters ? { limiter: opts.limiters.bucket(`${scope} search`, searchRate, 1) } : {}),
     });
     this.batch = new HubSpotBatch({
       client: this.client,

@@ -105,7 +105,7 @@ export class SalesforceConnector implements CrmConnector {
       burst,
       ...(opts.time ? { time: opts.time } : {}),
       ...(opts.limiters
-        ? { limiter: opts.limiters(`${scope} requests`, config.requestsPerSecond, burst) }
+        ? { limiter: opts.limiters.bucket(`${scope} requests`, config.requestsPerSecond, burst) }
         : {}),
     });
     this.batch = new SalesforceBatch({

@@ -2,7 +2,7 @@
 // "workers" get slots one interval apart, a burst lets that many go at once after an idle spell,
 // and scopes (accounts) do not share slots. Intervals are minutes long, so no assertion depends on
 // how fast the machine runs: a reservation only computes its wait, nothing sleeps for real.
-import { reserveRateSlot } from '../../connectors/postgres';
+import { reserveRateSlot, reserveWindowSlot } from '../../connectors/postgres';
 import { sharedPlatformLimiter } from '../../runtime/vendor-limits';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
@@ -53,5 +53,23 @@ describe('shared rate slots', () => {
     const second = await limiter.acquire();
     expect(second).toBeGreaterThan(MINUTE - 10_000);
     expect(slept).toEqual([second]);
+  });
+
+  it('shares a sliding window: max starts at once, the next max one window after them, across workers', async () => {
+    const window = { vendor: 'hubspot', scope: 'portal', max: 4, windowMs: MINUTE };
+    // Ten concurrent reservations, as from several workers.
+    const waits = await Promise.all(Array.from({ length: 10 }, () => reserveWindowSlot(w.db, window)));
+    waits.sort((a, b) => a - b);
+    expect(waits.slice(0, 4)).toEqual([0, 0, 0, 0]);
+    for (const wait of waits.slice(4, 8)) {
+      expect(wait).toBeGreaterThan(MINUTE - 10_000);
+      expect(wait).toBeLessThanOrEqual(MINUTE);
+    }
+    for (const wait of waits.slice(8)) {
+      expect(wait).toBeGreaterThan(2 * MINUTE - 10_000);
+      expect(wait).toBeLessThanOrEqual(2 * MINUTE);
+    }
+    // Another portal has a window of its own.
+    expect(await reserveWindowSlot(w.db, { ...window, scope: 'other portal' })).toBe(0);
   });
 });

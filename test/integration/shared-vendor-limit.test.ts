@@ -1,8 +1,8 @@
 // Vendor limits shared by every worker: three real worker processes (`callsync worker
 // --vendor-queues-only`, which skip bundling workflows; the test process runs the workflows and a
 // fourth CRM worker) write callback tasks to the HubSpot test server. Each process alone would allow
-// itself the whole per-10-second limit, but every request takes a token from the same bucket in
-// PostgreSQL (vendor_rate_slots), so the limit holds for all together.
+// itself the whole per-10-second limit, but every request reserves its start in the same sliding
+// window in PostgreSQL (vendor_rate_windows), so the limit holds for all together.
 import { join } from 'node:path';
 import { callbackWorkflow, callbackWorkflowId, missedCallSignal } from '../../contracts';
 import { stopChild } from '../../lib/child-process';

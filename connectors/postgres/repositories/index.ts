@@ -15,6 +15,7 @@ export * from './google-tasklists';
 export * from './vendor-budgets';
 export * from './transcription-jobs';
 export * from './rate-slots';
+export * from './rate-windows';
 export * from './erasure';
 export * from './erasure-scan';
 export * from './dashboard';
