@@ -87,12 +87,12 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   const receive = (e: CallEventSignal): void => {
     if (seen.has(e.eventId)) return;
     seen.add(e.eventId);
-    // The timeline holds the platform's events; callsync's own notes only move the workflow along.
-    if (e.name !== CDR_SEEN_EVENT) s.unsaved.push(e);
     if (e.name === RECORDING_SEEN_EVENT) {
       s.recordingNudged = true;
       return;
     }
+    // The timeline holds the platform's events; callsync's own notes only move the workflow along.
+    if (e.name !== CDR_SEEN_EVENT) s.unsaved.push(e);
     if (e.name === 'call.missed' && !s.missed) s.missed = missedCallEvent(e);
     if (e.name === 'call.hangup' || e.name === 'call.failed' || e.name === CDR_SEEN_EVENT) s.ended = true;
   };

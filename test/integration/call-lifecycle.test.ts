@@ -5,6 +5,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { sql } from 'kysely';
 import { createActivities } from '../../activities';
+import { nudgeTranscribed } from '../../activities/recording-nudge';
 import { crmTaskQueue } from '../../contracts/task-queues';
 import {
   callEventSignal,
@@ -246,6 +247,33 @@ describe('call lifecycle', () => {
       ),
     );
     expect(notes).toHaveLength(1);
+    // The note moved the workflow along; the call's timeline holds only the platform's events.
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from call_events
+      where account = 'acme' and call_id = ${callId} and name like 'callsync.%'`.execute(h.deps.warehouse.db);
+    expect(rows[0]!.n).toBe(0);
+  });
+
+  it("tells a waiting call of the transcript callsync's own transcription wrote", async () => {
+    const { callId, monitorId } = makeCall(contact.tel, 'connected');
+    await deliver(callId, [
+      event(callId, 1, 'call.ringing', contact.tel),
+      event(callId, 2, 'call.connected', contact.tel),
+      event(callId, 3, 'call.hangup', contact.tel),
+    ]);
+    await eventually(async () => ((await callLog(callId)).length > 0 ? true : undefined), 'the call log');
+    // What transcribeRecording does once Speech-to-Text answered: PATCH the monitor, tell the call.
+    const monitor = await h.deps
+      .platform('acme')
+      .history.monitors.update(monitorId!, { transcript: 'Agent: Your refund is on its way.' });
+    expect(await nudgeTranscribed(h.client, 'acme', monitor)).toBe(true);
+    const updated = await eventually(async () => {
+      const rows = await callLog(callId);
+      return rows[0]?.transcript_excerpt ? rows[0] : undefined;
+    }, 'the transcript on the call log');
+    expect(updated.transcript_excerpt).toMatch(/refund is on its way/);
+    // A recording of no call (or of a call whose follow-up has ended) tells nobody.
+    expect(await nudgeTranscribed(h.client, 'acme', { ...monitor, live_id: 999_999_999 })).toBe(false);
   });
 
   it('opens one callback task for a missed caller, updates it on the next miss, closes it when a call connects', async () => {
