@@ -33,6 +33,7 @@ const MIGRATIONS = [
   '2026_12_24_1600_create_vendor_rate_slots',
   '2026_12_26_0900_create_cdr_outcomes',
   '2026_12_27_0900_create_builtin_messages',
+  '2026_12_28_0900_create_vendor_rate_windows',
 ];
 
 // format_type() spelling of each column type.
