@@ -11,6 +11,7 @@ import { parsePlatformTime, platformTimeOrUndefined } from '../sync/time';
 import {
   CDR_SEEN_EVENT,
   callEventSignal,
+  callsyncNote,
   callLifecycleWorkflow,
   callWorkflowId,
   type CallEventSignal,
@@ -19,24 +20,7 @@ import {
 
 /** The synthetic event telling a call's workflow that the call's CDR exists (so the call has ended). */
 export function cdrSeenEvent(callId: number): CallEventSignal {
-  return {
-    eventId: `cdr-seen-${callId}`,
-    name: CDR_SEEN_EVENT,
-    time: null,
-    state: 'HANGUP',
-    context: null,
-    destination: null,
-    src: null,
-    dst: null,
-    srcId: null,
-    dstId: null,
-    srcName: null,
-    dstName: null,
-    duration: null,
-    tCause: null,
-    connectedAt: null,
-    digits: null,
-  };
+  return callsyncNote(`cdr-seen-${callId}`, CDR_SEEN_EVENT, 'HANGUP');
 }
 
 /**

@@ -8,29 +8,18 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { sql, type Kysely } from 'kysely';
 import type { Monitor } from '../connectors/platform';
 import type { Database } from '../connectors/postgres';
-import { RECORDING_SEEN_EVENT, callEventSignal, callWorkflowId, type CallEventSignal } from '../contracts';
+import {
+  RECORDING_SEEN_EVENT,
+  callEventSignal,
+  callWorkflowId,
+  callsyncNote,
+  type CallEventSignal,
+} from '../contracts';
 import { platformTimeOrUndefined } from '../sync/time';
 
 /** The note for one recording: `transcript` once it has one, `recording` before. */
 export function recordingSeenEvent(recordingId: number, what: 'recording' | 'transcript'): CallEventSignal {
-  return {
-    eventId: `${what}-seen-${recordingId}`,
-    name: RECORDING_SEEN_EVENT,
-    time: null,
-    state: null,
-    context: null,
-    destination: null,
-    src: null,
-    dst: null,
-    srcId: null,
-    dstId: null,
-    srcName: null,
-    dstName: null,
-    duration: null,
-    tCause: null,
-    connectedAt: null,
-    digits: null,
-  };
+  return callsyncNote(`${what}-seen-${recordingId}`, RECORDING_SEEN_EVENT);
 }
 
 const hasTranscript = (m: Pick<Monitor, 'transcript'>): boolean => Boolean(m.transcript?.trim());

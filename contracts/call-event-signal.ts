@@ -11,6 +11,28 @@ export const CDR_SEEN_EVENT = 'callsync.cdr_seen';
  */
 export const RECORDING_SEEN_EVENT = 'callsync.recording_seen';
 
+/** One of callsync's own notes to a call's workflow: a name and an id, no event fields. */
+export function callsyncNote(eventId: string, name: string, state: string | null = null): CallEventSignal {
+  return {
+    eventId,
+    name,
+    time: null,
+    state,
+    context: null,
+    destination: null,
+    src: null,
+    dst: null,
+    srcId: null,
+    dstId: null,
+    srcName: null,
+    dstName: null,
+    duration: null,
+    tCause: null,
+    connectedAt: null,
+    digits: null,
+  };
+}
+
 /** One call event as the workflow sees it. */
 export interface CallEventSignal {
   eventId: string;

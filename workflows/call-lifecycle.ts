@@ -22,6 +22,7 @@ import {
   type CallLifecycleCarried,
   type CallLifecycleInput,
   type CallState,
+  type LogCallResult,
   type MissedCallEvent,
 } from '../contracts';
 import { CALL_ACTIVITIES, CALL_LOCAL_ACTIVITIES } from '../contracts/activity-options';
@@ -207,6 +208,16 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     s.nextCheckAt = v2 ? Date.now() + s.delay : null;
   }
 
+  // The same log again, with what arrived since `log` was written (the CRM write is skipped when
+  // nothing did).
+  const updateLog = (log: LogCallResult): Promise<LogCallResult> =>
+    crmActivities().logCall({
+      account,
+      callId,
+      known: { recording: log.recording, transcript: log.transcript },
+      crmId: log.crmId,
+    });
+
   // 4. Recording, then transcript and summary: update the same log as they arrive. The recording is
   // checked on a sparse schedule, and at once when a recording-seen note comes (from the recordings
   // sync or callsync's transcription); the CRM is written only when something arrived.
@@ -230,12 +241,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
       s.nextCheckAt = Date.now() + s.delay;
       const found = await local.recordingState({ account, callId });
       if (found.recording !== s.log.recording || found.transcript !== s.log.transcript) {
-        s.log = await crmActivities().logCall({
-          account,
-          callId,
-          known: { recording: s.log.recording, transcript: s.log.transcript },
-          crmId: s.log.crmId,
-        });
+        s.log = await updateLog(s.log);
       }
     }
     await continueIfLong();
@@ -248,12 +254,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     }
     await sleep(s.delay);
     s.delay = Math.min(s.delay * 2, 10 * 60_000);
-    s.log = await crmActivities().logCall({
-      account,
-      callId,
-      known: { recording: s.log.recording, transcript: s.log.transcript },
-      crmId: s.log.crmId,
-    });
+    s.log = await updateLog(s.log);
     await saveTimeline();
     await continueIfLong();
   }
