@@ -89,8 +89,11 @@ const BUILDERS: [string, () => z.ZodType][] = [
 function outcome(schema: z.ZodType, input: unknown): unknown {
   const r = schema.safeParse(input);
   if (!r.success) return { ok: false, issues: r.error.issues.map((i) => [i.path.join('.'), i.message]) };
+  // Keys in any order: the fast path hands back a record that needs no change as it came (zod
+  // would copy it, known keys first), and nothing reads a record's key order.
   const data = r.data as Record<string, unknown>;
-  return { ok: true, keys: Object.keys(data), values: Object.keys(data).map((k) => shown(data[k])) };
+  const keys = Object.keys(data).sort();
+  return { ok: true, keys, values: keys.map((k) => shown(data[k])) };
 }
 
 function shown(v: unknown): string {
@@ -158,6 +161,20 @@ describe('record fast path', () => {
       for (const key of keys) inputs.push({ z: 1, id: 1, [key]: VALUES[i], a: 2 });
     }
     for (const input of inputs) expect(outcome(bulk, input)).toEqual(outcome(record, input));
+  });
+
+  it('hands back a record that needs no change as it came, and copies one that does', () => {
+    const clean = JSON.parse('{"id":7,"n":3,"s":"x","extra":{"a":1}}') as object;
+    expect(bulk.parse(clean)).toBe(clean);
+    const coerced = JSON.parse('{"id":"7","n":3}') as object;
+    const parsed = bulk.parse(coerced);
+    expect(parsed).not.toBe(coerced);
+    expect(parsed).toEqual({ id: 7, n: 3 });
+    // An own __proto__ key (JSON.parse makes one) is never handed on, as zod drops it.
+    const proto = JSON.parse('{"id":7,"__proto__":{"polluted":true}}') as object;
+    const safe = bulk.parse(proto) as Record<string, unknown>;
+    expect(safe).not.toBe(proto);
+    expect(Object.hasOwn(safe, '__proto__')).toBe(false);
   });
 
   it('gives the schema’s result for every resource schema the warehouse reads', () => {
