@@ -17,6 +17,7 @@ import { errorEntries, HttpError } from './http-error';
 import { API_PREFIXES, templateRegExp, toRouterPath } from './paths';
 import type { ApiCall, ApiResponse, RouteDef } from './route-def';
 import { emulatorRoutes } from './routes';
+import { bodyJson } from './row-json';
 
 /** Largest accepted request body (voicemail announcements carry Base64 audio). */
 const BODY_LIMIT = 32 * 1024 * 1024;
@@ -140,12 +141,12 @@ function mountRoute(app: FastifyInstance, ctx: EmulatorContext, def: RouteDef, p
   });
 }
 
-/** Writes a handler's response; JSON is serialised once, as a whole string. */
+/** Writes a handler's response; JSON is serialised once, as a whole string (rows from their kept text). */
 function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
   switch (res.kind) {
     case 'json':
       if (res.headers) reply.headers(res.headers);
-      return reply.code(res.status).type('application/json; charset=utf-8').send(JSON.stringify(res.body));
+      return reply.code(res.status).type('application/json; charset=utf-8').send(bodyJson(res.body));
     case 'bytes':
       return reply
         .code(res.status)

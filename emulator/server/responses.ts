@@ -1,6 +1,7 @@
 // Envelope builders: the platform wraps collections in {data, total} and single resources in {data, links}.
 import type { CollectionResult, Row } from '../store';
 import type { ApiResponse } from './route-def';
+import { markCollection } from './row-json';
 
 /** A JSON response with any body. */
 export function json(status: number, body: unknown, headers?: Record<string, string>): ApiResponse {
@@ -9,7 +10,7 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 
 /** 200 collection envelope {data, total}. */
 export function collection(result: CollectionResult): ApiResponse {
-  return json(200, { data: result.data, total: result.total });
+  return json(200, markCollection({ data: result.data, total: result.total }));
 }
 
 /** A single-resource envelope {data, links: {self}}; status 200 unless told (201 creates, 301 call PATCH). */
