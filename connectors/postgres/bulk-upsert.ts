@@ -59,6 +59,7 @@ interface Statements {
   createStage: string;
   copyStage: string;
   copyTarget: string;
+  anyInRange: string;
   anyPresent: string;
   merge: string;
 }
@@ -88,6 +89,7 @@ function statementsFor(spec: StreamTableSpec): Statements {
     createStage: `CREATE TEMP TABLE IF NOT EXISTS ${quoteIdent(stageName)} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`,
     copyStage: copySql(spec.stream, `pg_temp.${stageName}`),
     copyTarget: copySql(spec.stream),
+    anyInRange: `SELECT EXISTS (SELECT 1 FROM ${table} WHERE account = $1 AND id BETWEEN $2 AND $3) AS present`,
     anyPresent: `SELECT EXISTS (SELECT 1 FROM ${table} WHERE account = $1 AND id = ANY($2::bigint[])) AS present`,
     merge:
       `WITH written AS (INSERT INTO ${table} AS t (${list}) SELECT ${list} FROM ${stage} ` +
@@ -212,8 +214,8 @@ export async function upsertPage<S extends StreamName>(
     if (page.rows.length > 0) {
       let copied = false;
       if (options.fastPath ?? true) {
-        const { rows } = await client.query<{ present: boolean }>(st.anyPresent, [input.account, page.ids]);
-        if (rows[0]?.present === false) copied = await tryDirectCopy(client, st, input.account, page.rows);
+        if (await nonePresent(client, st, input.account, page.ids))
+          copied = await tryDirectCopy(client, st, input.account, page.rows);
       }
       if (copied) {
         result.path = 'copy';
@@ -247,6 +249,27 @@ export async function upsertPage<S extends StreamName>(
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * Whether none of the (sorted) ids is stored yet. One index probe for the range of the ids answers
+ * most pages (a backfill window's pages are ranges of ids no one has written); only when the range
+ * holds rows are the ids looked up one by one.
+ */
+async function nonePresent(
+  client: pg.PoolClient,
+  st: Statements,
+  account: string,
+  ids: readonly number[],
+): Promise<boolean> {
+  const inRange = await client.query<{ present: boolean }>(st.anyInRange, [
+    account,
+    ids[0],
+    ids[ids.length - 1],
+  ]);
+  if (inRange.rows[0]?.present === false) return true;
+  const { rows } = await client.query<{ present: boolean }>(st.anyPresent, [account, ids]);
+  return rows[0]?.present === false;
 }
 
 /** COPY straight into the table; false when a concurrent writer already stored one of the ids. */
