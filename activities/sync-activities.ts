@@ -1,4 +1,5 @@
-// Activities of the warehouse sync: one page per call, written with its checkpoint in one commit.
+// Activities of the warehouse sync: pages, each written with its checkpoint in one commit; one page
+// per call, or (backfill windows) pages one after another for a few seconds per call.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Cdr, FilterCondition } from '../connectors/platform';
@@ -17,7 +18,13 @@ import {
 } from '../connectors/postgres';
 import { advanceCursor, decodeCursor, encodeCursor, maxCursorValue, nextRunCursor } from '../sync/cursor';
 import { streamDefinition } from '../sync/streams';
-import type { SyncCursor, SyncPageInput, SyncPageResult } from '../contracts';
+import type {
+  SyncCursor,
+  SyncPageInput,
+  SyncPageResult,
+  SyncPagesInput,
+  SyncPagesResult,
+} from '../contracts';
 import type { ActivityDeps } from './deps';
 import { reconcileCalls } from './reconcile';
 import { nudgeRecordingChanges } from './recording-nudge';
@@ -45,6 +52,15 @@ export interface FinishSyncInput {
   records: number;
   errors: number;
   error?: string;
+}
+
+/** The sums a run of pages heartbeats after each page. */
+interface PagesProgress {
+  pages: number;
+  records: number;
+  inserted: number;
+  updated: number;
+  quarantined: number;
 }
 
 /** Checkpoint scope of a backfill window. */
@@ -80,6 +96,119 @@ export function createSyncActivities(deps: ActivityDeps) {
     });
     if (!checkpoint?.cursor) return null;
     return lagSeconds(decodeCursor(checkpoint.cursor).max) ?? null;
+  };
+
+  /** One page: read where the checkpoint points, written with the moved checkpoint in one commit. */
+  const syncOnePage = async (input: SyncPageInput, sums: Partial<PagesProgress>): Promise<SyncPageResult> => {
+    const ctx = Context.current();
+    const def = streamDefinition(input.stream);
+    const key = { account: input.account, stream: input.stream, scope: input.scope };
+    const cursor = await readCursor(key);
+    const empty = { records: 0, inserted: 0, updated: 0, quarantined: 0 };
+    if (cursor.done) return { ...empty, cursor, done: true };
+    ctx.heartbeat({ ...sums, page: cursor.page, stage: 'fetch' });
+
+    const filter: FilterCondition[] = [];
+    if (cursor.since !== null)
+      filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
+    if (cursor.until !== null)
+      filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
+    const paginator = def.list(deps.platform(input.account), {
+      page: cursor.page,
+      limit: deps.config.sync.pageSize,
+      filter,
+      signal: ctx.cancellationSignal,
+    });
+    const page = await paginator.readPage(cursor.page);
+    ctx.heartbeat({ ...sums, page: cursor.page, stage: 'write', pageRecords: page.data.length });
+
+    // Records of erased people are anonymised before anything is written (README "Erasure").
+    const suppress = createSuppressor(
+      erasureKey,
+      await suppression.current(),
+      deps.config.crm.defaultCountry as CountryCode,
+    );
+    if (page.invalid.length > 0) {
+      await addQuarantined(
+        warehouse.db,
+        page.invalid.map((bad) => ({
+          account: input.account,
+          stream: input.stream,
+          recordId: recordIdOf(bad.raw, `page${bad.page}#${bad.index}`),
+          reason: `schema: ${bad.reason}`,
+          raw: suppress?.scrub(bad.raw, input.account) ?? bad.raw,
+        })),
+      );
+    }
+    const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
+    let records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
+    let reconcilable = page.data as Cdr[];
+    if (suppress) {
+      const erased = new Set<number>();
+      records = records.map((r) => {
+        const record = suppress.scrub(r.record, input.account);
+        if (record === null) return r;
+        erased.add(r.record.id);
+        return { record, raw: suppress.scrub(r.raw, input.account) ?? r.raw } as PageRecord;
+      });
+      // An erased person's calls are not followed up (no CRM log, no callback) from their CDRs either.
+      reconcilable = reconcilable.filter((c) => !erased.has(c.id));
+    }
+    // Calls waiting for their recordings hear of new ones (and new transcripts) before the page is
+    // written: the warehouse tells what is new, and a retried page tells again (counted once).
+    if (input.stream === 'recordings' && input.scope === '' && cursor.since !== null && deps.temporal) {
+      await nudgeRecordingChanges(
+        deps.temporal,
+        warehouse.db,
+        input.account,
+        page.data,
+        deps.config.calls.recordingHorizon,
+      );
+    }
+    const checkpoint = { key, cursor: encodeCursor(next) };
+    // BigQuery first, PostgreSQL (with the checkpoint) last: the one checkpoint moves only once
+    // every warehouse holds the page, and a retry re-reads the page, whose BigQuery jobs it finds.
+    await deps.bigquery?.(input.account)?.writePage({
+      position: { ...key, since: cursor.since, until: cursor.until, page: cursor.page },
+      records,
+    });
+    const written =
+      records.length > 0
+        ? await upsertPage(warehouse.pool, {
+            stream: input.stream as StreamName,
+            account: input.account,
+            records,
+            checkpoint,
+          })
+        : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
+    // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
+    if (input.stream === 'cdrs' && input.scope === '' && cursor.since !== null && deps.temporal) {
+      await reconcileCalls(
+        deps.temporal,
+        {
+          account: input.account,
+          taskQueue: deps.config.temporal.taskQueue,
+          windowMs: deps.config.calls.reconcileWindow,
+          newest: next.max,
+        },
+        reconcilable,
+      );
+    }
+    const labels = { account: input.account, stream: input.stream };
+    const m = metrics();
+    m.streamPages.inc(labels);
+    m.streamRecords.inc(labels, records.length);
+    m.streamErrors.inc(labels, written.quarantined + page.invalid.length);
+    const lag = lagSeconds(next.max);
+    if (lag !== undefined) m.streamLag.set(labels, lag);
+    return {
+      records: records.length,
+      inserted: written.inserted,
+      updated: written.updated,
+      quarantined: written.quarantined + page.invalid.length,
+      cursor: next,
+      done: next.done === true,
+    };
   };
 
   return {
@@ -119,117 +248,38 @@ export function createSyncActivities(deps: ActivityDeps) {
      * A retry reads the checkpoint again, so it resumes exactly after the last committed page.
      */
     async syncPage(input: SyncPageInput): Promise<SyncPageResult> {
-      const ctx = Context.current();
-      const def = streamDefinition(input.stream);
-      const key = { account: input.account, stream: input.stream, scope: input.scope };
-      const cursor = await readCursor(key);
-      const empty = { records: 0, inserted: 0, updated: 0, quarantined: 0 };
-      if (cursor.done) return { ...empty, cursor, done: true };
-      ctx.heartbeat({ page: cursor.page, stage: 'fetch' });
-
-      const filter: FilterCondition[] = [];
-      if (cursor.since !== null)
-        filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
-      if (cursor.until !== null)
-        filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
-      const paginator = def.list(deps.platform(input.account), {
-        page: cursor.page,
-        limit: deps.config.sync.pageSize,
-        filter,
-        signal: ctx.cancellationSignal,
-      });
-      const page = await paginator.readPage(cursor.page);
-      ctx.heartbeat({ page: cursor.page, stage: 'write', records: page.data.length });
-
-      // Records of erased people are anonymised before anything is written (README "Erasure").
-      const suppress = createSuppressor(
-        erasureKey,
-        await suppression.current(),
-        deps.config.crm.defaultCountry as CountryCode,
-      );
-      if (page.invalid.length > 0) {
-        await addQuarantined(
-          warehouse.db,
-          page.invalid.map((bad) => ({
-            account: input.account,
-            stream: input.stream,
-            recordId: recordIdOf(bad.raw, `page${bad.page}#${bad.index}`),
-            reason: `schema: ${bad.reason}`,
-            raw: suppress?.scrub(bad.raw, input.account) ?? bad.raw,
-          })),
-        );
-      }
-      const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
-      let records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
-      let reconcilable = page.data as Cdr[];
-      if (suppress) {
-        const erased = new Set<number>();
-        records = records.map((r) => {
-          const record = suppress.scrub(r.record, input.account);
-          if (record === null) return r;
-          erased.add(r.record.id);
-          return { record, raw: suppress.scrub(r.raw, input.account) ?? r.raw } as PageRecord;
-        });
-        // An erased person's calls are not followed up (no CRM log, no callback) from their CDRs either.
-        reconcilable = reconcilable.filter((c) => !erased.has(c.id));
-      }
-      // Calls waiting for their recordings hear of new ones (and new transcripts) before the page is
-      // written: the warehouse tells what is new, and a retried page tells again (counted once).
-      if (input.stream === 'recordings' && input.scope === '' && cursor.since !== null && deps.temporal) {
-        await nudgeRecordingChanges(
-          deps.temporal,
-          warehouse.db,
-          input.account,
-          page.data,
-          deps.config.calls.recordingHorizon,
-        );
-      }
-      const checkpoint = { key, cursor: encodeCursor(next) };
-      // BigQuery first, PostgreSQL (with the checkpoint) last: the one checkpoint moves only once
-      // every warehouse holds the page, and a retry re-reads the page, whose BigQuery jobs it finds.
-      await deps.bigquery?.(input.account)?.writePage({
-        position: { ...key, since: cursor.since, until: cursor.until, page: cursor.page },
-        records,
-      });
-      const written =
-        records.length > 0
-          ? await upsertPage(warehouse.pool, {
-              stream: input.stream as StreamName,
-              account: input.account,
-              records,
-              checkpoint,
-            })
-          : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
-      // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
-      if (input.stream === 'cdrs' && input.scope === '' && cursor.since !== null && deps.temporal) {
-        await reconcileCalls(
-          deps.temporal,
-          {
-            account: input.account,
-            taskQueue: deps.config.temporal.taskQueue,
-            windowMs: deps.config.calls.reconcileWindow,
-            newest: next.max,
-          },
-          reconcilable,
-        );
-      }
-      const labels = { account: input.account, stream: input.stream };
-      const m = metrics();
-      m.streamPages.inc(labels);
-      m.streamRecords.inc(labels, records.length);
-      m.streamErrors.inc(labels, written.quarantined + page.invalid.length);
-      const lag = lagSeconds(next.max);
-      if (lag !== undefined) m.streamLag.set(labels, lag);
-      return {
-        records: records.length,
-        inserted: written.inserted,
-        updated: written.updated,
-        quarantined: written.quarantined + page.invalid.length,
-        cursor: next,
-        done: next.done === true,
-      };
+      return syncOnePage(input, {});
     },
 
+    /**
+     * Pages as `syncPage` writes them, one after another, until the read ends or `budgetMs` has
+     * passed: a backfill window's pages without a round trip through Temporal for each. Every page
+     * heartbeats the sums so far, and a retried attempt starts from the last sums it finds.
+     */
+    async syncPages(input: SyncPagesInput): Promise<SyncPagesResult> {
+      const ctx = Context.current();
+      const started = Date.now();
+      const prior = ctx.info.heartbeatDetails as Partial<PagesProgress> | undefined;
+      const sums: PagesProgress = {
+        pages: prior?.pages ?? 0,
+        records: prior?.records ?? 0,
+        inserted: prior?.inserted ?? 0,
+        updated: prior?.updated ?? 0,
+        quarantined: prior?.quarantined ?? 0,
+      };
+      const { budgetMs, ...pageInput } = input;
+      for (;;) {
+        const page = await syncOnePage(pageInput, sums);
+        sums.pages += 1;
+        sums.records += page.records;
+        sums.inserted += page.inserted;
+        sums.updated += page.updated;
+        sums.quarantined += page.quarantined;
+        ctx.heartbeat({ ...sums, stage: 'written' });
+        if (page.done || Date.now() - started >= budgetMs)
+          return { ...sums, cursor: page.cursor, done: page.done };
+      }
+    },
     /** Backfill settings from config (read by the workflow through an activity, since config is not history). */
     async backfillSettings(_input: { account: string }): Promise<{ windowMs: number; parallelism: number }> {
       return { windowMs: deps.config.sync.backfillWindow, parallelism: deps.config.sync.backfillParallelism };

@@ -48,6 +48,16 @@ export interface SyncPageResult {
   done: boolean;
 }
 
+export interface SyncPagesInput extends SyncPageInput {
+  /** Pages are read one after another until the read ends or this much time has passed. */
+  budgetMs: number;
+}
+
+/** What a run of pages did, summed; a retried attempt goes on from its last heartbeat's sums. */
+export interface SyncPagesResult extends SyncPageResult {
+  pages: number;
+}
+
 /** The signature of `workflows/sync-stream.ts`. */
 export type SyncStreamWorkflow = (input: SyncStreamInput) => Promise<SyncSummary>;
 

@@ -3,6 +3,7 @@ import {
   continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -21,7 +22,7 @@ import { splitWindows } from '../sync/windows';
 import { formatPlatformTime } from '../sync/time';
 import { SYNC_ACTIVITIES } from '../contracts/activity-options';
 
-const { openSync, openWindow, syncPage, finishSync, backfillSettings } =
+const { openSync, openWindow, syncPage, syncPages, finishSync, backfillSettings } =
   proxyActivities<Activities>(SYNC_ACTIVITIES);
 
 /**
@@ -104,8 +105,13 @@ export async function backfill(input: BackfillInput): Promise<BackfillProgress> 
   return result;
 }
 
-/** Pages per window run before continuing as new. */
+/** Activities per window run before continuing as new. */
 const PAGES_PER_WINDOW_RUN = 200;
+/** A window tells the backfill its totals at most this often (its result carries the final ones). */
+const PROGRESS_INTERVAL_MS = 2000;
+/** How long one activity of a window goes on reading pages before it reports back. */
+const PAGES_BUDGET_MS = 5000;
+const BATCHED_PAGES_PATCH = 'backfill-batched-pages';
 
 /** One window of a backfill: every page of `from <= cursor < to`, each committed with its checkpoint. */
 export async function backfillWindow(input: BackfillWindowInput): Promise<WindowTotals> {
@@ -115,15 +121,34 @@ export async function backfillWindow(input: BackfillWindowInput): Promise<Window
   let records = input.carried?.records ?? 0;
   let quarantined = input.carried?.quarantined ?? 0;
   const parent = input.parentId ? getExternalWorkflowHandle(input.parentId) : undefined;
-  for (let pages = 1; ; pages++) {
-    const page = await syncPage({ account, stream, scope });
+  // Runs started before this change read one page per activity, signalled the backfill after every
+  // page and waited for each signal. Now one activity reads pages for a few seconds, and the next
+  // one starts while a signal (at most one every 2 s) is delivered: Temporal handles a window's
+  // progress a few times a minute instead of several times per page.
+  const batched = patched(BATCHED_PAGES_PATCH);
+  let lastProgress = -Infinity;
+  let signalling: Promise<void> = Promise.resolve();
+  for (let calls = 1; ; calls++) {
+    const page = batched
+      ? await syncPages({ account, stream, scope, budgetMs: PAGES_BUDGET_MS })
+      : await syncPage({ account, stream, scope });
     records += page.records;
     quarantined += page.quarantined;
     if (page.done) break;
-    if (parent) await parent.signal(windowProgressSignal, { window: `${from}/${to}`, records, quarantined });
-    if (pages >= PAGES_PER_WINDOW_RUN || workflowInfo().continueAsNewSuggested) {
+    if (parent && !batched) {
+      await parent.signal(windowProgressSignal, { window: `${from}/${to}`, records, quarantined });
+    } else if (parent && Date.now() - lastProgress >= PROGRESS_INTERVAL_MS) {
+      lastProgress = Date.now();
+      // The backfill never moves a window's totals backwards, so a lost or late signal only delays them.
+      signalling = parent
+        .signal(windowProgressSignal, { window: `${from}/${to}`, records, quarantined })
+        .catch(() => undefined);
+    }
+    if (calls >= PAGES_PER_WINDOW_RUN || workflowInfo().continueAsNewSuggested) {
+      await signalling;
       await continueAsNew<typeof backfillWindow>({ ...input, carried: { records, quarantined } });
     }
   }
+  await signalling;
   return { records, quarantined };
 }
