@@ -28,7 +28,9 @@ export function markCollection<B extends { data: readonly object[]; total: numbe
 
 /**
  * The JSON text of a body: for a marked collection, exactly what JSON.stringify would write,
- * built from each row's kept text.
+ * built from each row's kept text. A string, not a Buffer: the socket encodes a string into memory
+ * of its own, while a page-sized Buffer counts as V8 external memory, and at a few pages a second
+ * that brings on a full GC of the whole seeded store every second or so.
  */
 export function bodyJson(body: unknown): string {
   if (typeof body !== 'object' || body === null || !collections.has(body)) return JSON.stringify(body);
