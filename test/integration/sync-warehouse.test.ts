@@ -1,6 +1,13 @@
 // The warehouse sync end to end: emulator → client → Temporal workflows → PostgreSQL.
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'kysely';
-import { backfillWorkflow, syncStreamWorkflow } from '../../contracts';
+import { createSyncActivities, windowScope } from '../../activities/sync-activities';
+import {
+  backfillWorkflow,
+  syncStreamWorkflow,
+  type SyncPagesInput,
+  type SyncPagesResult,
+} from '../../contracts';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(180_000);
@@ -52,6 +59,53 @@ describe('warehouse sync on Temporal', () => {
     expect(one.src).toBe(source.src);
     expect(one.billsec).toBe(source.billsec);
     expect(one.raw).toEqual(source);
+  });
+
+  it("reads a window's pages for a few seconds per activity; a retried attempt goes on from its last heartbeat's sums", async () => {
+    const acts = createSyncActivities(h.deps);
+    // A window over about 7,000 of the seeded CDRs, from the emulator's own dates.
+    const rows = h.emulator.store.tables.cdrs.query(h.emulator.admin.customer_id, {
+      page: 1,
+      limit: 20_000,
+      filter: [],
+    }).data;
+    const from = String(rows[1000]!.calldate);
+    const to = String(rows[8000]!.calldate);
+    const inWindow = h.emulator.store.tables.cdrs.query(h.emulator.admin.customer_id, {
+      page: 1,
+      limit: 1_000_000,
+      filter: [
+        { property: 'calldate', operator: 'gte', value: from },
+        { property: 'calldate', operator: 'lt', value: to },
+      ],
+    }).total;
+    expect(inWindow).toBeGreaterThan(2 * 2000); // three pages or more (the harness reads 2000 a page)
+    await acts.openWindow({ account: 'acme', stream: 'cdrs', from, to });
+    const input = { account: 'acme', stream: 'cdrs', scope: windowScope(from, to) };
+
+    // A budget of 0 reads one page. This attempt plays a retry whose failed attempt had heartbeated
+    // the sums of two pages: it adds its page to them.
+    const prior = { pages: 2, records: 4000, inserted: 4000, updated: 0, quarantined: 0 };
+    const retried = new MockActivityEnvironment({ heartbeatDetails: prior });
+    const beats: unknown[] = [];
+    retried.on('heartbeat', (d: unknown) => beats.push(d));
+    const syncPages = (i: SyncPagesInput): Promise<SyncPagesResult> => acts.syncPages(i);
+    const one: SyncPagesResult = await retried.run(syncPages, { ...input, budgetMs: 0 });
+    expect(one).toMatchObject({ pages: 3, records: 6000, done: false });
+    expect(beats.at(-1)).toMatchObject({ pages: 3, records: 6000, stage: 'written' });
+
+    // A fresh attempt with time to spare reads every page left, in one activity.
+    const fresh = new MockActivityEnvironment();
+    const rest: SyncPagesResult = await fresh.run(syncPages, { ...input, budgetMs: 60_000 });
+    expect(rest.done).toBe(true);
+    expect(rest.records).toBe(inWindow - 2000);
+    expect(rest.pages).toBe(Math.ceil((inWindow - 2000) / 2000));
+    const { rows: stored } = await sql<{ n: number }>`
+      select count(*)::int as n from cdrs
+      where account = 'acme' and calldate >= ${from}::timestamptz and calldate < ${to}::timestamptz`.execute(
+      h.deps.warehouse.db,
+    );
+    expect(stored[0]!.n).toBe(inWindow);
   });
 
   it('incremental sync picks up new CDRs once, and a second run changes nothing', async () => {
