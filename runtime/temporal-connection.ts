@@ -177,12 +177,22 @@ export interface ConnectOptions {
 }
 
 /**
- * The gRPC client reports a refused handshake only as a missed deadline: a TLS handshake of our own
- * finds the reason (certificate, name, or a TLS server reached in plaintext).
+ * The connection's failure as an error naming the setting. A refused handshake often reaches us only
+ * as a missed deadline or a transport error, whose wording differs between the gRPC client, the
+ * worker's Rust core and how loaded the machine is: when the error alone points at nothing better
+ * than the address, a TLS handshake of our own finds the reason (certificate, name, or a TLS server
+ * reached in plaintext).
  */
+async function explainConnectFailure(err: unknown, s: TemporalConnectionSettings): Promise<Error> {
+  const explained = explainTemporalError(err, s);
+  if (!(explained instanceof TemporalConnectionError) || explained.setting !== 'temporal.address') {
+    return explained;
+  }
+  return explainTemporalError(await withHandshakeReason(err, s), s);
+}
+
+/** The error with what a TLS handshake of our own learnt about the server appended. */
 async function withHandshakeReason(err: unknown, s: TemporalConnectionSettings): Promise<unknown> {
-  const text = `${String((err as Error).message)} ${String((err as { cause?: Error }).cause?.message)}`;
-  if (!/deadline|No connection established|UNAVAILABLE/i.test(text)) return err;
   const tls = s.tls || s.apiKey ? temporalTls(s) : undefined;
   const reason = await probeTls(
     s.address,
@@ -215,7 +225,7 @@ export async function connectTemporalClient(
     return connection;
   } catch (err) {
     await connection?.close().catch(() => undefined);
-    throw explainTemporalError(await withHandshakeReason(err, settings), settings);
+    throw await explainConnectFailure(err, settings);
   }
 }
 
@@ -233,6 +243,6 @@ export async function connectTemporalWorker(settings: TemporalConnectionSettings
     return connection;
   } catch (err) {
     await connection?.close().catch(() => undefined);
-    throw explainTemporalError(err, settings);
+    throw await explainConnectFailure(err, settings);
   }
 }
