@@ -19,6 +19,7 @@ import {
 import { deliverCallEvents } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
+import { workflowStory } from '../support/workflow-story';
 
 jest.setTimeout(240_000);
 
@@ -373,18 +374,28 @@ describe('call lifecycle', () => {
     // In small groups at once, so that signals arrive while runs hand over.
     for (let i = 0; i < many.length; i += 10) await start(many.slice(i, i + 10));
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
-    const live = await eventually(async () => {
-      const st = await handle.query(callStateQuery);
-      return st.events === 300 && st.continuedRuns >= 2 ? st : undefined;
-    }, 'every event taken in, over several runs');
+    const live = await eventually(
+      async () => {
+        const st = await handle.query(callStateQuery);
+        return st.events === 300 && st.continuedRuns >= 2 ? st : undefined;
+      },
+      'every event taken in, over several runs',
+      60_000,
+      () => workflowStory(handle),
+    );
     expect(live.ended).toBe(false);
     // Redeliveries after the hand-over are still recognised.
     await start(many.slice(0, 20));
     await deliver(callId, [event(callId, 9, 'call.hangup', contact.tel)]);
-    const logged = await eventually(async () => {
-      const rows = await callLog(callId);
-      return rows.length > 0 ? rows : undefined;
-    }, 'the call log');
+    const logged = await eventually(
+      async () => {
+        const rows = await callLog(callId);
+        return rows.length > 0 ? rows : undefined;
+      },
+      'the call log',
+      60_000,
+      () => workflowStory(handle),
+    );
     expect(logged).toHaveLength(1);
     expect((await handle.query(callStateQuery)).events).toBe(301);
     const { rows } = await sql<{ n: number }>`
