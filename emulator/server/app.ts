@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, missingToken, readCredential } from './auth/credentials';
 import type { EmulatorContext } from './context';
@@ -141,12 +142,18 @@ function mountRoute(app: FastifyInstance, ctx: EmulatorContext, def: RouteDef, p
   });
 }
 
-/** Writes a handler's response; JSON is serialised once, as a whole string (rows from their kept text). */
+/** Writes a handler's response; a collection's rows are written from their kept text. */
 function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
   switch (res.kind) {
-    case 'json':
+    case 'json': {
       if (res.headers) reply.headers(res.headers);
-      return reply.code(res.status).type('application/json; charset=utf-8').send(bodyJson(res.body));
+      reply.code(res.status).type('application/json; charset=utf-8');
+      const json = bodyJson(res.body);
+      if (typeof json === 'string') return reply.send(json);
+      // A collection's bytes, from the kept row texts: streamed as they are, with their length.
+      const length = json.reduce((n, part) => n + part.length, 0);
+      return reply.header('content-length', length).send(Readable.from(json, { objectMode: false }));
+    }
     case 'bytes':
       return reply
         .code(res.status)
