@@ -142,6 +142,9 @@ function mountRoute(app: FastifyInstance, ctx: EmulatorContext, def: RouteDef, p
   });
 }
 
+/** Collection bodies larger than this are streamed from the row texts' slabs rather than copied. */
+const STREAM_ABOVE_BYTES = 256 * 1024;
+
 /** Writes a handler's response; a collection's rows are written from their kept text. */
 function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
   switch (res.kind) {
@@ -150,8 +153,10 @@ function sendResponse(reply: FastifyReply, res: ApiResponse): FastifyReply {
       reply.code(res.status).type('application/json; charset=utf-8');
       const json = bodyJson(res.body);
       if (typeof json === 'string') return reply.send(json);
-      // A collection's bytes, from the kept row texts: streamed as they are, with their length.
+      // A collection's bytes, from the kept row texts. A small one (a lookup, a live page) is sent as
+      // one buffer, as a string was; a large one is streamed from the slabs as it is.
       const length = json.reduce((n, part) => n + part.length, 0);
+      if (length <= STREAM_ABOVE_BYTES) return reply.send(Buffer.concat(json, length));
       return reply.header('content-length', length).send(Readable.from(json, { objectMode: false }));
     }
     case 'bytes':
