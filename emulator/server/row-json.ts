@@ -41,7 +41,7 @@ export class RowTexts {
         // A frozen row cannot keep its place: its text is made for this answer only.
         if (run) out.push(this.slice(run));
         run = undefined;
-        out.push(Buffer.from(`${JSON.stringify(row)},`));
+        out.push(Buffer.from(textOf(row)));
         continue;
       }
       const place = this.place(row);
@@ -64,7 +64,7 @@ export class RowTexts {
   private place(row: object): TextPlace {
     const kept = (row as Placed)[PLACE];
     if (kept !== undefined) return kept;
-    const text = `${JSON.stringify(row)},`;
+    const text = textOf(row);
     // UTF-8 takes at most 3 bytes per UTF-16 unit: room for that many always holds the text.
     const room = text.length * 3;
     let slab = this.slabs.at(-1);
@@ -83,6 +83,9 @@ export class RowTexts {
     return place;
   }
 }
+
+/** A row's text as the slabs hold it: its JSON and the comma after it. */
+const textOf = (row: object): string => `${JSON.stringify(row)},`;
 
 const texts = new RowTexts();
 
