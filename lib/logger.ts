@@ -58,5 +58,16 @@ function prettyStream(): DestinationStream {
   });
 }
 
+/**
+ * A logger that appends JSON lines to `file` (a harness keeps each run's log beside its data), with
+ * the same redaction as the process logger.
+ */
+export function createFileLogger(file: string, level = 'info'): Logger {
+  return pino(
+    { name: 'callsync', level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    pino.destination({ dest: file, mkdir: true, sync: false }),
+  );
+}
+
 /** A logger that drops everything, for libraries used without one. */
 export const silentLogger: Logger = pino({ level: 'silent' });
