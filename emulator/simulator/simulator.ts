@@ -9,13 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { hashSeed, Rng } from '../data/prng';
 import type { ChangeEvent, EmulatorStore, Row } from '../store';
 import { AudioReadiness } from './audio-readiness';
+import { CallRecords } from './call-records';
 import { drawTiming, type CallTiming } from './call-timing';
 import { CallerMemory } from './caller-memory';
 import { callEventBody, SMS_TEXTS, smsEventBody, type SimEvent } from './events';
 import { hungUpPlan } from './hung-up-plan';
 import { SimulatorLedger, type Ledger } from './ledger';
 import { externalParty, planCall, type CallPlan, type PlannedStep, type TrafficKind } from './plan';
-import { aiPatch, cdrRow, liveCallRow, LIVE_STATE_CODES, monitorRow, smsRow, voicemessageRow } from './rows';
+import { liveCallRow, LIVE_STATE_CODES, smsRow } from './rows';
 import {
   applyConfig,
   cloneConfig,
@@ -42,9 +43,6 @@ export {
 /** Where events go (the webhook delivery). */
 export type EventSink = (customerId: number, event: SimEvent) => void;
 
-/** The longest a timer can wait (Node's limit, about 24.8 days). */
-const MAX_TIMER_MS = 2_147_000_000;
-
 interface ActiveCall {
   plan: CallPlan;
   store: EmulatorStore;
@@ -65,7 +63,6 @@ export class CallSimulator {
   private rng = new Rng(hashSeed(1, 'simulator'));
   private placed = 0;
   private readonly active = new Map<number, ActiveCall>();
-  private readonly timers = new Set<NodeJS.Timeout>();
   private arrivalTimer: NodeJS.Timeout | undefined;
   private clockTimer: NodeJS.Timeout | undefined;
   private clockAnchor = { real: 0, sim: 0 };
@@ -77,6 +74,7 @@ export class CallSimulator {
   private unsubscribe: (() => void) | undefined;
   private ownWrite = false;
   private readonly record = new SimulatorLedger();
+  private readonly records: CallRecords;
   private stats = {
     started: zeroCounts(),
     ended: zeroCounts(),
@@ -91,8 +89,24 @@ export class CallSimulator {
     private readonly sink: EventSink,
     private readonly onError: (err: unknown, what: string) => void = () => undefined,
     /** Where late and lost audio is kept (the server's, so its .mp3 routes answer 404 meanwhile). */
-    private readonly audio: AudioReadiness = new AudioReadiness(),
+    audio: AudioReadiness = new AudioReadiness(),
   ) {
+    this.records = new CallRecords({
+      config: () => this.config,
+      store: () => this.getStore(),
+      memory: this.memory,
+      audio,
+      ledger: this.record,
+      write: (fn) => this.write(fn),
+      advanceClockTo: (store, s) => this.advanceClockTo(store, s),
+      transcribed: () => {
+        this.stats.transcripts++;
+      },
+      failed: (err, what) => {
+        this.stats.errors++;
+        this.onError(err, what);
+      },
+    });
     this.attach(getStore());
   }
 
@@ -158,9 +172,8 @@ export class CallSimulator {
   close(): void {
     this.stop();
     for (const call of this.active.values()) for (const t of call.timers) clearTimeout(t);
-    for (const t of this.timers) clearTimeout(t);
+    this.records.close();
     this.active.clear();
-    this.timers.clear();
     this.unsubscribe?.();
   }
 
@@ -177,6 +190,7 @@ export class CallSimulator {
       api_calls: this.stats.api_calls,
       transcripts: this.stats.transcripts,
       errors: this.stats.errors,
+      scheduled_writes: this.records.scheduled,
       ledger_pending: this.record.pendingCount(),
     };
   }
@@ -319,176 +333,14 @@ export class CallSimulator {
     if (last) this.record.hangupSent(plan.callId);
   }
 
-  /**
-   * The call ends: the live call leaves /calls before its last event goes. Its CDR, recording and voice
-   * message are written now, before the live call is removed (today's order), or, with delays on, later.
-   */
+  /** The call ends: its records are written (call-records.ts) and the live call leaves /calls. */
   private finish(call: ActiveCall, rng: Rng): void {
-    const { plan, store, timing } = call;
+    const { plan } = call;
     this.active.delete(plan.callId);
     for (const t of call.timers) clearTimeout(t);
     this.stats.ended[plan.scenario] = (this.stats.ended[plan.scenario] ?? 0) + 1;
     this.record.ended(plan);
-    const hangupAt = plan.start + plan.cdr.duration;
-    // Labels an agent or integration put on the live call (PATCH /calls/{id}) stay on its record.
-    const liveLabels = store.tables.calls.get(plan.callId)?.row.labels;
-    const removeLive = (): void => {
-      if (store.tables.calls.get(plan.callId)) store.tables.calls.remove(plan.callId);
-    };
-    const cdrAt = hangupAt + timing.cdrDelay;
-    const recordingAt = hangupAt + timing.recordingDelay;
-    if (cdrAt === hangupAt && recordingAt === hangupAt) {
-      this.write(() => {
-        this.writeRecords(call, rng, liveLabels, hangupAt);
-        removeLive();
-      });
-      return;
-    }
-    this.write(removeLive);
-    this.later(store, hangupAt, cdrAt, `CDR of call ${plan.callId}`, () => {
-      const cdr = this.writeRecords(call, rng, liveLabels, cdrAt, recordingAt === cdrAt);
-      if (plan.recorded && recordingAt > cdrAt)
-        this.later(store, cdrAt, recordingAt, `recording of call ${plan.callId}`, () =>
-          this.writeRecording(call, rng, cdr, recordingAt),
-        );
-    });
-  }
-
-  /** The CDR, voice message and contacts' last call at `at`; the recording too unless it comes later. */
-  private writeRecords(
-    call: ActiveCall,
-    rng: Rng,
-    liveLabels: unknown,
-    at: number,
-    withRecording = true,
-  ): Row {
-    const { plan, store, timing } = call;
-    const customerId = plan.customerId;
-    const cdrs = store.tables.cdrs;
-    let floor: string | undefined;
-    if (!timing.trueCalldate) {
-      const total = cdrs.count(customerId);
-      const lastCdr =
-        total > 0 ? cdrs.query(customerId, { page: total, limit: 1, filter: [] }).data[0] : undefined;
-      floor = typeof lastCdr?.calldate === 'string' ? lastCdr.calldate : undefined;
-    }
-    const cdr = cdrs.insert(
-      customerId,
-      cdrRow(plan, rng, floor),
-      timing.trueCalldate ? { keyMayGoBack: true } : {},
-    );
-    const cdrId = Number(cdr.id);
-    this.record.cdrWritten(plan.callId, cdrId, at);
-    if (Array.isArray(liveLabels) && liveLabels.length > 0) cdrs.update(cdrId, { labels: liveLabels });
-    if (plan.recorded && withRecording) this.writeRecording(call, rng, cdr, at);
-    if (plan.cdr.disposition === 'VM') {
-      const pool = this.memory.vmPool(plan);
-      const vm = store.tables.voicemessages.insert(
-        customerId,
-        voicemessageRow(plan, cdrId, pool.length > 0 ? rng.pick(pool) : null),
-      );
-      const ready = at + timing.audioDelay;
-      if (timing.audioDelay > 0) this.audioLater(store, 'voicemessages', Number(vm.id), at, ready);
-      this.record.voicemailWritten({
-        voicemessage_id: Number(vm.id),
-        call_id: plan.callId,
-        customer_id: customerId,
-        written_at: at,
-        audio_ready_at: ready,
-      });
-    }
-    for (const party of [plan.src, plan.dst]) {
-      if (party.contactId !== null)
-        store.tables.contacts.update(party.contactId, { last_call_at: cdr.calldate });
-    }
-    return cdr;
-  }
-
-  /** The recording is listed at `at`; its audio may be late or lost; its transcript comes later. */
-  private writeRecording(call: ActiveCall, rng: Rng, cdr: Row, at: number): void {
-    const { plan, store, timing } = call;
-    const hangupAt = plan.start + plan.cdr.duration;
-    const mon = store.tables.monitors.insert(
-      plan.customerId,
-      at === hangupAt ? monitorRow(plan, cdr, rng) : monitorRow(plan, cdr, rng, at),
-    );
-    const id = Number(mon.id);
-    let ready: number | null = at;
-    if (timing.audioLost) {
-      ready = null;
-      this.audio.set('monitors', id, null);
-    } else if (timing.audioDelay > 0) {
-      ready = at + timing.audioDelay;
-      this.audioLater(store, 'monitors', id, at, ready);
-    }
-    const transcriptExpected = this.scheduleTranscript(store, id, plan, rng, at);
-    this.record.recordingWritten(plan.callId, { id, at, audioReadyAt: ready, transcriptExpected });
-  }
-
-  /** Audio of a row answers 404 until `ready` (emulator clock); the clock is moved there when it comes. */
-  private audioLater(
-    store: EmulatorStore,
-    table: 'monitors' | 'voicemessages',
-    id: number,
-    at: number,
-    ready: number,
-  ): void {
-    this.audio.set(table, id, ready * 1000);
-    this.later(store, at, ready, `audio of ${table} ${id}`, () => undefined);
-  }
-
-  /**
-   * Runs `fn` (a store write) `to - from` simulated seconds from now, at speed, with the emulator clock
-   * moved to `to` first; nothing runs once the store has been replaced.
-   */
-  private later(store: EmulatorStore, from: number, to: number, what: string, fn: () => void): void {
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        if (store !== this.getStore()) return;
-        this.advanceClockTo(store, to);
-        try {
-          this.write(fn);
-        } catch (err) {
-          this.stats.errors++;
-          this.onError(err, what);
-        }
-      },
-      Math.min(((to - from) * 1000) / this.config.speed, MAX_TIMER_MS),
-    );
-    this.timers.add(timer);
-  }
-
-  /** The transcript comes transcript_delay_s after the recording is listed; false when none will. */
-  private scheduleTranscript(
-    store: EmulatorStore,
-    monitorId: number,
-    plan: CallPlan,
-    rng: Rng,
-    listedAt: number,
-  ): boolean {
-    const pool = this.memory.aiPool(plan);
-    if (pool.length === 0) return false;
-    const ai = rng.pick(pool);
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        if (store !== this.getStore()) return;
-        const at = listedAt + this.config.transcript_delay_s;
-        this.advanceClockTo(store, at);
-        try {
-          this.write(() => store.tables.monitors.update(monitorId, aiPatch(ai)));
-          this.stats.transcripts++;
-          this.record.transcriptWritten(plan.callId, at);
-        } catch (err) {
-          this.stats.errors++;
-          this.onError(err, `transcript of monitor ${monitorId}`);
-        }
-      },
-      (this.config.transcript_delay_s * 1000) / this.config.speed,
-    );
-    this.timers.add(timer);
-    return true;
+    this.records.hangup(call, rng);
   }
 
   // --- calls placed through the API (POST /calls) -------------------------------------------------------
