@@ -73,7 +73,7 @@ export class CallSimulator {
   );
   private unsubscribe: (() => void) | undefined;
   private ownWrite = false;
-  private readonly record = new SimulatorLedger();
+  private readonly groundTruth = new SimulatorLedger();
   private readonly records: CallRecords;
   private stats = {
     started: zeroCounts(),
@@ -96,7 +96,7 @@ export class CallSimulator {
       store: () => this.getStore(),
       memory: this.memory,
       audio,
-      ledger: this.record,
+      ledger: this.groundTruth,
       write: (fn) => this.write(fn),
       advanceClockTo: (store, s) => this.advanceClockTo(store, s),
       transcribed: () => {
@@ -116,18 +116,18 @@ export class CallSimulator {
     this.active.clear();
     this.worlds.clear();
     this.memory.clear();
-    this.record.clear();
+    this.groundTruth.clear();
     this.attach(store);
   }
 
   /** The ground truth of what the simulator played (calls, SMS, voice messages); see ledger.ts. */
   ledger(): Ledger {
-    return this.record.snapshot();
+    return this.groundTruth.snapshot();
   }
 
   /** Empties the ledger (calls still playing stay out of it). */
   clearLedger(): void {
-    this.record.clear();
+    this.groundTruth.clear();
   }
 
   /** Changes settings (running or not). */
@@ -191,7 +191,7 @@ export class CallSimulator {
       transcripts: this.stats.transcripts,
       errors: this.stats.errors,
       scheduled_writes: this.records.scheduled,
-      ledger_pending: this.record.pendingCount(),
+      ledger_pending: this.groundTruth.pendingCount(),
     };
   }
 
@@ -245,7 +245,7 @@ export class CallSimulator {
         }),
       ),
     );
-    this.record.smsSent({
+    this.groundTruth.smsSent({
       sms_id: Number(row.id),
       customer_id: customerId,
       from,
@@ -294,7 +294,7 @@ export class CallSimulator {
   private play(store: EmulatorStore, plan: CallPlan, rng: Rng, fromApi: boolean, timing: CallTiming): void {
     const call: ActiveCall = { plan, store, timers: [], realStart: Date.now(), next: 0, fromApi, timing };
     this.active.set(plan.callId, call);
-    this.record.started(plan, fromApi, timing.longTalk !== undefined);
+    this.groundTruth.started(plan, fromApi, timing.longTalk !== undefined);
     this.stats.started[plan.scenario] = (this.stats.started[plan.scenario] ?? 0) + 1;
     const speed = this.config.speed;
     plan.steps.forEach((step, i) => {
@@ -330,7 +330,7 @@ export class CallSimulator {
     if (step.name === 'call.connected' && plan.destination === 'in')
       this.memory.forgetMissed(customerId, plan.src.number);
     this.emit(customerId, callEventBody(plan, step, randomUUID()));
-    if (last) this.record.hangupSent(plan.callId);
+    if (last) this.groundTruth.hangupSent(plan.callId);
   }
 
   /** The call ends: its records are written (call-records.ts) and the live call leaves /calls. */
@@ -339,7 +339,7 @@ export class CallSimulator {
     this.active.delete(plan.callId);
     for (const t of call.timers) clearTimeout(t);
     this.stats.ended[plan.scenario] = (this.stats.ended[plan.scenario] ?? 0) + 1;
-    this.record.ended(plan);
+    this.groundTruth.ended(plan);
     this.records.hangup(call, rng);
   }
 
@@ -412,7 +412,7 @@ export class CallSimulator {
       this.onError(err, `hangup of call ${id}`);
     }
     this.emit(plan.customerId, callEventBody(ended, step, randomUUID()));
-    this.record.hangupSent(id);
+    this.groundTruth.hangupSent(id);
   }
 
   // --- helpers --------------------------------------------------------------------------------------
