@@ -3,15 +3,27 @@
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from '../lib/logger';
 import { buildEmulatorServer } from './server/app';
+import {
+  apiSettingsBody,
+  applyApiSettings,
+  type ApiSettings,
+  type ApiSettingsInput,
+} from './server/api-settings';
 import { EmulatorContext, storeOptions } from './server/context';
 import { API_PREFIXES } from './server/paths';
 import type { ReadyAdmin } from './server/ready-line';
+import type { CallSimulator } from './simulator/simulator';
 import { createStore, type EmulatorStore } from './store';
+import type { WebhookDelivery } from './webhooks/delivery';
 
 export { DEFAULT_NOW } from './store';
 export { readyLine } from './server/ready-line';
 export type { ReadyAdmin } from './server/ready-line';
 export { emulatorRouteTemplates } from './server/routes';
+export type { ApiSettings, ApiSettingsInput } from './server/api-settings';
+export type { CallSimulator } from './simulator/simulator';
+export type { Ledger, LedgerCall, LedgerSms, LedgerVoicemail } from './simulator/ledger';
+export type { WebhookDelivery } from './webhooks/delivery';
 
 /** CDRs seeded when a caller does not say. */
 export const DEFAULT_CDRS = 10_000;
@@ -47,6 +59,12 @@ export interface RunningEmulator {
   readonly store: EmulatorStore;
   /** Every session token the emulator has issued (secrets a harness checks no log holds). */
   issuedTokens(): string[];
+  /** The call simulator behind /_emulator/simulator… (configure, start, placeCall, ledger()…). */
+  readonly simulator: CallSimulator;
+  /** The webhook delivery behind /_emulator/webhooks… (faults.set, setSettings, log, idle…). */
+  readonly webhooks: WebhookDelivery;
+  /** The API's listing settings (as POST /_emulator/api): changes the fields given, returns them all. */
+  api(input?: ApiSettingsInput): ApiSettings;
   close(): Promise<void>;
 }
 
@@ -75,7 +93,7 @@ export async function startEmulator(opts: StartEmulatorOptions): Promise<Running
     },
     'emulator store built',
   );
-  const app = await buildEmulatorServer(ctx);
+  const { app, simulator, webhooks } = await buildEmulatorServer(ctx);
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port, host });
   const address = app.server.address() as AddressInfo;
@@ -90,6 +108,12 @@ export async function startEmulator(opts: StartEmulatorOptions): Promise<Running
       return ctx.store;
     },
     issuedTokens: () => ctx.sessions.issuedTokens(),
+    simulator,
+    webhooks,
+    api: (input = {}) => {
+      ctx.api = applyApiSettings(ctx.api, apiSettingsBody.parse(input));
+      return { ...ctx.api };
+    },
     close: () => app.close(),
   };
 }

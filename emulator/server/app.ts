@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticate, missingToken, readCredential } from './auth/credentials';
 import type { EmulatorContext } from './context';
-import { registerControlRoutes } from './control';
+import { registerControlRoutes, type EmulatorControls } from './control';
 import './fastify-types';
 import { errorEntries, HttpError } from './http-error';
 import { API_PREFIXES, templateRegExp, toRouterPath } from './paths';
@@ -23,8 +23,13 @@ import { bodyJson } from './row-json';
 /** Largest accepted request body (voicemail announcements carry Base64 audio). */
 const BODY_LIMIT = 32 * 1024 * 1024;
 
+/** The emulator's server and the stateful parts behind its control endpoints. */
+export interface EmulatorServer extends EmulatorControls {
+  app: FastifyInstance;
+}
+
 /** Builds (but does not start) the emulator's fastify server over a context. */
-export async function buildEmulatorServer(ctx: EmulatorContext): Promise<FastifyInstance> {
+export async function buildEmulatorServer(ctx: EmulatorContext): Promise<EmulatorServer> {
   // Request logging is off (info level is dropped): pages of 5000 rows are served often, and headers
   // carry credentials.
   const logger: FastifyBaseLogger = ctx.logger.child({ module: 'emulator-server' }, { level: 'warn' });
@@ -55,8 +60,8 @@ export async function buildEmulatorServer(ctx: EmulatorContext): Promise<Fastify
   for (const def of routes) {
     for (const prefix of API_PREFIXES) mountRoute(app, ctx, def, prefix);
   }
-  registerControlRoutes(app, ctx);
-  return app;
+  const controls = registerControlRoutes(app, ctx);
+  return { app, ...controls };
 }
 
 /** Every body is parsed as JSON whatever its content type; a body that is not JSON is a 400. */

@@ -1,6 +1,8 @@
-// Collection query parameters: page, limit (at most 5000), filter (JSON conditions), group_by, sort and dir.
+// Collection query parameters: page, limit (at most 5000 unless pages are capped), filter (JSON conditions),
+// group_by, sort and dir; and the API settings that order and cap pages when the request does not say.
 import { z } from 'zod';
 import type { CollectionQuery, FilterCondition, Table } from '../store';
+import type { ApiSettings } from './api-settings';
 import { badRequest } from './http-error';
 
 /** Page size when a request omits `limit` (the spec does not say; 1000 keeps pages moderate). */
@@ -22,25 +24,37 @@ const integerParam = (max: number, what: string) =>
         .max(max, max === MAX_LIMIT ? `must be at most ${MAX_LIMIT}` : `must be ${what}`),
     );
 
-const paramsSchema = z.object({
-  page: integerParam(Number.MAX_SAFE_INTEGER, 'a positive integer').optional(),
-  limit: integerParam(MAX_LIMIT, `an integer from 1 to ${MAX_LIMIT}`).optional(),
-  filter: z.string().optional(),
-  group_by: z
-    .string()
-    .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
-    .optional(),
-  // Not in the spec; the platform's official CLI asks for the most recent first with sort and dir.
-  sort: z
-    .string()
-    .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
-    .optional(),
-  dir: z
-    .string()
-    .transform((d) => d.toLowerCase())
-    .pipe(z.enum(['asc', 'desc'], { error: 'must be ASC or DESC' }))
-    .optional(),
-});
+const paramsShape = (maxLimit: number) =>
+  z.object({
+    page: integerParam(Number.MAX_SAFE_INTEGER, 'a positive integer').optional(),
+    limit: integerParam(
+      maxLimit,
+      maxLimit === MAX_LIMIT ? `an integer from 1 to ${MAX_LIMIT}` : 'a positive integer',
+    ).optional(),
+    filter: z.string().optional(),
+    group_by: z
+      .string()
+      .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
+      .optional(),
+    // Not in the spec; the platform's official CLI asks for the most recent first with sort and dir.
+    sort: z
+      .string()
+      .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
+      .optional(),
+    dir: z
+      .string()
+      .transform((d) => d.toLowerCase())
+      .pipe(z.enum(['asc', 'desc'], { error: 'must be ASC or DESC' }))
+      .optional(),
+  });
+
+/** Without a page cap, `limit` above the spec's maximum is a 400 (the spec's rule). */
+const uncappedParams = paramsShape(MAX_LIMIT);
+/**
+ * With a page cap, any positive `limit` is taken and the page is cut to the cap, as the real platform
+ * answers a tap that asks 10000 rows with 5000: the caller reads `total` to know more remain.
+ */
+const cappedParams = paramsShape(Number.MAX_SAFE_INTEGER);
 
 const conditionSchema = z.object({
   property: z.string().min(1, 'must be a property name'),
@@ -69,9 +83,17 @@ function describe(path: readonly PropertyKey[], prefix: string): string {
   );
 }
 
-/** Reads page/limit/filter/group_by from a query string object; throws 400 naming the bad parameter. */
-export function parseCollectionQuery(query: Readonly<Record<string, unknown>>): CollectionQuery {
-  const params = paramsSchema.safeParse({
+/**
+ * Reads page/limit/filter/group_by/sort/dir from a query string object; throws 400 naming the bad
+ * parameter. `api` may list newest first when the request names no order, and cap the page: page N is then
+ * rows [(N-1)·e, N·e) with e = min(limit, cap), so pages read one after another still cover every row once.
+ */
+export function parseCollectionQuery(
+  query: Readonly<Record<string, unknown>>,
+  api?: Readonly<ApiSettings>,
+): CollectionQuery {
+  const cap = api?.page_cap ?? null;
+  const params = (cap === null ? uncappedParams : cappedParams).safeParse({
     page: scalar(query.page),
     limit: scalar(query.limit),
     filter: scalar(query.filter),
@@ -86,10 +108,15 @@ export function parseCollectionQuery(query: Readonly<Record<string, unknown>>): 
     );
   }
   const { page = 1, limit = DEFAULT_LIMIT, filter, group_by, sort, dir } = params.data;
-  const q: CollectionQuery = { page, limit, filter: parseFilter(filter) };
+  const q: CollectionQuery = {
+    page,
+    limit: cap === null ? limit : Math.min(limit, cap),
+    filter: parseFilter(filter),
+  };
   if (group_by !== undefined && group_by !== '') q.groupBy = group_by;
   if ((sort !== undefined && sort !== '') || dir !== undefined)
     q.sort = { property: sort !== undefined && sort !== '' ? sort : 'id', desc: dir === 'desc' };
+  else if (api?.default_order === 'desc') q.sort = { property: 'id', desc: true };
   return q;
 }
 

@@ -1,7 +1,9 @@
 // The emulator's mutable state shared by every route: the store (replaced by a reseed), sessions, pending
-// e-mail codes, faults and request counts.
+// e-mail codes, faults, request counts, the API's listing settings and the readiness of audio.
 import type { Logger } from '../../lib/logger';
+import { AudioReadiness } from '../simulator/audio-readiness';
 import type { Account, CreateStoreOptions, EmulatorClock, EmulatorStore, Table, TableName } from '../store';
+import { DEFAULT_API_SETTINGS, type ApiSettings } from './api-settings';
 import { PendingCodes } from './auth/pending-codes';
 import { ApiTokens } from './auth/api-tokens';
 import { SessionRegistry } from './auth/sessions';
@@ -32,6 +34,10 @@ export class EmulatorContext {
   readonly codes = new PendingCodes(() => this.clock);
   readonly stats = new RequestStats();
   readonly faults: FaultRegistry;
+  /** How collections are ordered and capped (POST /_emulator/api); kept across reseeds. */
+  api: ApiSettings = { ...DEFAULT_API_SETTINGS };
+  /** When the audio of each recording and voice message is ready (the simulator's late audio). */
+  readonly audio = new AudioReadiness();
   /** Named API tokens minted through /apitokens (beyond the spec); replaced with the store. */
   apiTokens = this.newApiTokens();
   private current: EmulatorStore;
@@ -82,6 +88,7 @@ export class EmulatorContext {
     this.sessions.expireAll();
     this.codes.clear();
     this.apiTokens = this.newApiTokens();
+    this.audio.clear();
     for (const listener of this.listeners) listener(store);
   }
 

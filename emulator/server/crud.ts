@@ -72,7 +72,7 @@ export function listRoute(spec: RouteSpec, table: TableName, opts: ListOptions =
   const { template } = parseRouteSpec(spec);
   return authed(spec, (call) => {
     const parent = opts.parent ? parentRow(call, opts.parent, template) : undefined;
-    const q = parseCollectionQuery(call.query);
+    const q = parseCollectionQuery(call.query, call.ctx.api);
     checkQueryProperties(call.ctx.table(table), q);
     const alternatives = opts.scopeAnyOf?.(call, parent) ?? [opts.scope?.(call, parent) ?? []];
     return collection(queryAnyOf(call.ctx.table(table), call.identity.customer_id, alternatives, q));

@@ -1,5 +1,6 @@
 // The call simulator: realistic call traffic with the spec's call events, live calls, CDRs, recordings
-// with later transcripts and inbound SMS; plus pure event generators for benchmarks.
+// with later transcripts and inbound SMS, real platforms' timing when switched on, and the ledger of what
+// it played; plus pure event generators for benchmarks.
 export {
   callEventBody,
   generateCallEvents,
@@ -13,6 +14,7 @@ export {
   CALL_SCENARIOS,
   DEFAULT_MIX,
   planCall,
+  REALISTIC_MIX,
   TRAFFIC_KINDS,
   type CallPlan,
   type CallScenario,
@@ -29,3 +31,5 @@ export {
   type SimulatorConfig,
 } from './simulator';
 export { worldFromStore, type SimWorld } from './world';
+export { AudioReadiness } from './audio-readiness';
+export type { Ledger, LedgerCall, LedgerSms, LedgerVoicemail } from './ledger';

@@ -23,6 +23,7 @@ export interface PlanScope {
 export const USER_CONTEXT = 'LOCAL_USER';
 export const QUEUE_CONTEXT = 'QUEUE';
 export const IVR_CONTEXT = 'IVR';
+export const RING_GROUP_CONTEXT = 'RING_GROUP';
 
 /** Talk time: log-normal around ~100 s, 5 s to 20 min. */
 export function talkTime(rng: Rng): number {

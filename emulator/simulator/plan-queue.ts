@@ -1,4 +1,5 @@
 // Plans of calls that reach users through a queue or an IVR menu.
+import { legsReported, missedLeg, pickDistinct } from './plan-legs';
 import type { CallPlan, CallScenario, SimParty } from './plan-types';
 import {
   externalNumber,
@@ -24,9 +25,21 @@ export function planQueueCall(
   const ext = externalParty(world, externalNumber(rng, world, opts, scenario === 'inbound_queue_answered'));
   step({ at: 0, name: 'call.initial', state: 'INITIAL', context: QUEUE_CONTEXT, dst: qp });
   step({ at: 1, name: 'call.ringing', state: 'RINGING', context: QUEUE_CONTEXT, dst: qp });
+  const legs = legsReported(opts);
+  const members = world.users.filter((u) => q.members.includes(u.id));
   if (scenario === 'inbound_queue_missed') {
     const abandoned = rng.chance(0.5);
     const w = abandoned ? rng.int(10, 90) : 120;
+    if (legs) {
+      // Agents are rung in turn while the caller waits; every leg ends before the queue gives up.
+      let at = legs.int(2, 6);
+      for (const u of pickDistinct(legs, members, 3)) {
+        const r = legs.int(8, 20);
+        if (at + r >= w) break;
+        missedLeg(step, userParty(u, world), at, r);
+        at += r + 1;
+      }
+    }
     const info = abandoned ? 'Caller abandoned' : 'Max wait time reached';
     const by = abandoned ? 'caller' : 'callee';
     step({
@@ -74,9 +87,19 @@ export function planQueueCall(
   }
   const ap = userParty(agent, world);
   const wait = rng.int(4, 40);
-  step({ at: wait, name: 'call.ringing', state: 'RINGING', context: USER_CONTEXT, dst: ap });
-  step({ at: wait + ring, name: 'call.connected', state: 'CONNECTED', context: USER_CONTEXT, dst: ap });
-  const t = wait + ring + talk;
+  let at = wait;
+  if (legs) {
+    // Other agents were rung first and did not answer.
+    const others = members.filter((u) => u.id !== agent.id);
+    for (const u of pickDistinct(legs, others, legs.int(1, 2))) {
+      const r = legs.int(8, 20);
+      missedLeg(step, userParty(u, world), at, r);
+      at += r + 1;
+    }
+  }
+  step({ at, name: 'call.ringing', state: 'RINGING', context: USER_CONTEXT, dst: ap });
+  step({ at: at + ring, name: 'call.connected', state: 'CONNECTED', context: USER_CONTEXT, dst: ap });
+  const t = at + ring + talk;
   step({
     at: t,
     name: 'call.hangup',
@@ -103,7 +126,7 @@ export function planQueueCall(
     dst: qp,
     user: agent,
     steps,
-    connectedAt: wait + ring,
+    connectedAt: at + ring,
     cdr,
     recorded: recorded(cdr),
     missedNumber: null,

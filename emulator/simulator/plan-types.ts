@@ -1,4 +1,5 @@
 // The simulator's plan vocabulary: scenarios, traffic kinds, the default mix, and the shape of a planned call.
+import type { Rng } from '../data/prng';
 import type { SimUser } from './world';
 
 /** The call scenarios the simulator plays. */
@@ -13,6 +14,7 @@ export const CALL_SCENARIOS = [
   'hold_unhold',
   'blind_transfer',
   'ivr_dtmf',
+  'inbound_ring_group',
 ] as const;
 export type CallScenario = (typeof CALL_SCENARIOS)[number];
 
@@ -32,8 +34,13 @@ export const DEFAULT_MIX: Readonly<Record<TrafficKind, number>> = {
   hold_unhold: 6,
   blind_transfer: 4,
   ivr_dtmf: 6,
+  // Off unless a mix asks for it: the default mix (and every seeded run of it) stays as it was.
+  inbound_ring_group: 0,
   sms_inbound: 4,
 };
+
+/** A mix with ring groups, for simulations of a messier world (the default mix plus ring-group calls). */
+export const REALISTIC_MIX: Readonly<Record<TrafficKind, number>> = { ...DEFAULT_MIX, inbound_ring_group: 8 };
 
 /** One side of a call, as events and the CDR show it. */
 export interface SimParty {
@@ -63,6 +70,8 @@ export interface PlannedStep {
   tCause?: string;
   info?: string;
   terminatedBy?: 'caller' | 'callee';
+  /** An agent's leg of a queue or ring-group call that rang and was not answered (the call goes on). */
+  leg?: true;
 }
 
 /** A call from start to CDR. */
@@ -110,4 +119,10 @@ export interface PlanOptions {
   recentMissed?: string[];
   /** Talk time in seconds (otherwise drawn). */
   talk?: number;
+  /**
+   * Queue and ring-group calls report agents' unanswered legs (call.missed, LOCAL_USER) with probability
+   * `share`; what the legs are is drawn from `rng`, a generator of their own, so calls planned without
+   * legs draw exactly what they drew before legs existed.
+   */
+  legs?: { rng: Rng; share: number };
 }

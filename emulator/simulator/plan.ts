@@ -1,12 +1,13 @@
 // One simulated call, planned in full before it starts: who calls whom, the events of the spec's call-state
 // table at their offsets (simulated seconds), and how the CDR will read. Pure: the same generator state
 // and world give the same plan. Each scenario's planner lives in its own file (plan-inbound, plan-queue,
-// plan-outbound); this file draws what they share and picks the planner.
+// plan-ring-group, plan-outbound); this file draws what they share and picks the planner.
 import type { Rng } from '../data/prng';
 import { planUserCall } from './plan-inbound';
 import { planOutboundCall } from './plan-outbound';
 import { srcHash, talkTime, type PlanScope } from './plan-parties';
 import { planIvrCall, planQueueCall } from './plan-queue';
+import { planRingGroupCall } from './plan-ring-group';
 import type { CallPlan, CallScenario, PlannedStep, PlanOptions } from './plan-types';
 import type { SimWorld } from './world';
 
@@ -55,6 +56,8 @@ export function planCall(rng: Rng, world: SimWorld, scenario: CallScenario, opts
       return planQueueCall(scope, scenario);
     case 'ivr_dtmf':
       return planIvrCall(scope);
+    case 'inbound_ring_group':
+      return planRingGroupCall(scope);
     case 'outbound_answered':
     case 'outbound_failed':
       return planOutboundCall(scope, scenario);

@@ -65,7 +65,10 @@ export function liveCallRow(
   };
 }
 
-/** The CDR of an ended call; calldate is the call's start (never before `floor`, the latest CDR's date). */
+/**
+ * The CDR of an ended call; calldate is the call's start, never before `floor` (the latest CDR's date)
+ * when one is given.
+ */
 export function cdrRow(plan: CallPlan, rng: Rng, floor: string | undefined): Omit<Row, 'id'> {
   const start = formatEpoch(plan.start);
   const c = plan.cdr;
@@ -106,10 +109,15 @@ export function cdrRow(plan: CallPlan, rng: Rng, floor: string | undefined): Omi
   };
 }
 
-/** The recording, created at hangup without its AI results (they arrive later). */
-export function monitorRow(plan: CallPlan, cdr: Row, rng: Rng): Omit<Row, 'id'> {
+/** The recording, created at hangup (or `createdAt`, when it is listed late) without its AI results. */
+export function monitorRow(
+  plan: CallPlan,
+  cdr: Row,
+  rng: Rng,
+  createdAt = plan.start + plan.cdr.duration,
+): Omit<Row, 'id'> {
   return {
-    created_at: formatEpoch(plan.start + plan.cdr.duration),
+    created_at: formatEpoch(createdAt),
     token: rng.hex(32),
     live_id: plan.callId,
     cdr_id: Number(cdr.id),

@@ -4,6 +4,17 @@ import { CALL_SCENARIOS, DEFAULT_MIX, TRAFFIC_KINDS, type TrafficKind } from './
 
 const mixSchema = z.partialRecord(z.enum(TRAFFIC_KINDS), z.number().min(0));
 
+/** A [min, max] range of whole simulated seconds, each drawn uniformly per call. */
+const secondsRange = (min: number, max: number) =>
+  z
+    .tuple([z.number().int().min(min).max(max), z.number().int().min(min).max(max)])
+    .refine(([lo, hi]) => lo <= hi, 'must be [min, max] with min <= max');
+
+const share = z.number().min(0).max(1);
+
+/** A week: the longest delay the simulator plays. */
+const WEEK_S = 7 * 86_400;
+
 /** Body of POST /_emulator/simulator/start (and the simulator's settings). */
 export const simulatorConfigBody = z.strictObject({
   /** New calls (and SMS) per real minute. */
@@ -20,12 +31,31 @@ export const simulatorConfigBody = z.strictObject({
   customer_id: z.number().int().optional(),
   /** Move the emulator clock forward with simulated time. */
   advance_clock: z.boolean().optional(),
-  /** Play calls created through POST /calls (click-to-call, callbacks) while running. */
-  drive_api_calls: z.boolean().optional(),
+  /**
+   * Play calls created through POST /calls (click-to-call, callbacks): true while traffic runs, 'always'
+   * also while it is stopped (a simulation that places its own calls still needs callbacks to ring).
+   */
+  drive_api_calls: z
+    .union([z.boolean(), z.literal('always')], { error: "must be true, false or 'always'" })
+    .optional(),
   /** Share of API-placed calls that connect (the others fail busy). */
   api_answer_rate: z.number().min(0).max(1).optional(),
   /** No new traffic while this many calls are live. */
   max_active: z.number().int().min(1).max(1_000_000).optional(),
+  /** Simulated seconds after hangup before the CDR (and a voice message) is written. */
+  cdr_delay_s: secondsRange(0, WEEK_S).optional(),
+  /** Simulated seconds after hangup before a recorded call's recording is listed (never before its CDR). */
+  recording_delay_s: secondsRange(0, WEEK_S).optional(),
+  /** Simulated seconds after a recording (or voice message) is listed before its .mp3 stops answering 404. */
+  audio_delay_s: secondsRange(0, WEEK_S).optional(),
+  /** Share of recordings whose .mp3 never stops answering 404. */
+  audio_lost_share: share.optional(),
+  /** Share of calls whose talk time is drawn from long_call_s instead (it shows on the calls that connect). */
+  long_call_share: share.optional(),
+  /** Talk time of long calls, simulated seconds. */
+  long_call_s: secondsRange(1, 86_400).optional(),
+  /** Share of queue and ring-group calls that report the agents' unanswered legs as call.missed events. */
+  missed_leg_share: share.optional(),
 });
 export type SimulatorConfigInput = z.infer<typeof simulatorConfigBody>;
 
@@ -38,9 +68,16 @@ export interface SimulatorConfig {
   recorded_share: number;
   customer_id: number | null;
   advance_clock: boolean;
-  drive_api_calls: boolean;
+  drive_api_calls: boolean | 'always';
   api_answer_rate: number;
   max_active: number;
+  cdr_delay_s: [number, number];
+  recording_delay_s: [number, number];
+  audio_delay_s: [number, number];
+  audio_lost_share: number;
+  long_call_share: number;
+  long_call_s: [number, number];
+  missed_leg_share: number;
 }
 
 /** Body of POST /_emulator/simulator/calls. */
@@ -53,7 +90,8 @@ export const placeCallBody = z.strictObject({
     .optional(),
   callee_user_id: z.number().int().optional(),
   recorded: z.boolean().optional(),
-  talk_s: z.number().int().min(1).max(7200).optional(),
+  /** Talk time in seconds, up to a day (calls of several hours happen). */
+  talk_s: z.number().int().min(1).max(86_400).optional(),
   customer_id: z.number().int().optional(),
 });
 export type PlaceCallInput = z.infer<typeof placeCallBody>;
@@ -83,7 +121,35 @@ export const DEFAULT_SIMULATOR_CONFIG: SimulatorConfig = {
   drive_api_calls: true,
   api_answer_rate: 0.7,
   max_active: 500,
+  cdr_delay_s: [0, 0],
+  recording_delay_s: [0, 0],
+  audio_delay_s: [0, 0],
+  audio_lost_share: 0,
+  long_call_share: 0,
+  long_call_s: [7200, 14_400],
+  missed_leg_share: 0,
 };
+
+/** A copy that shares no array or object with `c`. */
+export function cloneConfig(c: SimulatorConfig): SimulatorConfig {
+  return {
+    ...c,
+    mix: { ...c.mix },
+    cdr_delay_s: [...c.cdr_delay_s],
+    recording_delay_s: [...c.recording_delay_s],
+    audio_delay_s: [...c.audio_delay_s],
+    long_call_s: [...c.long_call_s],
+  };
+}
+
+/**
+ * Whether CDRs carry their call's true start as calldate. Off (the default), a CDR is never dated
+ * before the latest one, as the store's seeded history is; with late writes or long calls on, calldates
+ * go back as real platforms' do.
+ */
+export function trueCalldates(c: SimulatorConfig): boolean {
+  return c.cdr_delay_s[1] > 0 || c.recording_delay_s[1] > 0 || c.long_call_share > 0;
+}
 
 /** Zero per traffic kind. */
 export function zeroCounts(): Record<string, number> {
@@ -96,19 +162,11 @@ export function applyConfig(
   input: SimulatorConfigInput,
   customers: readonly { id: number }[],
 ): SimulatorConfig {
-  const next: SimulatorConfig = {
-    ...c,
-    ...(input.rate_per_minute !== undefined ? { rate_per_minute: input.rate_per_minute } : {}),
-    ...(input.speed !== undefined ? { speed: input.speed } : {}),
-    ...(input.seed !== undefined ? { seed: input.seed } : {}),
-    ...(input.transcript_delay_s !== undefined ? { transcript_delay_s: input.transcript_delay_s } : {}),
-    ...(input.recorded_share !== undefined ? { recorded_share: input.recorded_share } : {}),
-    ...(input.customer_id !== undefined ? { customer_id: input.customer_id } : {}),
-    ...(input.advance_clock !== undefined ? { advance_clock: input.advance_clock } : {}),
-    ...(input.drive_api_calls !== undefined ? { drive_api_calls: input.drive_api_calls } : {}),
-    ...(input.api_answer_rate !== undefined ? { api_answer_rate: input.api_answer_rate } : {}),
-    ...(input.max_active !== undefined ? { max_active: input.max_active } : {}),
-  };
+  const next = cloneConfig(c);
+  const { mix: _mix, ...fields } = input;
+  // Every other field has the same name and type in the body and the settings.
+  for (const [k, v] of Object.entries(fields))
+    if (v !== undefined) Object.assign(next, { [k]: Array.isArray(v) ? [...(v as number[])] : v });
   if (input.mix !== undefined) {
     const mix = zeroCounts() as Record<TrafficKind, number>;
     for (const [k, w] of Object.entries(input.mix)) mix[k as TrafficKind] = w ?? 0;

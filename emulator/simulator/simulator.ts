@@ -3,23 +3,23 @@
 // the simulated times (speed 60: a 3-minute call lasts 3 s). Every step updates the live call in the
 // store and emits its webhook event; at the end the CDR (and recording, voice message) is written before
 // call.hangup / call.failed is sent, so a receiver that reads GET /cdrs on hangup finds it (spec Rule 3).
+// Switched on, real platforms' timing replaces that: the CDR, recording and audio come later (timers at
+// the same speed), long calls talk for hours. Everything played goes into the ledger (the ground truth).
 import { randomUUID } from 'node:crypto';
 import { hashSeed, Rng } from '../data/prng';
 import type { ChangeEvent, EmulatorStore, Row } from '../store';
+import { AudioReadiness } from './audio-readiness';
+import { CallRecords } from './call-records';
+import { drawTiming, type CallTiming } from './call-timing';
 import { CallerMemory } from './caller-memory';
 import { callEventBody, SMS_TEXTS, smsEventBody, type SimEvent } from './events';
 import { hungUpPlan } from './hung-up-plan';
-import {
-  DEFAULT_MIX,
-  externalParty,
-  planCall,
-  type CallPlan,
-  type PlannedStep,
-  type TrafficKind,
-} from './plan';
-import { aiPatch, cdrRow, liveCallRow, LIVE_STATE_CODES, monitorRow, smsRow, voicemessageRow } from './rows';
+import { SimulatorLedger, type Ledger } from './ledger';
+import { externalParty, planCall, type CallPlan, type PlannedStep, type TrafficKind } from './plan';
+import { liveCallRow, LIVE_STATE_CODES, smsRow } from './rows';
 import {
   applyConfig,
+  cloneConfig,
   DEFAULT_SIMULATOR_CONFIG,
   zeroCounts,
   type PlaceCallInput,
@@ -53,16 +53,16 @@ interface ActiveCall {
   next: number;
   /** The live row was created by POST /calls (it exists before the first step). */
   fromApi: boolean;
+  timing: CallTiming;
 }
 
 /** The simulator of one emulator; survives store replacement (its calls do not). */
 export class CallSimulator {
-  private config: SimulatorConfig = { ...DEFAULT_SIMULATOR_CONFIG, mix: { ...DEFAULT_MIX } };
+  private config: SimulatorConfig = cloneConfig(DEFAULT_SIMULATOR_CONFIG);
   private running = false;
   private rng = new Rng(hashSeed(1, 'simulator'));
   private placed = 0;
   private readonly active = new Map<number, ActiveCall>();
-  private readonly timers = new Set<NodeJS.Timeout>();
   private arrivalTimer: NodeJS.Timeout | undefined;
   private clockTimer: NodeJS.Timeout | undefined;
   private clockAnchor = { real: 0, sim: 0 };
@@ -73,6 +73,8 @@ export class CallSimulator {
   );
   private unsubscribe: (() => void) | undefined;
   private ownWrite = false;
+  private readonly groundTruth = new SimulatorLedger();
+  private readonly records: CallRecords;
   private stats = {
     started: zeroCounts(),
     ended: zeroCounts(),
@@ -86,17 +88,46 @@ export class CallSimulator {
     private readonly getStore: () => EmulatorStore,
     private readonly sink: EventSink,
     private readonly onError: (err: unknown, what: string) => void = () => undefined,
+    /** Where late and lost audio is kept (the server's, so its .mp3 routes answer 404 meanwhile). */
+    audio: AudioReadiness = new AudioReadiness(),
   ) {
+    this.records = new CallRecords({
+      config: () => this.config,
+      store: () => this.getStore(),
+      memory: this.memory,
+      audio,
+      ledger: this.groundTruth,
+      write: (fn) => this.write(fn),
+      advanceClockTo: (store, s) => this.advanceClockTo(store, s),
+      transcribed: () => {
+        this.stats.transcripts++;
+      },
+      failed: (err, what) => {
+        this.stats.errors++;
+        this.onError(err, what);
+      },
+    });
     this.attach(getStore());
   }
 
-  /** Re-attaches to a new store (POST /_emulator/seed): calls in progress are abandoned. */
+  /** Re-attaches to a new store (POST /_emulator/seed): calls in progress are abandoned, the ledger emptied. */
   storeReplaced(store: EmulatorStore): void {
     for (const call of this.active.values()) for (const t of call.timers) clearTimeout(t);
     this.active.clear();
     this.worlds.clear();
     this.memory.clear();
+    this.groundTruth.clear();
     this.attach(store);
+  }
+
+  /** The ground truth of what the simulator played (calls, SMS, voice messages); see ledger.ts. */
+  ledger(): Ledger {
+    return this.groundTruth.snapshot();
+  }
+
+  /** Empties the ledger (calls still playing stay out of it). */
+  clearLedger(): void {
+    this.groundTruth.clear();
   }
 
   /** Changes settings (running or not). */
@@ -112,7 +143,7 @@ export class CallSimulator {
   }
 
   getConfig(): SimulatorConfig {
-    return { ...this.config, mix: { ...this.config.mix } };
+    return cloneConfig(this.config);
   }
 
   /** Starts generating traffic. */
@@ -141,9 +172,8 @@ export class CallSimulator {
   close(): void {
     this.stop();
     for (const call of this.active.values()) for (const t of call.timers) clearTimeout(t);
-    for (const t of this.timers) clearTimeout(t);
+    this.records.close();
     this.active.clear();
-    this.timers.clear();
     this.unsubscribe?.();
   }
 
@@ -160,6 +190,8 @@ export class CallSimulator {
       api_calls: this.stats.api_calls,
       transcripts: this.stats.transcripts,
       errors: this.stats.errors,
+      scheduled_writes: this.records.scheduled,
+      ledger_pending: this.groundTruth.pendingCount(),
     };
   }
 
@@ -169,7 +201,9 @@ export class CallSimulator {
     const customerId = this.customerId(input.customer_id);
     const world = this.world(store, customerId);
     const callId = this.nextLiveId(store);
-    const rng = this.callRng();
+    const { rng, real } = this.callRngs();
+    const timing = drawTiming(this.config, real, input.talk_s !== undefined);
+    const talk = input.talk_s ?? timing.longTalk;
     const plan = planCall(rng, world, input.scenario, {
       callId,
       start: this.startSecond(store),
@@ -178,9 +212,10 @@ export class CallSimulator {
       ...(input.caller !== undefined ? { external: input.caller } : {}),
       ...(input.callee_user_id !== undefined ? { userId: input.callee_user_id } : {}),
       ...(input.recorded !== undefined ? { recorded: input.recorded } : {}),
-      ...(input.talk_s !== undefined ? { talk: input.talk_s } : {}),
+      ...(talk !== undefined ? { talk } : {}),
+      legs: { rng: real, share: this.config.missed_leg_share },
     });
-    this.play(store, plan, rng, false);
+    this.play(store, plan, rng, false, timing);
     return plan;
   }
 
@@ -189,14 +224,14 @@ export class CallSimulator {
     const store = this.getStore();
     const customerId = this.customerId(input.customer_id);
     const world = this.world(store, customerId);
-    const rng = this.callRng();
+    const { rng } = this.callRngs();
     const user = world.users.find((u) => u.id === input.user_id) ?? rng.pick(world.users);
     const from = input.from ?? rng.pick(rng.pick(world.contacts).numbers);
     const text = input.text ?? rng.pick(SMS_TEXTS);
     const to = user.cli || world.mainNumber;
     const party = externalParty(world, from);
     const t = this.startSecond(store);
-    this.write(() =>
+    const row = this.write(() =>
       store.tables.sms.insert(
         customerId,
         smsRow(t, {
@@ -210,6 +245,14 @@ export class CallSimulator {
         }),
       ),
     );
+    this.groundTruth.smsSent({
+      sms_id: Number(row.id),
+      customer_id: customerId,
+      from,
+      to,
+      user_id: user.id,
+      at: t,
+    });
     const event = smsEventBody(randomUUID(), t, { customerId, userId: user.id, from, to, text });
     this.stats.started.sms_inbound = (this.stats.started.sms_inbound ?? 0) + 1;
     this.stats.ended.sms_inbound = (this.stats.ended.sms_inbound ?? 0) + 1;
@@ -248,9 +291,10 @@ export class CallSimulator {
   }
 
   /** Plays a planned call: one timer per step. */
-  private play(store: EmulatorStore, plan: CallPlan, rng: Rng, fromApi: boolean): void {
-    const call: ActiveCall = { plan, store, timers: [], realStart: Date.now(), next: 0, fromApi };
+  private play(store: EmulatorStore, plan: CallPlan, rng: Rng, fromApi: boolean, timing: CallTiming): void {
+    const call: ActiveCall = { plan, store, timers: [], realStart: Date.now(), next: 0, fromApi, timing };
     this.active.set(plan.callId, call);
+    this.groundTruth.started(plan, fromApi, timing.longTalk !== undefined);
     this.stats.started[plan.scenario] = (this.stats.started[plan.scenario] ?? 0) + 1;
     const speed = this.config.speed;
     plan.steps.forEach((step, i) => {
@@ -280,70 +324,23 @@ export class CallSimulator {
       this.stats.errors++;
       this.onError(err, `call ${plan.callId} ${step.name}`);
     }
-    if (step.name === 'call.missed' && plan.missedNumber !== null)
+    // A missed leg is not a missed call: the caller is remembered once the call itself is missed.
+    if (step.name === 'call.missed' && plan.missedNumber !== null && step.leg !== true)
       this.memory.rememberMissed(customerId, plan.missedNumber);
     if (step.name === 'call.connected' && plan.destination === 'in')
       this.memory.forgetMissed(customerId, plan.src.number);
     this.emit(customerId, callEventBody(plan, step, randomUUID()));
+    if (last) this.groundTruth.hangupSent(plan.callId);
   }
 
-  /** The call ends: CDR, recording, voice message written; live call removed (before the event goes). */
+  /** The call ends: its records are written (call-records.ts) and the live call leaves /calls. */
   private finish(call: ActiveCall, rng: Rng): void {
-    const { plan, store } = call;
+    const { plan } = call;
     this.active.delete(plan.callId);
     for (const t of call.timers) clearTimeout(t);
     this.stats.ended[plan.scenario] = (this.stats.ended[plan.scenario] ?? 0) + 1;
-    const customerId = plan.customerId;
-    const cdrs = store.tables.cdrs;
-    const total = cdrs.count(customerId);
-    const lastCdr =
-      total > 0 ? cdrs.query(customerId, { page: total, limit: 1, filter: [] }).data[0] : undefined;
-    const floor = typeof lastCdr?.calldate === 'string' ? lastCdr.calldate : undefined;
-    // Labels an agent or integration put on the live call (PATCH /calls/{id}) stay on its record.
-    const liveLabels = store.tables.calls.get(plan.callId)?.row.labels;
-    this.write(() => {
-      const cdr = cdrs.insert(customerId, cdrRow(plan, rng, floor));
-      const cdrId = Number(cdr.id);
-      if (Array.isArray(liveLabels) && liveLabels.length > 0) cdrs.update(cdrId, { labels: liveLabels });
-      if (plan.recorded) {
-        const mon = store.tables.monitors.insert(customerId, monitorRow(plan, cdr, rng));
-        this.scheduleTranscript(store, Number(mon.id), plan, rng);
-      }
-      if (plan.cdr.disposition === 'VM') {
-        const pool = this.memory.vmPool(plan);
-        store.tables.voicemessages.insert(
-          customerId,
-          voicemessageRow(plan, cdrId, pool.length > 0 ? rng.pick(pool) : null),
-        );
-      }
-      for (const party of [plan.src, plan.dst]) {
-        if (party.contactId !== null)
-          store.tables.contacts.update(party.contactId, { last_call_at: cdr.calldate });
-      }
-      if (store.tables.calls.get(plan.callId)) store.tables.calls.remove(plan.callId);
-    });
-  }
-
-  private scheduleTranscript(store: EmulatorStore, monitorId: number, plan: CallPlan, rng: Rng): void {
-    const pool = this.memory.aiPool(plan);
-    if (pool.length === 0) return;
-    const ai = rng.pick(pool);
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(timer);
-        if (store !== this.getStore()) return;
-        this.advanceClockTo(store, plan.start + plan.cdr.duration + this.config.transcript_delay_s);
-        try {
-          this.write(() => store.tables.monitors.update(monitorId, aiPatch(ai)));
-          this.stats.transcripts++;
-        } catch (err) {
-          this.stats.errors++;
-          this.onError(err, `transcript of monitor ${monitorId}`);
-        }
-      },
-      (this.config.transcript_delay_s * 1000) / this.config.speed,
-    );
-    this.timers.add(timer);
+    this.groundTruth.ended(plan);
+    this.records.hangup(call, rng);
   }
 
   // --- calls placed through the API (POST /calls) -------------------------------------------------------
@@ -353,8 +350,14 @@ export class CallSimulator {
     this.unsubscribe = store.onChange((e) => this.onStoreChange(store, e));
   }
 
+  /** Whether calls created through POST /calls are played now. */
+  private drivesApiCalls(): boolean {
+    const drive = this.config.drive_api_calls;
+    return drive === 'always' || (drive && this.running);
+  }
+
   private onStoreChange(store: EmulatorStore, e: ChangeEvent): void {
-    if (this.ownWrite || e.table !== 'calls' || !this.running || !this.config.drive_api_calls) return;
+    if (this.ownWrite || e.table !== 'calls' || !this.drivesApiCalls()) return;
     const id = Number(e.row.id);
     if (e.op === 'insert' && !this.active.has(id)) {
       // Not inside the store's own write: play it from the next turn of the event loop.
@@ -372,7 +375,8 @@ export class CallSimulator {
     if (!found) return;
     try {
       const world = this.world(store, found.customerId);
-      const rng = this.callRng();
+      const { rng, real } = this.callRngs();
+      const timing = drawTiming(this.config, real, false);
       const answered = rng.chance(this.config.api_answer_rate);
       const userId = Number(row.src_id);
       const plan = planCall(rng, world, answered ? 'outbound_answered' : 'outbound_failed', {
@@ -381,9 +385,10 @@ export class CallSimulator {
         external: typeof row.dst === 'string' ? row.dst : '',
         recordedShare: this.config.recorded_share,
         ...(Number.isInteger(userId) ? { userId } : {}),
+        ...(timing.longTalk !== undefined ? { talk: timing.longTalk } : {}),
       });
       this.stats.api_calls++;
-      this.play(store, plan, rng, true);
+      this.play(store, plan, rng, true, timing);
     } catch (err) {
       this.stats.errors++;
       this.onError(err, `call ${String(row.id)} placed through the API`);
@@ -407,6 +412,7 @@ export class CallSimulator {
       this.onError(err, `hangup of call ${id}`);
     }
     this.emit(plan.customerId, callEventBody(ended, step, randomUUID()));
+    this.groundTruth.hangupSent(id);
   }
 
   // --- helpers --------------------------------------------------------------------------------------
@@ -446,9 +452,17 @@ export class CallSimulator {
     return w;
   }
 
-  /** Each call draws from its own generator (seed, placement number): runs repeat call by call. */
-  private callRng(): Rng {
-    return new Rng(hashSeed(this.config.seed, `call-${++this.placed}`));
+  /**
+   * Each call draws from its own generators (seed, placement number): runs repeat call by call. `rng`
+   * plans the call and its records; `real` draws its real-world timing and missed legs, apart, so these
+   * leave every other draw of a seeded run as it was.
+   */
+  private callRngs(): { rng: Rng; real: Rng } {
+    const n = ++this.placed;
+    return {
+      rng: new Rng(hashSeed(this.config.seed, `call-${n}`)),
+      real: new Rng(hashSeed(this.config.seed, `call-real-${n}`)),
+    };
   }
 
   private nextLiveId(store: EmulatorStore): number {

@@ -1,4 +1,4 @@
-// What the call simulator draws from, read from the store's tables: users, queues, IVRs, contacts (with
+// What the call simulator draws from, read from the store's tables: users, queues, ring groups, IVRs, contacts (with
 // their E.164 numbers, so CRM contact matching works) and a few unknown numbers that call repeatedly.
 import { e164, type Country } from '../data/phone-numbers';
 import { hashSeed, Rng } from '../data/prng';
@@ -23,6 +23,11 @@ export interface SimGroup {
   members: number[];
 }
 
+export interface SimRingGroup extends SimGroup {
+  /** Seconds each member's phone rings before the group moves on (hunt strategies ring one at a time). */
+  ringTime: number;
+}
+
 export interface SimIvr extends SimGroup {
   /** Digit options that reach a queue or a user. */
   options: { digit: string; kind: 'queue' | 'user'; id: number }[];
@@ -42,6 +47,7 @@ export interface SimWorld {
   mainNumber: string;
   users: SimUser[];
   queues: SimGroup[];
+  ringGroups: SimRingGroup[];
   ivrs: SimIvr[];
   contacts: SimContact[];
   unknownNumbers: string[];
@@ -57,7 +63,7 @@ function text(v: unknown): string {
 
 function all(
   store: EmulatorStore,
-  table: 'users' | 'queues' | 'ivrs' | 'contacts',
+  table: 'users' | 'queues' | 'ringgroups' | 'ivrs' | 'contacts',
   customerId: number,
 ): Row[] {
   const t = store.tables[table];
@@ -103,6 +109,18 @@ export function worldFromStore(store: EmulatorStore, customerId: number, seed = 
       .map((m) => Number(m.id))
       .filter((id) => userIds.has(id)),
   }));
+  const ringGroups: SimRingGroup[] = all(store, 'ringgroups', customerId)
+    .map((g) => ({
+      id: Number(g.id),
+      name: text(g.name),
+      number: text(g.number),
+      // Ring groups list their members as user ids (queues as objects).
+      members: (Array.isArray(g.users) ? (g.users as unknown[]) : [])
+        .map((m) => Number(typeof m === 'object' && m !== null ? (m as { id?: unknown }).id : m))
+        .filter((id) => userIds.has(id)),
+      ringTime: typeof g.ring_time === 'number' && g.ring_time > 0 ? g.ring_time : 20,
+    }))
+    .filter((g) => g.members.length > 0);
   const queueIds = new Set(queues.map((q) => q.id));
   const ivrs: SimIvr[] = all(store, 'ivrs', customerId).map((r) => {
     const options: SimIvr['options'] = [];
@@ -130,6 +148,7 @@ export function worldFromStore(store: EmulatorStore, customerId: number, seed = 
     mainNumber: text(customer.cli) || users[0]?.cli || '',
     users,
     queues,
+    ringGroups,
     ivrs,
     contacts,
     unknownNumbers,

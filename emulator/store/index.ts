@@ -11,6 +11,7 @@ export type {
   FilterCondition,
   FilterOp,
   Id,
+  InsertOptions,
   Row,
   Table,
   TableName,

@@ -1,5 +1,5 @@
 import { queryRows, type Ordering } from './query';
-import type { CollectionQuery, CollectionResult, Id, Row, Table } from './types';
+import type { CollectionQuery, CollectionResult, Id, InsertOptions, Row, Table } from './types';
 
 /** Orders ids: numbers numerically, anything else (ddi e164 strings) as strings. */
 export function compareIds(a: Id, b: Id): number {
@@ -32,6 +32,8 @@ export class MemoryTable implements Table {
   private readonly ordering: Ordering;
   private readonly emit: (op: 'insert' | 'update' | 'remove', row: Row) => void;
   private readonly defaultSortValue: (() => string) | undefined;
+  /** Customers whose rows stopped ascending by the sortedKey (an insert with keyMayGoBack went back). */
+  private readonly unorderedKey = new Set<number>();
   private maxId = 0;
   /** Property names seen on rows (computed on first use, then grown by inserts and updates). */
   private properties: Set<string> | undefined;
@@ -82,7 +84,10 @@ export class MemoryTable implements Table {
   }
 
   query(customerId: number, q: CollectionQuery): CollectionResult {
-    return queryRows(this.partitions.get(customerId) ?? [], q, this.ordering);
+    const ordering = this.unorderedKey.has(customerId)
+      ? { numericIds: this.ordering.numericIds }
+      : this.ordering;
+    return queryRows(this.partitions.get(customerId) ?? [], q, ordering);
   }
 
   hasProperty(name: string): boolean | undefined {
@@ -103,7 +108,8 @@ export class MemoryTable implements Table {
     if (this.properties !== undefined) for (const k of Object.keys(row)) this.properties.add(k);
   }
 
-  insert(customerId: number, input: Omit<Row, 'id'> & { id?: Id }): Row {
+  /** A row with keyMayGoBack may be dated before the last row: the customer's rows are then scanned by date. */
+  insert(customerId: number, input: Omit<Row, 'id'> & { id?: Id }, opts: InsertOptions = {}): Row {
     const { id: given, ...fields } = input;
     const id = given === undefined ? this.nextId(input) : this.normaliseId(given);
     if (id === undefined) throw new Error(`${this.name}: invalid id ${String(given)}`);
@@ -120,9 +126,11 @@ export class MemoryTable implements Table {
         const last = prev !== undefined ? String(prev[key]) : '';
         row[key] = now > last ? now : last;
       }
-      if (at !== rows.length || (prev !== undefined && String(prev[key]) > String(row[key]))) {
+      const wentBack = prev !== undefined && String(prev[key]) > String(row[key]);
+      if (at !== rows.length || (wentBack && opts.keyMayGoBack !== true)) {
         throw new RangeError(`${this.name}: new rows must come last by id and by ${key}`);
       }
+      if (wentBack) this.unorderedKey.add(customerId);
     }
     rows.splice(at, 0, row);
     this.noteProperties(row);
@@ -159,6 +167,7 @@ export class MemoryTable implements Table {
   removeAll(customerId: number): number {
     const rows = this.partitions.get(customerId) ?? [];
     this.partitions.set(customerId, []);
+    this.unorderedKey.delete(customerId);
     for (const row of rows) this.emit('remove', row);
     return rows.length;
   }

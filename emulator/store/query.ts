@@ -209,6 +209,12 @@ export function queryRows(
   const start = (page - 1) * limit;
   const sort = q.sort !== undefined && !(q.sort.property === 'id' && !q.sort.desc) ? q.sort : undefined;
   if (sort !== undefined) {
+    const ordered = sort.property === 'id' || sort.property === ordering.sortedKey;
+    if (sort.desc && ordered && rest.length === 0 && q.groupBy === undefined) {
+      // Newest first over rows already in order: the page is counted from the end, no copy of the rest.
+      const to = Math.max(lo, hi - start);
+      return { data: rows.slice(Math.max(lo, to - limit), to).reverse(), total: hi - lo };
+    }
     // Every match is needed to order them; then one page of them.
     const { sort: _sort, ...unsorted } = q;
     const all = queryRows(

@@ -66,6 +66,12 @@ export const TABLE_NAMES = [
 ] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
+/** How one insert may bend a table's ordering rule (see MemoryTable). */
+export interface InsertOptions {
+  /** A row may carry an earlier sorted date than the last row (cdrs: a CDR written late, at its true start). */
+  keyMayGoBack?: boolean;
+}
+
 /** One collection of one resource kind; rows are owned by a customer (403 for other customers). */
 export interface Table {
   readonly name: string;
@@ -76,7 +82,7 @@ export interface Table {
    *  numeric. group_by: one row per distinct value of the property (the first row by id), total = groups. */
   query(customerId: number, q: CollectionQuery): CollectionResult;
   /** Assigns the next id when absent. */
-  insert(customerId: number, row: Omit<Row, 'id'> & { id?: Id }): Row;
+  insert(customerId: number, row: Omit<Row, 'id'> & { id?: Id }, opts?: InsertOptions): Row;
   /** Shallow merge, returns the new row. */
   update(id: Id, patch: Record<string, unknown>): Row | undefined;
   remove(id: Id): boolean;

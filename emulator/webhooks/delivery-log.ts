@@ -12,12 +12,16 @@ export interface DeliveryLogEntry {
   call_id: number | null;
   /** 1 for the first try, 2… for retries. */
   attempt: number;
-  /** 1, or 2 for the injected duplicate copy. */
+  /** 1, 2 for the injected duplicate copy, 3 for a late copy. */
   copy: number;
   status: number | null;
   error: string | null;
   ok: boolean;
-  fault: 'dropped' | 'duplicate' | 'reordered' | null;
+  /**
+   * What fault injection did to this attempt's event: dropped, duplicate (copy 2), reordered, late (sent
+   * only late), late_copy (a late second sending, copy 3), redelivered (once more after every retry failed).
+   */
+  fault: 'dropped' | 'duplicate' | 'reordered' | 'late' | 'late_copy' | 'redelivered' | null;
   delay_ms: number;
   ms: number;
   /** Wall-clock time of the attempt (ISO 8601). */

@@ -1,6 +1,7 @@
 // Webhook delivery: every event goes as a JSON POST to each enabled webhook whose categories select it,
 // concurrently per webhook but bounded, with a timeout, retries with backoff on a non-2xx answer or a
-// network error, optional faults, and a log of every attempt (tests compare it with what arrived).
+// network error, optional redelivery after an outage, optional faults, and a log of every attempt (tests
+// compare it with what arrived).
 // The spec does not show retry behaviour or time-outs (Events, Rule 6): the defaults here are ours.
 import { z } from 'zod';
 import { categoriesSelect } from './categories';
@@ -35,6 +36,11 @@ interface Job {
 interface Lane {
   active: number;
   queue: Job[];
+}
+
+/** A second sending of an event that also goes on time, `delayMs` later and outside its call's order. */
+function lateCopy(job: Job, delayMs: number): Job {
+  return { ...job, copy: 3, fault: 'late_copy', delayMs, chain: null };
 }
 
 function callIdOf(event: EventBody): number | null {
@@ -148,6 +154,11 @@ export class WebhookDelivery {
         { webhookId: hook.id, event, callId, attempt: 1, copy: 1, fault: 'dropped', delayMs: 0 },
         null,
       );
+    } else if (d.late !== null && !d.late.again) {
+      // Sent for the first time much later, on its own: the call's later events do not wait for it.
+      const late: Job = { ...job, fault: 'late', delayMs: d.late.delayMs, chain: null };
+      this.submit(late);
+      if (d.duplicate) this.submit({ ...late, copy: 2 });
     } else if (d.reorder && key !== null && heldBefore === undefined) {
       // Held back until the call's next event for this webhook has gone first (or the hold times out).
       job.fault = 'reordered';
@@ -160,6 +171,7 @@ export class WebhookDelivery {
         }
       }, this.settings.reorder_hold_ms);
       this.held.set(key, { job, timer });
+      if (d.late !== null) this.submit(lateCopy(job, d.late.delayMs));
       return;
     } else {
       this.submit(job);
@@ -167,6 +179,7 @@ export class WebhookDelivery {
         const copy: Job = { ...job, copy: 2, fault: 'duplicate', chain: null };
         this.submit(copy);
       }
+      if (d.late !== null) this.submit(lateCopy(job, d.late.delayMs));
     }
     if (heldBefore) this.submit(heldBefore.job);
   }
@@ -254,7 +267,7 @@ export class WebhookDelivery {
         attempt: job.attempt,
         copy: job.copy,
         fault: job.fault,
-        delayMs: job.attempt === 1 ? job.delayMs : 0,
+        delayMs: job.attempt === 1 || job.fault === 'redelivered' ? job.delayMs : 0,
       },
       result,
     );
@@ -267,6 +280,22 @@ export class WebhookDelivery {
         this.timers.delete(timer);
         this.enqueue({ ...job, attempt: job.attempt + 1, chain: null });
       }, wait);
+      this.timers.add(timer);
+      return;
+    }
+    const redeliverMs = this.settings.redeliver_after_ms;
+    if (!ok && current?.enabled && job.fault !== 'redelivered' && redeliverMs !== null) {
+      // Every retry failed (an outage): sent once more, long after, whatever its call has done since.
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.enqueue({
+          ...job,
+          attempt: job.attempt + 1,
+          fault: 'redelivered',
+          delayMs: redeliverMs,
+          chain: null,
+        });
+      }, redeliverMs);
       this.timers.add(timer);
       return;
     }

@@ -1,5 +1,5 @@
 // Call simulator control: start and stop call traffic, read its counters, place one call of a given
-// scenario now (tests use this for determinism), and send one inbound SMS.
+// scenario now (tests use this for determinism), send one inbound SMS, and read the ledger (ground truth).
 import type { FastifyInstance } from 'fastify';
 import { formatEpoch } from '../../data/calendar';
 import { CallSimulator, placeCallBody, sendSmsBody, simulatorConfigBody } from '../../simulator/simulator';
@@ -32,6 +32,7 @@ export function registerSimulatorControl(
       delivery.dispatch(customerId, event);
     },
     (err, what) => ctx.logger.warn({ err, what }, 'call simulator step failed'),
+    ctx.audio,
   );
   const unsubscribe = ctx.onStoreReplaced((store) => simulator.storeReplaced(store));
   app.addHook('onClose', async () => {
@@ -75,6 +76,11 @@ export function registerSimulatorControl(
         ends_in_ms: Math.ceil((last * 1000) / speed),
       },
     };
+  });
+  controlRoute(app, 'GET', '/simulator/ledger', () => ({ body: simulator.ledger() }));
+  controlRoute(app, 'DELETE', '/simulator/ledger', () => {
+    simulator.clearLedger();
+    return { body: simulator.ledger() };
   });
   controlRoute(app, 'POST', '/simulator/sms', (req) => {
     const body = validate(sendSmsBody, req.body ?? {});

@@ -38,7 +38,7 @@ function authed(spec: RouteSpec, handle: (call: AuthedCall) => ReturnType<RouteD
 /** The caller's tokens (filter, sort and paging apply). */
 function listTokens(call: AuthedCall): ReturnType<RouteDef['handle']> {
   const table = call.ctx.apiTokens.table;
-  const q = parseCollectionQuery(call.query);
+  const q = parseCollectionQuery(call.query, call.ctx.api);
   checkQueryProperties(table, q);
   const mine = { property: 'user_id', operator: 'eq' as const, value: call.identity.user_id };
   return collection(table.query(call.identity.customer_id, { ...q, filter: [mine, ...q.filter] }));

@@ -89,10 +89,17 @@ function listConversations(call: AuthedCall): ReturnType<RouteDef['handle']> {
     allRows(call.ctx.table('chats'), customer),
     allRows(call.ctx.table('chatmsgs'), customer),
   );
-  return derivedCollection('conversations', customer, conversationRows([...sms, ...chats]), call.query, {
-    property: 'last_message_at',
-    desc: true,
-  });
+  return derivedCollection(
+    'conversations',
+    customer,
+    conversationRows([...sms, ...chats]),
+    call.query,
+    call.ctx.api,
+    {
+      property: 'last_message_at',
+      desc: true,
+    },
+  );
 }
 
 /** GET /conversations. */

@@ -14,6 +14,7 @@ import {
 } from '../crud';
 import { checkQueryProperties, parseCollectionQuery } from '../collection-query';
 import { parseRouteSpec, type RouteSpec } from '../paths';
+import { notFound } from '../http-error';
 import { findOwned } from '../records';
 import { bytes } from '../responses';
 import type { ApiResponse, AuthedCall, RouteDef } from '../route-def';
@@ -42,7 +43,13 @@ function fileRoute(
     ...parseRouteSpec(spec),
     auth: 'required',
     handle: (call: AuthedCall): ApiResponse => {
-      const content = render(findOwned(call.ctx.table(table), param(call, 'id'), call.identity));
+      const row = findOwned(call.ctx.table(table), param(call, 'id'), call.identity);
+      if (table === 'monitors' || table === 'voicemessages') {
+        // Audio that is late (or lost) answers 404 as the platform does while its file is not stored.
+        if (!call.ctx.audio.ready(table, Number(row.id), call.ctx.clock.now()))
+          throw notFound(`${table} ${String(row.id)} audio`);
+      }
+      const content = render(row);
       if (typeof content === 'string' || Buffer.isBuffer(content)) return bytes(contentType, content);
       return {
         kind: 'stream',
@@ -58,7 +65,7 @@ function fileRoute(
 /** The user's CDRs (page/limit/filter apply) as CSV. */
 function userCdrsCsv(call: AuthedCall): ApiResponse {
   const user = parentRow(call, 'users', '/users/{id}/cdrs.csv');
-  const q = parseCollectionQuery(call.query);
+  const q = parseCollectionQuery(call.query, call.ctx.api);
   checkQueryProperties(call.ctx.table('cdrs'), q);
   const { data } = call.ctx.table('cdrs').query(call.identity.customer_id, {
     ...q,

@@ -65,7 +65,7 @@ function ledger(call: AuthedCall): Row[] {
 }
 
 function listTransactions(call: AuthedCall): ReturnType<RouteDef['handle']> {
-  return derivedCollection('transactions', call.identity.customer_id, ledger(call), call.query);
+  return derivedCollection('transactions', call.identity.customer_id, ledger(call), call.query, call.ctx.api);
 }
 
 /** The invoice's PDF: its number, period and the statement's totals. */
