@@ -68,7 +68,7 @@ async function main(): Promise<Record<string, unknown>> {
         recordings: r.recordings,
         callbacks: r.callbacks,
       };
-      say(JSON.stringify(line));
+      say(JSON.stringify({ ...line, happened: r.happened }));
       if (!r.ok) {
         say(
           `SEED ${seed} FAILED (replay: npm run simulate -- --seed ${seed} --days ${o.days} --calls ${o.calls}); kept ${r.dir}`,

@@ -4,36 +4,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { LedgerCall, LedgerSms } from '../../emulator';
 
-/** One call the simulator played, as it really happened (the emulator's ledger). */
-export interface LedgerCall {
-  call_id: number;
-  scenario: string;
-  from_api: boolean;
-  direction: 'in' | 'out';
-  /** The outside party (E.164), or null. */
-  external: string | null;
-  /** Epoch seconds (platform time). */
-  start: number;
-  end: number;
-  connected: boolean;
-  missed: boolean;
-  voicemail: boolean;
-  legs_missed: number;
-  long: boolean;
-  cdr_id: number | null;
-  recording_id: number | null;
-  /** When the recording's audio could first be downloaded (epoch s); null: never (lost). */
-  audio_ready_at: number | null;
-  /** The call's last write (CDR, recording) has happened. */
-  complete: boolean;
-}
-
-export interface LedgerSms {
-  sms_id: number;
-  from: string;
-  at: number;
-}
+export type { LedgerCall, LedgerSms } from '../../emulator';
 
 /** A call log, task or contact as the CRM holds it. */
 export interface CrmCallLog {

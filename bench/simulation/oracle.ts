@@ -119,7 +119,7 @@ function crmLogs(f: DayFacts): BrokenPromise[] {
     if (c.phone) contactsByPhone.set(c.phone, [...(contactsByPhone.get(c.phone) ?? []), c.id]);
   }
   for (const call of f.ledger.calls) {
-    if (!call.complete) continue;
+    if (call.pending) continue;
     const logs = byCall.get(call.call_id) ?? [];
     if (logs.length !== 1) {
       out.push({
@@ -193,7 +193,7 @@ const laterThan = (a: Touch, b: Touch): boolean =>
 function touchesByNumber(calls: readonly LedgerCall[]): Map<string, Touch[]> {
   const out = new Map<string, Touch[]>();
   for (const c of calls) {
-    if (!c.external || !c.complete) continue;
+    if (!c.external || c.pending) continue;
     const kind = c.connected ? 'reached' : c.direction === 'in' ? 'missed' : null;
     if (!kind) continue;
     const list = out.get(c.external) ?? [];
@@ -354,7 +354,7 @@ function archive(f: DayFacts): BrokenPromise[] {
   const out: BrokenPromise[] = [];
   for (const call of f.ledger.calls) {
     const id = call.recording_id;
-    if (id === null || !call.complete) continue;
+    if (id === null || call.pending) continue;
     const row = f.warehouse.archive.get(id);
     const files = f.archiveFiles.get(id) ?? 0;
     const fail = (detail: string, final = false) =>
@@ -366,7 +366,7 @@ function archive(f: DayFacts): BrokenPromise[] {
       });
     if (files > 1) fail(`${files} files in the archive`, true);
     if (!row) continue; // the warehouse promise reports it
-    if (call.audio_ready_at === null) {
+    if (call.audio_lost) {
       if (row.audioUri) fail('archived, though the platform never had its audio', true);
       else if (!row.lostReason) fail('not listed as lost, though the platform never had its audio');
       continue;
@@ -387,7 +387,7 @@ function unknownContacts(f: DayFacts): BrokenPromise[] {
   const out: BrokenPromise[] = [];
   const byPhone = new Map<string, number>();
   for (const c of f.crm.contacts) if (c.phone) byPhone.set(c.phone, (byPhone.get(c.phone) ?? 0) + 1);
-  const numbers = new Set(f.ledger.calls.filter((c) => c.complete && c.external).map((c) => c.external!));
+  const numbers = new Set(f.ledger.calls.filter((c) => !c.pending && c.external).map((c) => c.external!));
   for (const number of numbers) {
     const n = byPhone.get(number) ?? 0;
     const known = f.crmKnownBefore.has(number);

@@ -3,8 +3,10 @@
 // duplicated, reordered, dropped and redelivered hours late, faults), the receiver down for hours
 // and the worker and receiver restarted mid-call; then the traffic stops, the faults stop, and the
 // oracle checks every promise until they all hold or the deadline passes.
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DAY_S, planDays, type PlannedCall, type PlannedDisruption, type PlannedSms } from './day-plan';
+import type { LedgerCall } from './facts';
 import type { DayClock } from './gather';
 import { gatherFacts, PlatformAudio } from './gather';
 import { judgeDay, type BrokenPromise } from './oracle';
@@ -35,6 +37,8 @@ export interface SeedResult {
   callbacks: number;
   /** Every promise still broken at the end (empty when the seed passed). */
   broken: BrokenPromise[];
+  /** How often each real-world behaviour happened (a behaviour that never happened tested nothing). */
+  happened: Record<string, number>;
   /** The first broken promise's story. */
   story?: string;
   dir: string;
@@ -69,6 +73,37 @@ async function makeTheWorldReal(stack: SeedStack, seed: number, speed: number): 
   ])
     await stack.control('POST', '/faults', fault);
   stack.hubspot.randomFaults({ rate429: 0.01, rate5xx: 0.01, retryAfterSeconds: 1, seed });
+}
+
+/** How often each platform fault was applied (read before they are deleted, which forgets them). */
+async function platformFaultCounts(stack: SeedStack): Promise<Record<string, number>> {
+  const { faults } = (await stack.control('GET', '/faults')) as {
+    faults: { applied: number; status?: number; reset?: boolean }[];
+  };
+  const out: Record<string, number> = {};
+  for (const f of faults) {
+    const name = f.reset ? 'platform_reset' : `platform_${f.status}`;
+    out[name] = (out[name] ?? 0) + f.applied;
+  }
+  return out;
+}
+
+/** What the platform's world did: from the ledger and the webhook delivery log. */
+async function worldCounts(stack: SeedStack, calls: readonly LedgerCall[]): Promise<Record<string, number>> {
+  const { data } = (await stack.control('GET', '/webhooks/deliveries')) as { data: { fault: string | null }[] };
+  const faults: Record<string, number> = {};
+  for (const d of data) if (d.fault) faults[`webhook_${d.fault}`] = (faults[`webhook_${d.fault}`] ?? 0) + 1;
+  const count = (p: (c: LedgerCall) => boolean) => calls.filter(p).length;
+  return {
+    ...faults,
+    missed_legs: count((c) => c.legs_missed > 0 && c.connected),
+    long_calls: count((c) => c.long || c.end - c.start > 2 * 3600),
+    late_cdrs: count((c) => c.cdr_written_at !== null && c.cdr_written_at > c.end),
+    late_audio: count((c) => c.audio_ready_at !== null && c.recording_at !== null && c.audio_ready_at > c.recording_at),
+    lost_audio: count((c) => c.audio_lost),
+    api_calls: count((c) => c.from_api),
+    crm_faults: stack.hubspot.requests.filter((r) => r.status === 429 || r.status >= 500).length,
+  };
 }
 
 /** Everything back to normal: what is left must now converge. */
@@ -132,15 +167,17 @@ export async function runSeed(
       cdr_delay_s: [30, 900],
       recording_delay_s: [60, 1200],
       audio_delay_s: [0, 1800],
-      audio_lost_share: 0.05,
+      audio_lost_share: 0.08,
       missed_leg_share: 0.5,
     });
     const clock: DayClock = { speed, realAt: Date.now(), platformAt: start.getTime() };
     log(`day of ${plan.traffic.length} calls and messages at ${Math.round(speed)}x`);
-    await playDay(stack, clock, plan.traffic, plan.disruptions, log);
+    const happened: Record<string, number> = {};
+    await playDay(stack, clock, plan.traffic, plan.disruptions, log, happened);
 
     log('traffic over; waiting for the last calls to end');
     await waitForCallsToEnd(stack, started + opts.deadlineSeconds * 1000);
+    Object.assign(happened, await platformFaultCounts(stack));
     await faultsOff(stack);
     await stack.control('POST', '/webhooks/deliveries/wait', { timeout_ms: 60_000 });
 
@@ -167,10 +204,12 @@ export async function runSeed(
       recordings: calls.filter((c) => c.recording_id !== null).length,
       callbacks: facts.crm.tasks.length,
       broken,
+      happened: { ...happened, ...(await worldCounts(stack, calls)) },
       dir: stack.dir,
     };
     if (!result.ok) {
       keepDir = true;
+      writeFileSync(join(stack.dir, 'broken.json'), JSON.stringify(broken, null, 2));
       result.story = await storyOf(stack, clock, broken[0]!).catch(
         (e: unknown) => `(story failed: ${String(e)})`,
       );
@@ -189,7 +228,9 @@ async function playDay(
   traffic: readonly (PlannedCall | PlannedSms)[],
   disruptions: readonly PlannedDisruption[],
   log: (m: string) => void,
+  happened: Record<string, number>,
 ): Promise<void> {
+  const bump = (k: string) => (happened[k] = (happened[k] ?? 0) + 1);
   const realOf = (at: number) => clock.realAt + (at * 1000) / clock.speed;
   const background: Promise<void>[] = [];
   const events = [...traffic, ...disruptions].sort((a, b) => a.at - b.at);
@@ -207,6 +248,7 @@ async function playDay(
     } else if (e.kind === 'outage') {
       log(`receiver down for ${Math.round((e.durationS ?? 0) / 3600)} simulated hours`);
       await stack.stopReceiver();
+      bump('outages');
       const back = realOf(e.at + (e.durationS ?? 0));
       background.push(
         sleep(Math.max(0, back - Date.now())).then(async () => {
@@ -216,12 +258,14 @@ async function playDay(
       );
     } else if (e.kind === 'worker_restart') {
       log('restarting the worker mid-call');
+      bump('worker_restarts');
       background.push(stack.stopWorker().then(() => stack.startWorker()));
     } else {
       log('restarting the receiver mid-call');
       background.push(
         (async () => {
           if (!stack.receiverRunning()) return;
+          bump('receiver_restarts');
           await stack.stopReceiver();
           await stack.startReceiver();
         })(),
@@ -235,8 +279,8 @@ async function playDay(
 async function waitForCallsToEnd(stack: SeedStack, deadline: number): Promise<void> {
   for (;;) {
     const status = (await stack.control('GET', '/simulator')) as { active: number };
-    const ledger = (await stack.control('GET', '/simulator/ledger')) as { calls: { complete: boolean }[] };
-    if (status.active === 0 && ledger.calls.every((c) => c.complete)) return;
+    const ledger = (await stack.control('GET', '/simulator/ledger')) as { pending: number };
+    if (status.active === 0 && ledger.pending === 0) return;
     if (Date.now() > deadline)
       throw new Error(`calls still playing at the deadline (${status.active} active)`);
     await sleep(500);
