@@ -10,6 +10,7 @@ import {
   BadRequestError,
   ForbiddenError,
   NotFoundError,
+  PageOrderError,
   PlatformError,
   RateLimitedError,
   SchemaError,
@@ -90,6 +91,7 @@ export function toActivityFailure(err: unknown): never {
     err instanceof ForbiddenError ||
     err instanceof NotFoundError ||
     err instanceof SchemaError ||
+    err instanceof PageOrderError ||
     (err instanceof UnauthorizedError && !err.retryable);
   if (err instanceof UnauthorizedError && err.retryable) {
     // Refused right after a successful login: the credentials work, the token was lost again.

@@ -40,8 +40,8 @@ export const syncConfigSchema = z.object({
   settingsInterval: durationMs.default(60 * 60_000),
   /** Changing streams (recordings, contacts) are re-read over this window so late changes arrive. */
   lookback: durationMs.default(48 * 3_600_000),
-  /** Immutable streams are re-read this far back, for records written late with an earlier cursor
-   *  value (a CDR's calldate is when the call started, but it is written at hangup). */
+  /** Immutable streams (CDRs, SMS, …) are read by id: each run reads again what was written (ids
+   *  committed) this long before it, for a record committed after records with larger ids. */
   lateArrival: durationMs.default(2 * 3_600_000),
   /** Records per API page (the platform allows at most 5000). */
   pageSize: z.number().int().min(1).max(5000).default(5000),
