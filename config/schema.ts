@@ -192,6 +192,11 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /**
+       * A recording or voice message whose audio the platform answers 404/410 for is asked for again
+       * on later runs until this long after the first such answer, then recorded as lost (`0s`: at once).
+       */
+      missingAudioGrace: durationMs.default(24 * 3_600_000),
       /** Archive to a Cloud Storage bucket instead of `dir` (objects named by account, day and id). */
       gcs: gcsArchiveConfigSchema.optional(),
       /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */

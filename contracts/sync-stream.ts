@@ -33,6 +33,22 @@ export interface SyncStreamInput {
   stream: string;
   /** Carried over continue-as-new. */
   carried?: { pages: number; records: number; quarantined: number; runId: number };
+  /** Carried over continue-as-new once the pages are read: where the audio archive stands. */
+  archive?: SyncArchiveCarried;
+  /** Audio archive activities per run before the workflow continues as new (tests set it low). */
+  archiveCallsPerRun?: number;
+  /** Audio files per archive activity (tests set it low). */
+  archiveBatch?: number;
+}
+
+/** The archive's state handed from run to run. */
+export interface SyncArchiveCarried {
+  /** Files archived so far. */
+  archived: number;
+  /** The backlog goes on after this id. */
+  afterId?: number;
+  /** Why reading the stream's pages failed: the workflow fails with it once the archive is done. */
+  failure?: string;
 }
 
 /** What one sync run did. */
