@@ -6,7 +6,7 @@ import {
   audioRecordedDates,
   listAudioBacklog,
   markAudioArchived,
-  markAudioLost,
+  markAudioMissing,
   type AudioStream,
 } from '../connectors/postgres';
 import type { ActivityDeps } from './deps';
@@ -22,15 +22,18 @@ export interface ArchiveAudioInput {
 
 export interface ArchiveAudioResult {
   archived: number;
-  /** Files the platform no longer has (recorded as lost with the reason, and not asked for again). */
+  /** Files the platform still answered 404/410 for past archive.missingAudioGrace: recorded as lost
+   *  with the reason, and not asked for again. */
   missing: number;
+  /** Files the platform answered 404/410 for within the grace: asked for again on later runs. */
+  notYet: number;
   /** Last id handled, for the next call; undefined when the backlog is empty. */
   lastId: number | undefined;
 }
 
 const DOWNLOADS_AT_ONCE = 6;
 
-/** Why a download failed for good: the platform's answer that the audio is gone, or undefined. */
+/** The platform's answer that it has no audio for the file (404/410) as a reason, or undefined. */
 export function audioGoneReason(err: unknown): string | undefined {
   if (!(err instanceof PlatformError) || (err.status !== 404 && err.status !== 410)) return undefined;
   return `the platform answered ${err.status} for the .mp3: ${err.message}`;
@@ -55,6 +58,7 @@ export function createAudioActivities(deps: ActivityDeps) {
       const recorded = await audioRecordedDates(deps.warehouse.db, input.stream, input.account, ids);
       let archived = 0;
       let missing = 0;
+      let notYet = 0;
       const archiveOne = async (id: number): Promise<void> => {
         // Its own abort, so a download found already archived is cut off at the connection.
         const skip = new AbortController();
@@ -85,9 +89,18 @@ export function createAudioActivities(deps: ActivityDeps) {
         } catch (err) {
           const gone = audioGoneReason(err);
           if (gone === undefined) throw err;
-          // Gone for good: recorded once, so later runs no longer ask the platform for it.
-          missing += 1;
-          await markAudioLost(deps.warehouse.db, input.stream, input.account, id, gone);
+          // Audio often is not there yet right after hangup: later runs ask again, until the grace
+          // since the first 404 has passed; then it is recorded as lost and no longer asked for.
+          const state = await markAudioMissing(
+            deps.warehouse.db,
+            input.stream,
+            input.account,
+            id,
+            gone,
+            deps.config.archive.missingAudioGrace,
+          );
+          if (state === 'lost') missing += 1;
+          else notYet += 1;
         }
       };
       // A few downloads at once: each waits mostly on the network, and the client's rate limit holds.
@@ -95,7 +108,7 @@ export function createAudioActivities(deps: ActivityDeps) {
         ctx.heartbeat({ id: ids[i] });
         await Promise.all(ids.slice(i, i + DOWNLOADS_AT_ONCE).map(archiveOne));
       }
-      return { archived, missing, lastId: ids.at(-1) };
+      return { archived, missing, notYet, lastId: ids.at(-1) };
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   BadRequestError,
   ForbiddenError,
   NotFoundError,
+  PageOrderError,
   PlatformError,
   RateLimitedError,
   SchemaError,
@@ -90,6 +91,7 @@ export function toActivityFailure(err: unknown): never {
     err instanceof ForbiddenError ||
     err instanceof NotFoundError ||
     err instanceof SchemaError ||
+    err instanceof PageOrderError ||
     (err instanceof UnauthorizedError && !err.retryable);
   if (err instanceof UnauthorizedError && err.retryable) {
     // Refused right after a successful login: the credentials work, the token was lost again.
@@ -105,11 +107,15 @@ export function toActivityFailure(err: unknown): never {
  * Runs an activity body, translating its errors, and heartbeats while it runs (a third of the
  * heartbeat timeout apart), so waiting out a Retry-After, a slow page or a rate gate never looks
  * like a dead worker. A worker that does die stops heartbeating, and Temporal retries elsewhere.
+ * Temporal keeps only the latest heartbeat's details, and a retried attempt resumes from them: so
+ * the ticker sends again the last details the activity gave (before its first heartbeat, those of
+ * the previous attempt), never none over the activity's progress.
  */
 export async function withFailureMapping<T>(body: () => Promise<T>): Promise<T> {
   const ctx = currentContext();
   const every = ctx ? ctx.info.heartbeatTimeoutMs : undefined;
-  const ticker = ctx && every ? setInterval(() => ctx.heartbeat(), Math.max(200, every / 3)) : undefined;
+  const heartbeat = ctx && every ? keepHeartbeatDetails(ctx) : undefined;
+  const ticker = heartbeat ? setInterval(() => heartbeat(), Math.max(200, (every ?? 0) / 3)) : undefined;
   try {
     return await body();
   } catch (err) {
@@ -117,6 +123,22 @@ export async function withFailureMapping<T>(body: () => Promise<T>): Promise<T> 
   } finally {
     if (ticker) clearInterval(ticker);
   }
+}
+
+/**
+ * Makes the context's heartbeat remember its details (a heartbeat without details sends the last
+ * ones again) and returns it, for the ticker. The activity keeps calling `Context.current().heartbeat`
+ * (or `heartbeat()` from @temporalio/activity, which calls it) as before.
+ */
+function keepHeartbeatDetails(ctx: Context): (details?: unknown) => void {
+  const send = ctx.heartbeat;
+  let last: unknown = ctx.info.heartbeatDetails;
+  const remembering = (details?: unknown): void => {
+    if (details !== undefined) last = details;
+    send(last);
+  };
+  Object.defineProperty(ctx, 'heartbeat', { value: remembering, configurable: true, writable: true });
+  return remembering;
 }
 
 function currentContext(): Context | undefined {

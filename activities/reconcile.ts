@@ -24,9 +24,11 @@ export function cdrSeenEvent(callId: number): CallEventSignal {
 }
 
 /**
- * The calls of `cdrs` that started within `windowMs` before `newest` (the newest CDR time the sync
- * has committed), each once however many legs it has. Older CDRs are history, not calls in flight:
- * their follow-up was done by their webhooks, or is too late to matter.
+ * The calls of `cdrs` that ended within `windowMs` before `newest` (the newest CDR time the sync
+ * has committed), each once however many legs it has. A call ends at calldate (its start) plus its
+ * duration: a 6-hour call whose CDR was just written is recent, though it started long before.
+ * Older CDRs are history, not calls in flight: their follow-up was done by their webhooks, or is
+ * too late to matter.
  */
 export function recentCallIds(cdrs: readonly Cdr[], newest: string | null, windowMs: number): number[] {
   if (!newest) return [];
@@ -35,8 +37,10 @@ export function recentCallIds(cdrs: readonly Cdr[], newest: string | null, windo
   for (const cdr of cdrs) {
     if (!cdr.live_id || !cdr.calldate) continue;
     // An impossible date says nothing about when the call was.
-    const at = platformTimeOrUndefined(cdr.calldate);
-    if (at !== undefined && at >= since) callIds.add(cdr.live_id);
+    const startedAt = platformTimeOrUndefined(cdr.calldate);
+    if (startedAt === undefined) continue;
+    const seconds = typeof cdr.duration === 'number' && cdr.duration > 0 ? cdr.duration : 0;
+    if (startedAt + seconds * 1000 >= since) callIds.add(cdr.live_id);
   }
   return [...callIds];
 }

@@ -16,7 +16,14 @@ import {
   type PageRecord,
   type StreamName,
 } from '../connectors/postgres';
-import { advanceCursor, decodeCursor, encodeCursor, maxCursorValue, nextRunCursor } from '../sync/cursor';
+import {
+  advanceCursor,
+  decodeCursor,
+  encodeCursor,
+  maxCursorValue,
+  nextRunCursor,
+  readsRecent,
+} from '../sync/cursor';
 import { streamDefinition } from '../sync/streams';
 import type {
   SyncCursor,
@@ -113,13 +120,14 @@ export function createSyncActivities(deps: ActivityDeps) {
       filter.push({ property: def.cursorField, operator: 'gte', value: cursor.since });
     if (cursor.until !== null)
       filter.push({ property: def.cursorField, operator: 'lt', value: cursor.until });
+    // Keyset pages (`id > afterId`, sort=id, dir=ASC): exact whatever order the platform lists in by
+    // default, however many rows it puts on a page, and while records are being added.
     const paginator = def.list(deps.platform(input.account), {
-      page: cursor.page,
       limit: deps.config.sync.pageSize,
       filter,
       signal: ctx.cancellationSignal,
     });
-    const page = await paginator.readPage(cursor.page);
+    const page = await paginator.readAfter(cursor.afterId);
     ctx.heartbeat({ ...sums, page: cursor.page, stage: 'write', pageRecords: page.data.length });
 
     // Records of erased people are anonymised before anything is written (README "Erasure").
@@ -134,13 +142,17 @@ export function createSyncActivities(deps: ActivityDeps) {
         page.invalid.map((bad) => ({
           account: input.account,
           stream: input.stream,
-          recordId: recordIdOf(bad.raw, `page${bad.page}#${bad.index}`),
+          recordId: recordIdOf(bad.raw, `after${cursor.afterId}#${bad.index}`),
           reason: `schema: ${bad.reason}`,
           raw: suppress?.scrub(bad.raw, input.account) ?? bad.raw,
         })),
       );
     }
-    const next = advanceCursor(cursor, maxCursorValue(page.data, def.cursorField), page.nextPage);
+    const next = advanceCursor(
+      cursor,
+      { pageMax: maxCursorValue(page.data, def.cursorField), lastId: page.lastId, done: page.done },
+      Date.now(),
+    );
     let records = page.data.map((record, i) => ({ record, raw: page.raw[i] })) as PageRecord[];
     let reconcilable = page.data as Cdr[];
     if (suppress) {
@@ -156,7 +168,7 @@ export function createSyncActivities(deps: ActivityDeps) {
     }
     // Calls waiting for their recordings hear of new ones (and new transcripts) before the page is
     // written: the warehouse tells what is new, and a retried page tells again (counted once).
-    if (input.stream === 'recordings' && input.scope === '' && cursor.since !== null && deps.temporal) {
+    if (input.stream === 'recordings' && input.scope === '' && readsRecent(cursor) && deps.temporal) {
       await nudgeRecordingChanges(
         deps.temporal,
         warehouse.db,
@@ -169,7 +181,13 @@ export function createSyncActivities(deps: ActivityDeps) {
     // BigQuery first, PostgreSQL (with the checkpoint) last: the one checkpoint moves only once
     // every warehouse holds the page, and a retry re-reads the page, whose BigQuery jobs it finds.
     await deps.bigquery?.(input.account)?.writePage({
-      position: { ...key, since: cursor.since, until: cursor.until, page: cursor.page },
+      position: {
+        ...key,
+        since: cursor.since,
+        until: cursor.until,
+        page: cursor.page,
+        afterId: cursor.afterId,
+      },
       records,
     });
     const written =
@@ -182,7 +200,7 @@ export function createSyncActivities(deps: ActivityDeps) {
           })
         : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
     // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
-    if (input.stream === 'cdrs' && input.scope === '' && cursor.since !== null && deps.temporal) {
+    if (input.stream === 'cdrs' && input.scope === '' && readsRecent(cursor) && deps.temporal) {
       await reconcileCalls(
         deps.temporal,
         {
@@ -223,12 +241,14 @@ export function createSyncActivities(deps: ActivityDeps) {
         workflowId: input.workflowId,
       });
       if (input.kind === 'backfill')
-        return { runId, cursor: { since: null, until: null, page: 1, max: null } };
+        return { runId, cursor: { since: null, until: null, page: 1, max: null, afterId: 0 } };
       const stored = await getCheckpoint(warehouse.db, key);
-      const cursor = nextRunCursor(stored?.cursor ? decodeCursor(stored.cursor) : null, def, {
-        lookbackMs: deps.config.sync.lookback,
-        lateArrivalMs: deps.config.sync.lateArrival,
-      });
+      const cursor = nextRunCursor(
+        stored?.cursor ? decodeCursor(stored.cursor) : null,
+        def,
+        { lookbackMs: deps.config.sync.lookback, lateArrivalMs: deps.config.sync.lateArrival },
+        Date.now(),
+      );
       await setCheckpoint(warehouse.db, key, encodeCursor(cursor));
       return { runId, cursor };
     },
@@ -238,7 +258,7 @@ export function createSyncActivities(deps: ActivityDeps) {
       const key = { account: input.account, stream: input.stream, scope: windowScope(input.from, input.to) };
       const stored = await getCheckpoint(warehouse.db, key);
       if (stored?.cursor) return { cursor: decodeCursor(stored.cursor) };
-      const cursor: SyncCursor = { since: input.from, until: input.to, page: 1, max: null };
+      const cursor: SyncCursor = { since: input.from, until: input.to, page: 1, max: null, afterId: 0 };
       await setCheckpoint(warehouse.db, key, encodeCursor(cursor));
       return { cursor };
     },

@@ -40,8 +40,8 @@ export const syncConfigSchema = z.object({
   settingsInterval: durationMs.default(60 * 60_000),
   /** Changing streams (recordings, contacts) are re-read over this window so late changes arrive. */
   lookback: durationMs.default(48 * 3_600_000),
-  /** Immutable streams are re-read this far back, for records written late with an earlier cursor
-   *  value (a CDR's calldate is when the call started, but it is written at hangup). */
+  /** Immutable streams (CDRs, SMS, …) are read by id: each run reads again what was written (ids
+   *  committed) this long before it, for a record committed after records with larger ids. */
   lateArrival: durationMs.default(2 * 3_600_000),
   /** Records per API page (the platform allows at most 5000). */
   pageSize: z.number().int().min(1).max(5000).default(5000),
@@ -192,6 +192,11 @@ export const configSchema = z.object({
        * (`npm start` sets 1d, about 35 MB: the emulator's 183 days of recordings are about 8 GB).
        */
       maxAge: durationMs.optional(),
+      /**
+       * A recording or voice message whose audio the platform answers 404/410 for is asked for again
+       * on later runs until this long after the first such answer, then recorded as lost (`0s`: at once).
+       */
+      missingAudioGrace: durationMs.default(24 * 3_600_000),
       /** Archive to a Cloud Storage bucket instead of `dir` (objects named by account, day and id). */
       gcs: gcsArchiveConfigSchema.optional(),
       /** S3 (or an S3-compatible service) instead of the local directory, shared by every host. */

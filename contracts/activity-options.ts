@@ -5,13 +5,15 @@ import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@tempor
 
 /**
  * Failure types that retrying cannot fix: the platform's (bad request, no permission, gone,
- * unreadable, bad credentials), the CRM's (activities/failures.ts names them), and bad state.
+ * unreadable, pages out of the order asked for, bad credentials), the CRM's (activities/failures.ts
+ * names them), and bad state.
  */
 export const NON_RETRYABLE_TYPES = [
   'BadRequestError',
   'ForbiddenError',
   'NotFoundError',
   'SchemaError',
+  'PageOrderError',
   'UnauthorizedError',
   'ConfigError',
   'CheckpointMissing',

@@ -2,17 +2,29 @@
 // activities pass back (no records: ids, cursors, counts).
 import { workflowRef } from './workflow-ref';
 
-/** Where an incremental read stands: pages before `page` of the filter `cursor >= since` are committed. */
+/**
+ * Where a read of a stream stands. Reads are keyset reads: pages of the records with `id > afterId`,
+ * ascending by id, within `since <= cursor field < until` where those are set.
+ */
 export interface SyncCursor {
-  /** Lower bound of the cursor field (`YYYY-MM-DD HH:MM:SS`), or null for the whole collection. */
+  /** Lower bound of the cursor field (`YYYY-MM-DD HH:MM:SS`), or null for no bound. */
   since: string | null;
   /** Upper bound (exclusive) for bounded reads such as backfill windows. */
   until: string | null;
-  /** Next page to read (1-based). */
+  /** Pages this read has committed, plus one (1-based; part of a page's position). */
   page: number;
   /** Largest cursor value committed so far. */
   max: string | null;
-  /** The read reached its end (the next run starts from `max`). */
+  /** Records of this read with ids up to this one are committed: the next page is `id > afterId`. */
+  afterId: number;
+  /** Largest id committed so far, by this read and the ones before it in the same scope. */
+  maxId?: number;
+  /**
+   * Immutable streams read by id: `[epoch ms, maxId]` when each recent run ended. The next run
+   * reads after the largest id committed at least `sync.lateArrival` before it starts.
+   */
+  ended?: [number, number][];
+  /** The read reached its end (the next run starts a new one). */
   done?: true;
 }
 
@@ -21,6 +33,22 @@ export interface SyncStreamInput {
   stream: string;
   /** Carried over continue-as-new. */
   carried?: { pages: number; records: number; quarantined: number; runId: number };
+  /** Carried over continue-as-new once the pages are read: where the audio archive stands. */
+  archive?: SyncArchiveCarried;
+  /** Audio archive activities per run before the workflow continues as new (tests set it low). */
+  archiveCallsPerRun?: number;
+  /** Audio files per archive activity (tests set it low). */
+  archiveBatch?: number;
+}
+
+/** The archive's state handed from run to run. */
+export interface SyncArchiveCarried {
+  /** Files archived so far. */
+  archived: number;
+  /** The backlog goes on after this id. */
+  afterId?: number;
+  /** Why reading the stream's pages failed: the workflow fails with it once the archive is done. */
+  failure?: string;
 }
 
 /** What one sync run did. */

@@ -1,7 +1,7 @@
 // Job ids of a page's load and merge, derived from where the page is (account, stream, checkpoint
-// scope, window and page number) and what it holds: a retried activity that reads the same page asks
-// for the same ids, BigQuery answers 409 for an id it already has, and the job is awaited instead of
-// run twice. A page whose content changed in between gets new ids; its MERGE on the key stays exact.
+// scope, window, page number, keyset position) and what it holds: a retried activity that reads the
+// same page asks for the same ids, BigQuery answers 409 for an id it already has, and the job is
+// awaited instead of run twice. A page whose content changed in between gets new ids; its MERGE on the key stays exact.
 import { createHash } from 'node:crypto';
 
 /** Where a page sits in a sync: the checkpoint it was read at. */
@@ -13,6 +13,8 @@ export interface PagePosition {
   since: string | null;
   until: string | null;
   page: number;
+  /** The keyset position the page was read after (absent for pages read by page number). */
+  afterId?: number;
 }
 
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
@@ -27,6 +29,8 @@ export function pageJobStem(position: PagePosition, content: Buffer): string {
       position.since,
       position.until,
       position.page,
+      // Appended only when present, so a page read by page number keeps the ids it had.
+      ...(position.afterId !== undefined ? [position.afterId] : []),
     ]),
   ).slice(0, 16);
   const stream = position.stream.replace(/[^A-Za-z0-9_]/g, '_');

@@ -14,6 +14,7 @@ export {
   ForbiddenError,
   NetworkError,
   NotFoundError,
+  PageOrderError,
   PlatformError,
   RateLimitedError,
   SchemaError,
@@ -38,7 +39,13 @@ export {
   type HttpMethod,
   type RequestEvent,
 } from './core/http-core';
-export { Paginator, type InvalidRecord, type ListOptions, type Page } from './core/pagination';
+export {
+  Paginator,
+  type InvalidRecord,
+  type KeysetPage,
+  type ListOptions,
+  type Page,
+} from './core/pagination';
 export { expandPath, type PathParams } from './core/path';
 export { redact } from './core/redact';
 export { backoffDelay, shouldRetry } from './core/retry';

@@ -94,12 +94,13 @@ export function createStore(opts: CreateStoreOptions): SeededStore {
     const cdrs: Row[] = [];
     const nowSec = Math.floor(clock.now().getTime() / 1000);
     for (let k = 0; k < count; k++) {
-      const lastRow = tables.cdrs.last(customerId);
-      const floor = lastRow !== undefined ? parseDateTime(String(lastRow.calldate)) : nowSec - 3600;
+      // The latest calldate (a late-written long call's CDR is the last row, not the latest call).
+      const lastDate = tables.cdrs.lastSortValue(customerId);
+      const floor = lastDate !== undefined ? parseDateTime(lastDate) : nowSec - 3600;
       const endsAt = Math.max(floor, nowSec - Math.floor(((count - 1 - k) * 5) / Math.max(1, count)));
       const sink = (table: string, row: Row): void => {
         if (table === 'cdrs' && parseDateTime(String(row.calldate)) < floor) {
-          row.calldate = lastRow?.calldate; // never before an existing CDR: ids ascend with calldate
+          row.calldate = lastDate; // never before an existing CDR: ids ascend with calldate
         }
         tables[table as TableName].insert(customerId, row);
         if (table === 'cdrnotes') {

@@ -24,16 +24,18 @@ export interface MemoryTableOptions {
 /**
  * In-memory rows of one resource kind, one id-ordered array per customer.
  * Rows handed out are shared snapshots: callers must not mutate them (update() replaces the object).
- * With a sortedKey, rows ascend by it as well as by id, so range filters on it use binary search.
+ * With a sortedKey, rows ascend by it as well as by id, so range filters on it use binary search;
+ * rows added by insertLate (dated before rows written earlier) follow the ordered ones, and queries
+ * test them one by one.
  */
 export class MemoryTable implements Table {
   readonly name: string;
   private readonly partitions = new Map<number, Row[]>();
+  /** Per customer, how many leading rows ascend by the sortedKey (all of them when absent). */
+  private readonly keyOrdered = new Map<number, number>();
   private readonly ordering: Ordering;
   private readonly emit: (op: 'insert' | 'update' | 'remove', row: Row) => void;
   private readonly defaultSortValue: (() => string) | undefined;
-  /** Customers whose rows stopped ascending by the sortedKey (an insert with keyMayGoBack went back). */
-  private readonly unorderedKey = new Set<number>();
   private maxId = 0;
   /** Property names seen on rows (computed on first use, then grown by inserts and updates). */
   private properties: Set<string> | undefined;
@@ -60,6 +62,7 @@ export class MemoryTable implements Table {
       sorted = compareIds((part[i - 1] as Row).id, (part[i] as Row).id) < 0;
     }
     if (!sorted) part.sort((a, b) => compareIds(a.id, b.id));
+    this.noteKeyOrder(customerId, part);
     this.properties = undefined;
   }
 
@@ -84,10 +87,13 @@ export class MemoryTable implements Table {
   }
 
   query(customerId: number, q: CollectionQuery): CollectionResult {
-    const ordering = this.unorderedKey.has(customerId)
-      ? { numericIds: this.ordering.numericIds }
-      : this.ordering;
-    return queryRows(this.partitions.get(customerId) ?? [], q, ordering);
+    const rows = this.partitions.get(customerId) ?? [];
+    const ordered = this.keyOrdered.get(customerId);
+    return queryRows(
+      rows,
+      q,
+      ordered === undefined ? this.ordering : { ...this.ordering, keySortedUntil: ordered },
+    );
   }
 
   hasProperty(name: string): boolean | undefined {
@@ -108,8 +114,20 @@ export class MemoryTable implements Table {
     if (this.properties !== undefined) for (const k of Object.keys(row)) this.properties.add(k);
   }
 
-  /** A row with keyMayGoBack may be dated before the last row: the customer's rows are then scanned by date. */
+  /** With keyMayGoBack, the row may be dated before the last row (as insertLate). */
   insert(customerId: number, input: Omit<Row, 'id'> & { id?: Id }, opts: InsertOptions = {}): Row {
+    return this.add(customerId, input, opts.keyMayGoBack === true);
+  }
+
+  /**
+   * Inserts a row written now whose sortedKey lies before rows written earlier: the CDR of a long
+   * call, written at hangup with the newest id but dated at the call's start. Its id still comes last.
+   */
+  insertLate(customerId: number, input: Omit<Row, 'id'> & { id?: Id }): Row {
+    return this.add(customerId, input, true);
+  }
+
+  private add(customerId: number, input: Omit<Row, 'id'> & { id?: Id }, late: boolean): Row {
     const { id: given, ...fields } = input;
     const id = given === undefined ? this.nextId(input) : this.normaliseId(given);
     if (id === undefined) throw new Error(`${this.name}: invalid id ${String(given)}`);
@@ -118,25 +136,41 @@ export class MemoryTable implements Table {
     const rows = this.partition(customerId);
     const at = this.insertionIndex(rows, id);
     const key = this.ordering.sortedKey;
+    let inKeyOrder = true;
     if (key !== undefined) {
-      const prev = rows[at - 1];
+      const last = this.lastSortValue(customerId);
       if (row[key] === undefined || row[key] === null) {
         // A new row without its date happens "now", but never before the last row.
         const now = this.defaultSortValue?.() ?? '';
-        const last = prev !== undefined ? String(prev[key]) : '';
-        row[key] = now > last ? now : last;
+        row[key] = last !== undefined && last > now ? last : now;
       }
-      const wentBack = prev !== undefined && String(prev[key]) > String(row[key]);
-      if (at !== rows.length || (wentBack && opts.keyMayGoBack !== true)) {
+      inKeyOrder = last === undefined || last <= String(row[key]);
+      if (at !== rows.length || (!inKeyOrder && !late)) {
         throw new RangeError(`${this.name}: new rows must come last by id and by ${key}`);
       }
-      if (wentBack) this.unorderedKey.add(customerId);
     }
+    const ordered = this.keyOrdered.get(customerId);
     rows.splice(at, 0, row);
+    // The ordered prefix grows only while every row so far is in order.
+    if (!inKeyOrder && ordered === undefined) this.keyOrdered.set(customerId, rows.length - 1);
     this.noteProperties(row);
     if (typeof id === 'number' && id > this.maxId) this.maxId = id;
     this.emit('insert', row);
     return row;
+  }
+
+  /** The largest sortedKey value of a customer's rows (undefined without rows or a sortedKey). */
+  lastSortValue(customerId: number): string | undefined {
+    const key = this.ordering.sortedKey;
+    const rows = this.partitions.get(customerId);
+    if (key === undefined || rows === undefined || rows.length === 0) return undefined;
+    const ordered = this.keyOrdered.get(customerId) ?? rows.length;
+    let max: string | undefined = ordered > 0 ? String((rows[ordered - 1] as Row)[key]) : undefined;
+    for (let i = ordered; i < rows.length; i++) {
+      const v = String((rows[i] as Row)[key]);
+      if (max === undefined || v > max) max = v;
+    }
+    return max;
   }
 
   update(id: Id, patch: Record<string, unknown>): Row | undefined {
@@ -160,6 +194,11 @@ export class MemoryTable implements Table {
     if (found === undefined) return false;
     const [rows, i] = found;
     const [row] = rows.splice(i, 1);
+    for (const [customerId, ordered] of this.keyOrdered) {
+      if (this.partitions.get(customerId) !== rows) continue;
+      if (i < ordered) this.keyOrdered.set(customerId, ordered - 1);
+      if (rows.length <= (this.keyOrdered.get(customerId) ?? 0)) this.keyOrdered.delete(customerId);
+    }
     if (row !== undefined) this.emit('remove', row);
     return true;
   }
@@ -167,7 +206,7 @@ export class MemoryTable implements Table {
   removeAll(customerId: number): number {
     const rows = this.partitions.get(customerId) ?? [];
     this.partitions.set(customerId, []);
-    this.unorderedKey.delete(customerId);
+    this.keyOrdered.delete(customerId);
     for (const row of rows) this.emit('remove', row);
     return rows.length;
   }
@@ -180,6 +219,19 @@ export class MemoryTable implements Table {
 
   count(customerId: number): number {
     return this.partitions.get(customerId)?.length ?? 0;
+  }
+
+  /** Records how many leading rows ascend by the sortedKey (after a bulk load). */
+  private noteKeyOrder(customerId: number, rows: readonly Row[]): void {
+    const key = this.ordering.sortedKey;
+    this.keyOrdered.delete(customerId);
+    if (key === undefined) return;
+    for (let i = 1; i < rows.length; i++) {
+      if (String((rows[i - 1] as Row)[key]) > String((rows[i] as Row)[key])) {
+        this.keyOrdered.set(customerId, i);
+        return;
+      }
+    }
   }
 
   private partition(customerId: number): Row[] {

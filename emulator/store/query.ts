@@ -117,6 +117,8 @@ export interface Ordering {
   numericIds: boolean;
   /** A property whose string values ascend with id (cdrs: calldate), also binary-searchable. */
   sortedKey?: string;
+  /** Only this many leading rows ascend by the sortedKey (rows inserted late follow); all when absent. */
+  keySortedUntil?: number;
 }
 
 /** First index in [lo, hi) whose row satisfies `pred`, for a predicate that is false…false true…true. */
@@ -197,6 +199,10 @@ export function queryRows(
   ordering: Ordering,
   forceScan = false,
 ): CollectionResult {
+  const { sortedKey, keySortedUntil } = ordering;
+  if (sortedKey !== undefined && keySortedUntil !== undefined && keySortedUntil < rows.length) {
+    return queryPartlyOrdered(rows, q, { ...ordering, sortedKey, keySortedUntil }, forceScan);
+  }
   const page = Math.max(1, Math.floor(q.page) || 1);
   const limit = Math.max(0, Math.floor(q.limit) || 0);
   const range: [number, number] = [0, rows.length];
@@ -253,4 +259,30 @@ export function queryRows(
     total++;
   }
   return { data, total };
+}
+
+/**
+ * A query over rows of which only the first `keySortedUntil` ascend by the sorted key: its key
+ * conditions narrow that prefix by binary search and test the later rows one by one; the rows
+ * found (still in id order) are queried as rows with no sorted key.
+ */
+function queryPartlyOrdered(
+  rows: readonly Row[],
+  q: CollectionQuery,
+  ordering: Ordering & { sortedKey: string; keySortedUntil: number },
+  forceScan: boolean,
+): CollectionResult {
+  const plain: Ordering = { numericIds: ordering.numericIds };
+  const keyConditions = q.filter.filter((c) => c.property === ordering.sortedKey && isRangeable(c, ordering));
+  if (forceScan || keyConditions.length === 0) return queryRows(rows, q, plain, forceScan);
+  const range: [number, number] = [0, ordering.keySortedUntil];
+  for (const cond of keyConditions) narrow(rows, range, cond);
+  const candidates = rows.slice(range[0], range[1]);
+  const preds = keyConditions.map(conditionPredicate);
+  for (let i = ordering.keySortedUntil; i < rows.length; i++) {
+    const row = rows[i] as Row;
+    if (preds.every((p) => p(row))) candidates.push(row);
+  }
+  const rest = q.filter.filter((c) => !keyConditions.includes(c));
+  return queryRows(candidates, { ...q, filter: rest }, plain);
 }

@@ -83,6 +83,8 @@ export interface Table {
   query(customerId: number, q: CollectionQuery): CollectionResult;
   /** Assigns the next id when absent. */
   insert(customerId: number, row: Omit<Row, 'id'> & { id?: Id }, opts?: InsertOptions): Row;
+  /** Like insert, for a row written now but dated before rows written earlier (a long call's CDR). */
+  insertLate(customerId: number, row: Omit<Row, 'id'> & { id?: Id }): Row;
   /** Shallow merge, returns the new row. */
   update(id: Id, patch: Record<string, unknown>): Row | undefined;
   remove(id: Id): boolean;

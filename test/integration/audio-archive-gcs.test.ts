@@ -24,6 +24,8 @@ describe('audio archive on Cloud Storage, and lost audio', () => {
       cdrs: 300,
       config: {
         archive: {
+          // Gone audio counts as lost at the first 404/410 here (the grace has its own test).
+          missingAudioGrace: '0s',
           gcs: {
             bucket: 'callsync-audio',
             prefix: 'archive/',

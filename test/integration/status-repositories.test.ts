@@ -53,7 +53,7 @@ describe('status repositories', () => {
     await setCheckpoint(
       w.db,
       { account: 'acme', stream: 'cdrs' },
-      encodeCursor({ since: null, until: null, page: 1, max: '2026-11-23 11:30:00' }),
+      encodeCursor({ since: null, until: null, page: 1, max: '2026-11-23 11:30:00', afterId: 0 }),
     );
     await addQuarantined(w.db, [{ account: 'acme', stream: 'cdrs', recordId: '99', reason: 'bad', raw: {} }]);
   });

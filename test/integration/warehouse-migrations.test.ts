@@ -34,6 +34,7 @@ const MIGRATIONS = [
   '2026_12_26_0900_create_cdr_outcomes',
   '2026_12_27_0900_create_builtin_messages',
   '2026_12_28_0900_create_vendor_rate_windows',
+  '2026_12_29_1000_audio_missing_since',
 ];
 
 // format_type() spelling of each column type.
@@ -82,6 +83,7 @@ describe('warehouse migrations', () => {
               { name: 'audio_md5', type: 'text', not_null: false },
               { name: 'audio_lost_at', type: 'timestamp with time zone', not_null: false },
               { name: 'audio_lost_reason', type: 'text', not_null: false },
+              { name: 'audio_missing_since', type: 'timestamp with time zone', not_null: false },
             ]
           : []),
       ];

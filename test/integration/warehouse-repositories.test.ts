@@ -12,6 +12,7 @@ import {
   audioRecordedDates,
   listAudioBacklog,
   markAudioLost,
+  markAudioMissing,
   listCheckpoints,
   listQuarantined,
   markAudioArchived,
@@ -223,6 +224,66 @@ describe('service-state repositories', () => {
       expect(dates.get(11)).toEqual(
         new Date(`${String(fixture('recordings').record.created_at).replace(' ', 'T')}Z`),
       );
+    });
+
+    it('keeps the first 404 of audio not there yet, and counts it lost only past the grace', async () => {
+      await upsertPage(w.pool, {
+        stream: 'voicemessages',
+        account: 'late',
+        records: [fixture('voicemessages', { id: 21 }), fixture('voicemessages', { id: 22 })],
+      });
+      const day = 86_400_000;
+      expect(
+        await markAudioMissing(w.db, 'voicemessages', 'late', 21, 'the platform answered 404', day),
+      ).toBe('waiting');
+      const first = await w.db
+        .selectFrom('voicemessages')
+        .select(['audio_missing_since', 'audio_lost_at'])
+        .where('account', '=', 'late')
+        .where('id', '=', 21)
+        .executeTakeFirstOrThrow();
+      expect(first.audio_missing_since).toBeInstanceOf(Date);
+      expect(first.audio_lost_at).toBeNull();
+      expect(await listAudioBacklog(w.db, 'voicemessages', 'late')).toEqual([21, 22]);
+      // Asked again within the grace: still waiting, the first 404's time kept.
+      expect(
+        await markAudioMissing(w.db, 'voicemessages', 'late', 21, 'the platform answered 404', day),
+      ).toBe('waiting');
+      const again = await w.db
+        .selectFrom('voicemessages')
+        .select('audio_missing_since')
+        .where('account', '=', 'late')
+        .where('id', '=', 21)
+        .executeTakeFirstOrThrow();
+      expect(again.audio_missing_since).toEqual(first.audio_missing_since);
+      // Past the grace (here: none), lost with the reason and when it was first missing.
+      expect(await markAudioMissing(w.db, 'voicemessages', 'late', 21, 'the platform answered 404', 0)).toBe(
+        'lost',
+      );
+      const lost = await w.db
+        .selectFrom('voicemessages')
+        .select('audio_lost_reason')
+        .where('account', '=', 'late')
+        .where('id', '=', 21)
+        .executeTakeFirstOrThrow();
+      expect(lost.audio_lost_reason).toMatch(
+        /^the platform answered 404 \(first answered \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, past archive\.missingAudioGrace\)$/,
+      );
+      expect(await listAudioBacklog(w.db, 'voicemessages', 'late')).toEqual([22]);
+      expect(await markAudioMissing(w.db, 'voicemessages', 'late', 99, 'the platform answered 404', 0)).toBe(
+        'no-row',
+      );
+      // Audio that arrives in the end is archived and no longer counts as missing.
+      await markAudioMissing(w.db, 'voicemessages', 'late', 22, 'the platform answered 404', day);
+      await markAudioArchived(w.db, 'voicemessages', 'late', 22, { uri: 'file:///v/22.mp3', bytes: 9 });
+      const archived = await w.db
+        .selectFrom('voicemessages')
+        .select(['audio_missing_since', 'audio_archived_at'])
+        .where('account', '=', 'late')
+        .where('id', '=', 22)
+        .executeTakeFirstOrThrow();
+      expect(archived.audio_missing_since).toBeNull();
+      expect(archived.audio_archived_at).toBeInstanceOf(Date);
     });
   });
 

@@ -4,6 +4,7 @@ import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
 import {
   BadRequestError,
   NotFoundError,
+  PageOrderError,
   RateLimitedError,
   ServerError,
   UnauthorizedError,
@@ -27,6 +28,7 @@ describe('activity failure mapping', () => {
       new BadRequestError({ ...at, status: 400, errors: [] }),
       new NotFoundError({ ...at, status: 404 }),
       new UnauthorizedError({ ...at, status: 401 }),
+      new PageOrderError({ ...at, message: 'asked for id > 5, got id 3 after 5' }),
     ]) {
       const f = failureOf(err);
       expect(f).toBeInstanceOf(ApplicationFailure);

@@ -1,4 +1,4 @@
-import { createStore, type ChangeEvent, type Row } from '../../emulator/store';
+import { createStore, formatDateTime, type ChangeEvent, type Row } from '../../emulator/store';
 
 function lastCdr(store: ReturnType<typeof createStore>, customer: number): Row {
   const total = store.tables.cdrs.count(customer);
@@ -148,5 +148,49 @@ describe('addCdrs', () => {
     expect(store.clock.nowString()).toBe('2027-01-01 00:00:00');
     expect(store.tables.cdrs.count(1)).toBe(0);
     expect(store.addCdrs(1, 1)).toHaveLength(1);
+  });
+});
+
+describe('CDRs written late (insertLate)', () => {
+  // A long call's CDR is written at hangup: the newest id, dated at the call's start, hours back.
+  it('come last by id, dated before earlier rows, and every calldate query still finds them', () => {
+    const store = createStore({ seed: 3, cdrs: 500 });
+    const cdrs = store.tables.cdrs;
+    const before = lastCdr(store, 1);
+    const { id: _id, ...fields } = before;
+    const at = (hoursBefore: number) =>
+      formatDateTime(
+        new Date(Date.parse(`${String(before.calldate).replace(' ', 'T')}Z`) - hoursBefore * 3_600_000),
+      );
+    const startedAt = at(6);
+    const late = cdrs.insertLate(1, { ...fields, calldate: startedAt, duration: 6 * 3600 });
+    expect(late.id).toBeGreaterThan(before.id as number);
+    expect(lastCdr(store, 1).id).toBe(late.id);
+    expect(cdrs.lastSortValue(1)).toBe(before.calldate);
+
+    const idsOf = (filter: { property: string; operator: 'gte' | 'lt'; value: string }[]) =>
+      cdrs.query(1, { page: 1, limit: 5000, filter }).data.map((r) => r.id);
+    const window = [
+      { property: 'calldate', operator: 'gte' as const, value: at(7) },
+      { property: 'calldate', operator: 'lt' as const, value: at(5) },
+    ];
+    expect(idsOf(window)).toContain(late.id);
+    const after = idsOf([{ property: 'calldate', operator: 'gte', value: String(before.calldate) }]);
+    expect(after).not.toContain(late.id);
+    // Ordered by id, the late row last; sorted by calldate, in its place.
+    const all = idsOf([]);
+    expect(all.at(-1)).toBe(late.id);
+    const byDate = cdrs
+      .query(1, { page: 1, limit: 5000, filter: [], sort: { property: 'calldate', desc: false } })
+      .data.map((r) => String(r.calldate));
+    expect(byDate).toEqual([...byDate].sort());
+
+    // New CDRs still come after the latest calldate, not after the late row's.
+    const [next] = store.addCdrs(1, 1);
+    expect(String(next!.calldate) >= String(before.calldate)).toBe(true);
+    // insert (not late) still refuses to go back in time.
+    expect(() => cdrs.insert(1, { ...fields, calldate: startedAt })).toThrow(RangeError);
+    expect(cdrs.remove(late.id)).toBe(true);
+    expect(idsOf(window)).not.toContain(late.id);
   });
 });

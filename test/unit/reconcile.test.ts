@@ -3,10 +3,11 @@ import { recentCallIds } from '../../activities/reconcile';
 import type { Cdr } from '../../connectors/platform';
 
 const HOUR = 3_600_000;
-const cdr = (id: number, liveId: number | null, calldate: string | null): Cdr => ({
+const cdr = (id: number, liveId: number | null, calldate: string | null, duration?: number): Cdr => ({
   id,
   live_id: liveId,
   calldate,
+  ...(duration !== undefined ? { duration } : {}),
 });
 
 describe('recentCallIds', () => {
@@ -32,6 +33,12 @@ describe('recentCallIds', () => {
     // A page of the late-arrival re-read: a long call written at hangup, dated at its start.
     const cdrs = [cdr(1, 700, '2026-11-01 07:30:00'), cdr(2, 701, '2026-10-30 07:30:00')];
     expect(recentCallIds(cdrs, '2026-11-01 10:00:00', 24 * HOUR)).toEqual([700]);
+  });
+
+  it('measures a call from its end: a 6-hour call whose CDR was just written is recent', () => {
+    // Read by id the moment it was written: started 6 h before the newest CDR, ended at it.
+    const cdrs = [cdr(1, 710, '2026-11-01 04:00:00', 6 * 3600), cdr(2, 711, '2026-11-01 04:00:00', 60)];
+    expect(recentCallIds(cdrs, '2026-11-01 10:00:00', 2 * HOUR)).toEqual([710]);
   });
 
   it('measures the window in UTC hours across a month end and a daylight-saving change', () => {

@@ -102,6 +102,12 @@ export class SchemaError extends PlatformError {
   }
 }
 
+/**
+ * A keyset page (`id > N`, sort=id, dir=ASC) whose ids do not ascend past N: the platform ignored
+ * the order or the filter asked for, and reading on would skip or repeat records without a sign.
+ */
+export class PageOrderError extends PlatformError {}
+
 /** One line per zod issue: `path: message`, values left out. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], max = 5): string {
   const lines = issues

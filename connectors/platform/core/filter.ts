@@ -76,3 +76,15 @@ export function encodeFilter(input: FilterInput | undefined): string | undefined
   const list = input instanceof FilterBuilder ? input.toArray() : input;
   return list.length === 0 ? undefined : JSON.stringify(list);
 }
+
+/** The conditions of any accepted filter form (JSON text is decoded; it must hold a list or one condition). */
+export function filterConditions(input: FilterInput | undefined): FilterCondition[] {
+  if (input === undefined) return [];
+  if (input instanceof FilterBuilder) return input.toArray();
+  if (typeof input !== 'string') return [...input];
+  if (input.trim() === '') return [];
+  const decoded: unknown = JSON.parse(input);
+  if (Array.isArray(decoded)) return decoded as FilterCondition[];
+  if (typeof decoded === 'object' && decoded !== null) return [decoded as FilterCondition];
+  throw new TypeError('filter: JSON text must hold a list of conditions');
+}

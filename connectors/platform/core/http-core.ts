@@ -124,7 +124,7 @@ export class PlatformCore {
       const page = await this.execute(request, path);
       return page as RawPage;
     };
-    return new Paginator(fetchPage, req.schema as z.ZodType<z.output<S>>, options, this.opts.pageSize);
+    return new Paginator(fetchPage, req.schema as z.ZodType<z.output<S>>, options, this.opts.pageSize, path);
   }
 
   private async execute(req: CoreRequest, path: string): Promise<unknown> {

@@ -19,6 +19,7 @@ import * as createCrmContactCache from './2026_12_24_1100_create_crm_contact_cac
 import * as createErasureTables from './2026_12_24_1300_create_erasure_tables';
 import * as createVendorRateSlots from './2026_12_24_1600_create_vendor_rate_slots';
 import * as createVendorRateWindows from './2026_12_28_0900_create_vendor_rate_windows';
+import * as audioMissingSince from './2026_12_29_1000_audio_missing_since';
 import * as crmObjectsConversationKinds from './2026_12_24_1101_crm_objects_conversation_kinds';
 import * as dashboard from './2026_12_24_1200_dashboard';
 import * as createCdrOutcomes from './2026_12_26_0900_create_cdr_outcomes';
@@ -48,4 +49,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_26_0900_create_cdr_outcomes': createCdrOutcomes,
   '2026_12_27_0900_create_builtin_messages': createBuiltinMessages,
   '2026_12_28_0900_create_vendor_rate_windows': createVendorRateWindows,
+  '2026_12_29_1000_audio_missing_since': audioMissingSince,
 };

@@ -30,6 +30,7 @@ export async function markAudioArchived(
       audio_archived_at: sql<Date>`now()`,
       audio_lost_at: null,
       audio_lost_reason: null,
+      audio_missing_since: null,
     })
     .where('account', '=', account)
     .where('id', '=', id)
@@ -58,6 +59,42 @@ export async function markAudioLost(
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** What markAudioMissing found: whether the row exists, and whether its audio now counts as lost. */
+export type AudioMissing = 'waiting' | 'lost' | 'no-row';
+
+/**
+ * Records that the platform answered 404/410 for a row's audio. The first time is kept; once
+ * `graceMs` has passed since it (PostgreSQL's clock, one for every worker), the audio is marked lost
+ * with `reason` and the time of the first answer, as markAudioLost does. Before that the row stays
+ * in the backlog, and later runs ask again: audio often appears minutes after hangup.
+ */
+export async function markAudioMissing(
+  db: Kysely<Database>,
+  stream: AudioStream,
+  account: string,
+  id: number,
+  reason: string,
+  graceMs: number,
+): Promise<AudioMissing> {
+  const since = sql<Date>`coalesce(audio_missing_since, now())`;
+  const pastGrace = sql<boolean>`${since} <= now() - ${graceMs} * interval '1 millisecond'`;
+  const row = await db
+    .updateTable(stream as 'recordings')
+    .set({
+      audio_missing_since: since,
+      audio_lost_at: sql<Date | null>`case when ${pastGrace} then coalesce(audio_lost_at, now()) else audio_lost_at end`,
+      audio_lost_reason: sql<string | null>`case when ${pastGrace} then coalesce(audio_lost_reason, ${reason}
+        || ' (first answered ' || to_char(${since} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')
+        || ' UTC, past archive.missingAudioGrace)') else audio_lost_reason end`,
+    })
+    .where('account', '=', account)
+    .where('id', '=', id)
+    .returning(sql<boolean>`audio_lost_at is not null`.as('lost'))
+    .executeTakeFirst();
+  if (row === undefined) return 'no-row';
+  return row.lost ? 'lost' : 'waiting';
 }
 
 /**

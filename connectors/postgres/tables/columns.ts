@@ -76,6 +76,8 @@ export interface AudioColumns {
   audio_lost_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   /** Why the audio counts as lost (the platform's status and message). */
   audio_lost_reason: string | null;
+  /** The first 404/410 callsync saw for the audio; it is asked for again until archive.missingAudioGrace. */
+  audio_missing_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 
 type Flatten<T> = { [K in keyof T]: T[K] };
