@@ -90,7 +90,9 @@ async function platformFaultCounts(stack: SeedStack): Promise<Record<string, num
 
 /** What the platform's world did: from the ledger and the webhook delivery log. */
 async function worldCounts(stack: SeedStack, calls: readonly LedgerCall[]): Promise<Record<string, number>> {
-  const { data } = (await stack.control('GET', '/webhooks/deliveries')) as { data: { fault: string | null }[] };
+  const { data } = (await stack.control('GET', '/webhooks/deliveries')) as {
+    data: { fault: string | null }[];
+  };
   const faults: Record<string, number> = {};
   for (const d of data) if (d.fault) faults[`webhook_${d.fault}`] = (faults[`webhook_${d.fault}`] ?? 0) + 1;
   const count = (p: (c: LedgerCall) => boolean) => calls.filter(p).length;
@@ -99,7 +101,9 @@ async function worldCounts(stack: SeedStack, calls: readonly LedgerCall[]): Prom
     missed_legs: count((c) => c.legs_missed > 0 && c.connected),
     long_calls: count((c) => c.long || c.end - c.start > 2 * 3600),
     late_cdrs: count((c) => c.cdr_written_at !== null && c.cdr_written_at > c.end),
-    late_audio: count((c) => c.audio_ready_at !== null && c.recording_at !== null && c.audio_ready_at > c.recording_at),
+    late_audio: count(
+      (c) => c.audio_ready_at !== null && c.recording_at !== null && c.audio_ready_at > c.recording_at,
+    ),
     lost_audio: count((c) => c.audio_lost),
     api_calls: count((c) => c.from_api),
     crm_faults: stack.hubspot.requests.filter((r) => r.status === 429 || r.status >= 500).length,

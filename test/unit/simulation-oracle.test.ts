@@ -12,6 +12,7 @@ const VOICEMAIL = 'b2cf5968-551e-4856-9783-52b3da59a7d0';
 function call(id: number, over: Partial<LedgerCall>): LedgerCall {
   return {
     call_id: id,
+    customer_id: 1,
     scenario: 'inbound_answered',
     from_api: false,
     direction: 'in',
@@ -21,12 +22,19 @@ function call(id: number, over: Partial<LedgerCall>): LedgerCall {
     connected: true,
     missed: false,
     voicemail: false,
+    user_id: 1,
     legs_missed: 0,
     long: false,
+    recorded: false,
     cdr_id: 1000 + id,
+    cdr_written_at: T0 + id * 100 + 90,
     recording_id: null,
+    recording_at: null,
     audio_ready_at: null,
-    complete: true,
+    audio_lost: false,
+    transcript_at: null,
+    hangup_sent: true,
+    pending: false,
     ...over,
   };
 }
@@ -208,7 +216,7 @@ describe('simulation oracle', () => {
   it('wants audio archived with its checksum, or listed lost only when it never came', () => {
     const f = keptDay([
       call(1, { recording_id: 7, audio_ready_at: T0 }),
-      call(2, { recording_id: 8, audio_ready_at: null }),
+      call(2, { recording_id: 8, audio_ready_at: null, audio_lost: true }),
     ]);
     f.warehouse.archive.set(8, { id: 8, audioUri: null, audioMd5: null, lostReason: null });
     f.platformAudioMd5.set(7, 'other');
