@@ -10,7 +10,7 @@ import { contactLookupOf } from './contact-lookup';
 import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
-import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
+import { ensureUnknownContact, upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import type { Cdr, Monitor } from '../connectors/platform';
 import { ivrChoices, ivrRouteText } from '../connectors/crm/ivr-route';
 import {
@@ -199,11 +199,14 @@ export function createCallActivities(deps: ActivityDeps) {
     const { contacts } = await lookup.candidates(crm, number, (n) =>
       b ? b.lookups.submit(n) : crm.findContactsByPhone(n),
     );
-    const found = chooseContact(contacts, deps.config.crm.matchRule, ownerId);
+    const choose = (list: CrmContact[]) => chooseContact(list, deps.config.crm.matchRule, ownerId);
+    const found = choose(contacts);
     if (found || !deps.config.crm.createUnknownContacts) return found;
-    const created = await crm.createContact({ phone: number, name: null });
-    await lookup.remember(crm, number, created);
-    return created;
+    // Keyed per account and number: calls and callbacks of one unknown caller followed at once (on
+    // any worker) create one contact between them.
+    const { contact } = await ensureUnknownContact(deps.warehouse.db, crm, { account, e164: number }, choose);
+    await lookup.remember(crm, number, contact);
+    return contact;
   };
 
   const temporal = () => {
