@@ -62,9 +62,12 @@ describe('contacts of unknown callers', () => {
     const acts = createActivities(deps);
     const run = <A, R>(fn: (a: A) => Promise<R>, arg: A): Promise<R> =>
       new MockActivityEnvironment().run(fn, arg);
+    type Of<K extends 'logCall' | 'upsertCallbackTask'> = Parameters<(typeof acts)[K]>[0];
+    const logCall = (a: Of<'logCall'>) => acts.logCall(a);
+    const writeTask = (a: Of<'upsertCallbackTask'>) => acts.upsertCallbackTask(a);
     await Promise.all([
-      ...callIds.map((callId) => run(acts.logCall, { account: 'acme', callId, known: null, crmId: null })),
-      run(acts.upsertCallbackTask, {
+      ...callIds.map((callId) => run(logCall, { account: 'acme', callId, known: null, crmId: null })),
+      run(writeTask, {
         account: 'acme',
         number: caller,
         firstCallId: callIds[0]!,
