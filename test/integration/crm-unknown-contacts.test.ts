@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
 import { parseConfig } from '../../config/load';
+import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { silentLogger } from '../../lib/logger';
 import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
@@ -24,10 +25,35 @@ describe('contacts of unknown callers', () => {
     return createActivityDeps(parseConfig({ ...input, crm }), h.database.url, silentLogger);
   };
 
+  /**
+   * `deps` whose CRM takes `ms` to answer a phone search. The built-in destination answers in a
+   * millisecond; a real CRM's search takes hundreds, and that is the window in which the follow-ups
+   * of one caller's calls look the number up side by side.
+   */
+  const withSlowSearch = (deps: RuntimeDeps, ms: number): RuntimeDeps => {
+    const slow = new Map<string, CrmConnector>();
+    const crm = (account: string): CrmConnector => {
+      let c = slow.get(account);
+      if (!c) {
+        const real = deps.crm(account);
+        c = Object.create(real) as CrmConnector;
+        // The answer is as of when the search was asked, and arrives `ms` later.
+        c.findContactsByPhone = async (e164) => {
+          const found = await real.findContactsByPhone(e164);
+          await new Promise((r) => setTimeout(r, ms));
+          return found;
+        };
+        slow.set(account, c);
+      }
+      return c;
+    };
+    return { ...deps, crm };
+  };
+
   beforeAll(async () => {
     fake = await startFakeHubSpot();
     h = await startSyncHarness({ label: 'unknown-contacts', cdrs: 50, inProcessWorker: false });
-    builtin = await depsWith({ createUnknownContacts: true });
+    builtin = withSlowSearch(await depsWith({ createUnknownContacts: true }), 300);
     hubspot = await depsWith({
       createUnknownContacts: true,
       destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url },
