@@ -221,6 +221,10 @@ function checkTasks(
       if (!explained && (reach !== undefined || Number.isNaN(t.reachedBy))) unexplained++;
     }
   }
+  detail.missed_calls = [...callers.values()].reduce(
+    (n, calls) => n + calls.filter((c) => c.missed).length,
+    0,
+  );
   detail.callers_latest_missed = missedLatest;
   detail.callback_tasks = tasks.length;
   detail.callback_tasks_missing = missing;
