@@ -3,6 +3,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
+import { callbackTaskLines } from '../connectors/crm/callback-task-body';
 import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../connectors/crm/crm-connector';
 import { CrmBatchers } from '../connectors/crm/crm-batchers';
 import { findCallCdr } from './call-cdr';
@@ -77,38 +78,6 @@ export interface CallbackTaskInput {
 function isoOfPlatformTime(value: string | null | undefined): string | null {
   const ms = value ? platformTimeOrUndefined(value) : undefined;
   return ms === undefined ? null : new Date(ms).toISOString();
-}
-
-/** "7 days", "1 day", "36 hours", "90 seconds": how long a duration is, in its largest whole unit. */
-export function durationText(ms: number): string {
-  const units: [string, number][] = [
-    ['day', 86_400_000],
-    ['hour', 3_600_000],
-    ['minute', 60_000],
-    ['second', 1000],
-  ];
-  const [name, size] = units.find(([, size]) => ms >= size && ms % size === 0) ??
-    units.find(([, size]) => ms >= size) ?? ['second', 1000];
-  const n = Math.round(ms / size);
-  return `${n} ${name}${n === 1 ? '' : 's'}`;
-}
-
-/** The lines of a callback task's body: its missed calls, the dial attempts, and why it ended. */
-export function callbackTaskLines(input: CallbackTaskInput): string[] {
-  const n = input.missed.length;
-  return [
-    `${n} missed call${n === 1 ? '' : 's'} from ${input.number}:`,
-    ...input.missed.map((m) => `- ${m.at} UTC (call ${m.callId}${m.queueId ? `, queue ${m.queueId}` : ''})`),
-    ...(input.dialAttempts.length > 0
-      ? ['Callback attempts:', ...input.dialAttempts.map((a) => `- ${a.at} UTC: ${a.outcome}`)]
-      : []),
-    ...(input.status === 'closed' && input.closedByCallId != null
-      ? [`Reached by call ${input.closedByCallId}`]
-      : []),
-    ...(input.status === 'expired'
-      ? [`Expired: nobody reached the caller within ${durationText(input.expireAfterMs ?? 7 * 86_400_000)}`]
-      : []),
-  ];
 }
 
 /** What a call log holds of a recording: whether there is one, and whether it has its transcript. */

@@ -80,8 +80,8 @@ function freshState(input: CallLifecycleInput): CallLifecycleCarried {
  * One call, from its first event to its complete CRM log: gathers events (each once, in any order)
  * into the warehouse timeline; when the call has ended and nobody answered it, opens the caller's
  * callback; after the call ends waits for the CDR, logs the call once, confirms or closes the
- * caller's callback, then updates that same log as the recording and transcript arrive. A call with many
- * events continues as new, carrying its whole state, so its history stays bounded.
+ * caller's callback, then updates that same log as the recording and transcript arrive. A call
+ * with many events continues as new, carrying its whole state, so its history stays bounded.
  */
 export function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
   return recordingFailures(
