@@ -3,6 +3,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
+import { callbackTaskLines } from '../connectors/crm/callback-task-body';
 import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../connectors/crm/crm-connector';
 import { CrmBatchers } from '../connectors/crm/crm-batchers';
 import { findCallCdr } from './call-cdr';
@@ -10,22 +11,34 @@ import { contactLookupOf } from './contact-lookup';
 import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
-import { upsertCallLog, upsertTask } from '../connectors/crm/upsert';
+import { ensureUnknownContact, upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import type { Cdr, Monitor } from '../connectors/platform';
 import { ivrChoices, ivrRouteText } from '../connectors/crm/ivr-route';
-import { addCallEvents, callDtmfDigits, callTimeline, recordCallFailure } from '../connectors/postgres';
+import {
+  addCallEvents,
+  callDtmfDigits,
+  callTimeline,
+  latestCallerReach,
+  recordCallerReach,
+  recordCallFailure,
+} from '../connectors/postgres';
 import {
   callbackWorkflow,
   callbackWorkflowId,
   callConnectedSignal,
   legacyCallbackWorkflowId,
   missedCallSignal,
+  timelineEvents,
+  type CallbackStatus,
+  type CallConnectedNote,
+  type CallerReach,
   type CallEventSignal,
   type CallFacts,
   type LogCallResult,
   type MissedCallEvent,
   type MissedCallNote,
 } from '../contracts';
+import { platformTimeOrUndefined } from '../sync/time';
 import { callerKey } from '../lib/caller-key';
 import { metrics } from '../lib/metrics';
 import { workflowIdKey } from '../runtime/temporal-encryption';
@@ -51,10 +64,20 @@ export interface CallbackTaskInput {
   number: string;
   /** The first missed call of this callback: part of the task's idempotency key. */
   firstCallId: number;
-  status: 'open' | 'closed';
+  status: CallbackStatus;
   missed: MissedCallNote[];
   dialAttempts: { at: string; outcome: string }[];
   dueAt: string;
+  /** The call that reached the caller, once closed (absent in inputs recorded before it was passed). */
+  closedByCallId?: number | null;
+  /** How long the callback stayed open after its latest missed call, for an expired task's body. */
+  expireAfterMs?: number;
+}
+
+/** A platform time (`YYYY-MM-DD HH:MM:SS` UTC) as ISO 8601; null when it is not one. */
+function isoOfPlatformTime(value: string | null | undefined): string | null {
+  const ms = value ? platformTimeOrUndefined(value) : undefined;
+  return ms === undefined ? null : new Date(ms).toISOString();
 }
 
 /** What a call log holds of a recording: whether there is one, and whether it has its transcript. */
@@ -145,11 +168,14 @@ export function createCallActivities(deps: ActivityDeps) {
     const { contacts } = await lookup.candidates(crm, number, (n) =>
       b ? b.lookups.submit(n) : crm.findContactsByPhone(n),
     );
-    const found = chooseContact(contacts, deps.config.crm.matchRule, ownerId);
+    const choose = (list: CrmContact[]) => chooseContact(list, deps.config.crm.matchRule, ownerId);
+    const found = choose(contacts);
     if (found || !deps.config.crm.createUnknownContacts) return found;
-    const created = await crm.createContact({ phone: number, name: null });
-    await lookup.remember(crm, number, created);
-    return created;
+    // Keyed per account and number: calls and callbacks of one unknown caller followed at once (on
+    // any worker) create one contact between them.
+    const { contact } = await ensureUnknownContact(deps.warehouse.db, crm, { account, e164: number }, choose);
+    await lookup.remember(crm, number, contact);
+    return contact;
   };
 
   const temporal = () => {
@@ -206,6 +232,7 @@ export function createCallActivities(deps: ActivityDeps) {
       const c = deps.config.callbacks;
       return {
         dueInMs: c.dueIn,
+        expireAfterMs: c.expireAfter,
         autoDial: {
           enabled: c.autoDial.enabled,
           timezone: c.autoDial.timezone,
@@ -224,19 +251,7 @@ export function createCallActivities(deps: ActivityDeps) {
       callId: number;
       events: CallEventSignal[];
     }): Promise<number> {
-      return addCallEvents(
-        deps.warehouse.db,
-        input.account,
-        input.callId,
-        input.events.map((e) => ({
-          eventId: e.eventId,
-          name: e.name,
-          time: e.time,
-          state: e.state,
-          context: e.context,
-          detail: e,
-        })),
-      );
+      return addCallEvents(deps.warehouse.db, input.account, input.callId, timelineEvents(input.events));
     },
 
     /** The ended call's facts from its CDR, or null while the CDR is not there yet. */
@@ -247,6 +262,7 @@ export function createCallActivities(deps: ActivityDeps) {
       return {
         ...summarizeCdr(cdr, country),
         cdrId: cdr.id,
+        startedAt: isoOfPlatformTime(cdr.calldate),
         userId: cdr.user_id ?? null,
         queueId: Number.isFinite(queue) ? queue : null,
       };
@@ -352,37 +368,63 @@ export function createCallActivities(deps: ActivityDeps) {
       const e = input.event;
       const number = toE164(e.destination === 'out' ? e.dst : e.src, country);
       if (!number) return false;
-      const at = e.time ? new Date(`${e.time.replace(' ', 'T')}Z`) : null;
+      const at = isoOfPlatformTime(e.time) ?? new Date().toISOString();
       const queue = (e.context ?? '').toUpperCase() === 'QUEUE';
       await openCallback(input.account, number, {
         callId: input.callId,
-        at: at && !Number.isNaN(at.getTime()) ? at.toISOString() : new Date().toISOString(),
+        at,
+        // Only the platform's own start orders calls: an event without one is taken as older than any
+        // call that reaches the caller (as every missed call was before calls carried their start).
+        startedAt: isoOfPlatformTime(e.startTime),
         calledUserId: queue ? null : e.dstId,
         queueId: queue ? e.dstId : null,
       });
       return true;
     },
 
-    /** Tells the caller's open callback (if any) that a call with them connected. */
+    /**
+     * Tells the caller's open callback (if any) that a call with them connected, and when it started.
+     * The reach is recorded first (caller_reaches): a callback that opens afterwards for an older
+     * missed call reads it there and closes, whichever call's follow-up finished first.
+     */
     async notifyCallbackConnected(input: {
       account: string;
       number: string;
       callId: number;
+      /** The call's start (ISO 8601); absent in inputs recorded before it was passed. */
+      startedAt?: string | null;
     }): Promise<boolean> {
+      const note: CallConnectedNote = { callId: input.callId, startedAt: input.startedAt ?? null };
+      if (input.startedAt) {
+        await recordCallerReach(deps.warehouse.db, {
+          account: input.account,
+          callerKey: callerKey(idKey, input.account, input.number),
+          reachedAt: new Date(input.startedAt),
+          callId: input.callId,
+        });
+      }
       try {
         await temporal()
           .workflow.getHandle(callbackId(input.account, input.number))
-          .signal(callConnectedSignal, { callId: input.callId });
+          .signal(callConnectedSignal, note);
         return true;
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err;
       }
-      return signalLegacyCallback(input.account, input.number, (h) =>
-        h.signal(callConnectedSignal, { callId: input.callId }),
-      );
+      return signalLegacyCallback(input.account, input.number, (h) => h.signal(callConnectedSignal, note));
     },
 
-    /** Writes the callback task (one per callback, exactly once), open or closed. */
+    /** The latest call that reached the caller (caller_reaches), or null when none has. */
+    async callerReach(input: { account: string; number: string }): Promise<CallerReach | null> {
+      const reach = await latestCallerReach(
+        deps.warehouse.db,
+        input.account,
+        callerKey(idKey, input.account, input.number),
+      );
+      return reach ? { callId: reach.callId, startedAt: reach.reachedAt.toISOString() } : null;
+    },
+
+    /** Writes the callback task (one per callback, exactly once), open, closed or expired. */
     async upsertCallbackTask(input: CallbackTaskInput): Promise<string> {
       await spendCrmDailyBudget(deps);
       const first = input.missed[0];
@@ -390,15 +432,7 @@ export function createCallActivities(deps: ActivityDeps) {
         deps.config.callbacks.assignTo === 'called_user'
           ? await userEmail(input.account, first?.calledUserId)
           : null;
-      const lines = [
-        `${input.missed.length} missed call${input.missed.length === 1 ? '' : 's'} from ${input.number}:`,
-        ...input.missed.map(
-          (m) => `- ${m.at} UTC (call ${m.callId}${m.queueId ? `, queue ${m.queueId}` : ''})`,
-        ),
-        ...(input.dialAttempts.length > 0
-          ? ['Callback attempts:', ...input.dialAttempts.map((a) => `- ${a.at} UTC: ${a.outcome}`)]
-          : []),
-      ];
+      const lines = callbackTaskLines(input);
       const task: CallbackTask = {
         key: `${input.account}:callback:${input.number}:${input.firstCallId}`,
         subject: `Call back ${input.number}`,

@@ -110,6 +110,11 @@ export const callbacksConfigSchema = z.object({
   assignTo: z.enum(['called_user', 'queue_agents']).default('called_user'),
   /** Task due time after the missed call. */
   dueIn: durationMs.default(60 * 60_000),
+  /**
+   * How long a callback stays open after its latest missed call (counted from when callsync took that
+   * call in) before it expires: status `expired`, not `closed`, since nobody reached the caller.
+   */
+  expireAfter: durationMs.default(7 * 86_400_000),
   autoDial: z
     .object({
       enabled: z.boolean().default(false),

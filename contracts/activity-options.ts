@@ -96,14 +96,23 @@ export const CALL_LOCAL_ACTIVITIES: LocalActivityOptions = {
 };
 
 /**
- * Placing a callback (POST /calls): few attempts, since each retry first looks for the call an
- * earlier attempt may have placed; a dial that keeps failing is recorded like other call failures.
+ * Placing a callback (POST /calls). Each retry first looks for the call an earlier attempt may have
+ * placed, and while that call could still be invisible (ended, its CDR not written yet) it waits
+ * (fails retryably, DialUnconfirmed) for up to calls.cdrWait before dialling again: so retries go on,
+ * at most a minute apart, for as long as that takes, within two hours. A dial that keeps failing is
+ * then recorded like other call failures.
  */
 export const DIAL_ACTIVITIES: ActivityOptions = {
   startToCloseTimeout: '1 minute',
-  scheduleToCloseTimeout: '30 minutes',
+  scheduleToCloseTimeout: '2 hours',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  retry: { ...CALL_RETRY, maximumAttempts: 4 },
+  // No attempt limit: the schedule-to-close timeout bounds the retries.
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
+  },
 };
 
 /** Failures of a report run that retrying cannot fix: the run fails with its reason in report_runs. */

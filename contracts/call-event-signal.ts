@@ -29,6 +29,7 @@ export function callsyncNote(eventId: string, name: string, state: string | null
     duration: null,
     tCause: null,
     connectedAt: null,
+    startTime: null,
     digits: null,
   };
 }
@@ -50,6 +51,11 @@ export interface CallEventSignal {
   duration: number | null;
   tCause: string | null;
   connectedAt: string | null;
+  /**
+   * When the call started (`start_time`, `YYYY-MM-DD HH:MM:SS` UTC): what orders a caller's calls
+   * (which one is later). Absent from signals recorded before it travelled.
+   */
+  startTime?: string | null;
   /**
    * Keys pressed (0-9 * # A-D) of a DTMF event; null for other events. Signals recorded before DTMF
    * events were relayed lack it, which is harmless: the workflow only passes it on to the timeline.
@@ -89,6 +95,29 @@ function eventSignal(e: CallEvent, digits: string | null): CallEventSignal {
     duration: e.duration ?? null,
     tCause: e.t_cause ?? null,
     connectedAt: e.connected_at ?? null,
+    startTime: e.start_time ?? null,
     digits,
   };
+}
+
+/** A call's events as rows of its timeline (`call_events`), each with the whole signal as detail. */
+export function timelineEvents(events: readonly CallEventSignal[]): TimelineEvent[] {
+  return events.map((e) => ({
+    eventId: e.eventId,
+    name: e.name,
+    time: e.time,
+    state: e.state,
+    context: e.context,
+    detail: e,
+  }));
+}
+
+/** One event as the timeline repository stores it. */
+export interface TimelineEvent {
+  eventId: string;
+  name: string;
+  time: string | null;
+  state: string | null;
+  context: string | null;
+  detail: unknown;
 }

@@ -19,7 +19,7 @@ export interface CallLifecycleInput {
 /** What a missed-call event says about the call (the fields a callback needs). */
 export type MissedCallEvent = Pick<
   CallEventSignal,
-  'time' | 'src' | 'dst' | 'destination' | 'dstId' | 'context'
+  'time' | 'src' | 'dst' | 'destination' | 'dstId' | 'context' | 'startTime'
 >;
 
 /** Everything a call's workflow knows, handed from run to run by continue-as-new. */
@@ -34,6 +34,13 @@ export interface CallLifecycleCarried {
   missedChecked: boolean;
   callbackOpened: boolean;
   ended: boolean;
+  /**
+   * Someone answered the call (a `call.connected` event came): a missed leg of it (a ring group's,
+   * a queue agent's) opens no callback. Absent in state carried from runs before it was kept.
+   */
+  connected?: boolean;
+  /** The call's start time as its events give it (`start_time`), when one did. */
+  startTime?: string | null;
   /** Where the call's follow-up stands. */
   phase: 'live' | 'cdr' | 'log' | 'recording' | 'done';
   /** Workflow times (ms): end of the live wait, of the CDR wait, of the recording wait. */
@@ -55,6 +62,8 @@ export interface CallLifecycleCarried {
 /** What the workflow needs to know about an ended call (no record bodies). */
 export interface CallFacts extends CallSummary {
   cdrId: number;
+  /** When the call started (the CDR's calldate, ISO 8601); absent in facts read before it was kept. */
+  startedAt?: string | null;
   userId: number | null;
   /** Queue id when the call went through a queue. */
   queueId: number | null;

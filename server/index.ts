@@ -138,6 +138,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         ...(busyPause !== undefined ? { busyPauseMs: busyPause } : {}),
         busy: () => inbox.arrivalRate() >= yieldAbove,
         pool: warehouse.pool,
+        timeline: warehouse.db,
         signal: temporalSignaller(opts.temporal.client, opts.temporal.taskQueue),
         logger: log.child({ module: 'relay' }),
       });

@@ -7,34 +7,58 @@
 // least once; the workflow deduplicates by event id. A call's events keep their arrival order
 // within a batch; batches claimed side by side can split a call, and the workflow takes its events
 // in any order (the platform does not promise one either).
-import type { Client } from '@temporalio/client';
+//
+// A call whose lifecycle already ran is settled: the platform redelivers webhooks hours late, after
+// the CDR sync has reconciled the call and its lifecycle has logged it and ended. Such events never
+// start a second lifecycle (which would log the call again and reopen a callback for a caller
+// already reached); they go straight onto the call's timeline, and their rows are done.
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from '../lib/logger';
 import {
+  addCallEvents,
   claimInboxRows,
   markInboxDone,
   markInboxFailed,
   scheduleInboxRetries,
+  type Database,
   type InboxClaim,
 } from '../connectors/postgres';
-import { callEventsSignal, callLifecycleWorkflow } from '../contracts';
+import { callEventsSignal, callLifecycleWorkflow, timelineEvents } from '../contracts';
 import { planSignals, type CallSignal } from './relay-groups';
 
 export { MAX_EVENTS_PER_SIGNAL, type CallSignal } from './relay-groups';
 
-/** Sends one call's events to its workflow (signalWithStart in production). */
-export type CallSignaller = (s: CallSignal) => Promise<void>;
+/**
+ * What became of a call's events: signalled to its running (or new) lifecycle, or refused because
+ * the call's lifecycle already ran and ended (settled). A signaller that returns nothing signalled.
+ */
+export type SignalOutcome = 'signalled' | 'settled';
 
-/** The production signaller: signalWithStart of `callLifecycle` on the task queue. */
+/** Sends one call's events to its workflow (signalWithStart in production). */
+export type CallSignaller = (s: CallSignal) => Promise<SignalOutcome | void>;
+
+/**
+ * The production signaller: signalWithStart of `callLifecycle` on the task queue, never starting a
+ * second lifecycle for a call whose lifecycle has ended (as reconcile and the fast path refuse).
+ */
 export function temporalSignaller(client: Client, taskQueue: string): CallSignaller {
   return async (s) => {
-    await client.workflow.signalWithStart(callLifecycleWorkflow, {
-      workflowId: s.workflowId,
-      taskQueue,
-      args: [{ account: s.account, callId: s.callId }],
-      signal: callEventsSignal,
-      signalArgs: [s.events],
-    });
+    try {
+      await client.workflow.signalWithStart(callLifecycleWorkflow, {
+        workflowId: s.workflowId,
+        taskQueue,
+        args: [{ account: s.account, callId: s.callId }],
+        signal: callEventsSignal,
+        signalArgs: [s.events],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      });
+      return 'signalled';
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return 'settled';
+      throw err;
+    }
   };
 }
 
@@ -42,6 +66,8 @@ export interface RelayOptions {
   pool: pg.Pool;
   signal: CallSignaller;
   logger: Logger;
+  /** Where events of settled calls are put on their timeline (default: a kysely over `pool`). */
+  timeline?: Kysely<Database>;
   /** Rows claimed at once (default 1000: a larger batch puts more of a call's events in one signal). */
   batchSize?: number;
   /** Signals in flight per batch (default 32). */
@@ -74,6 +100,8 @@ export interface RelayStats {
   signals: number;
   /** Events handed over by them. */
   signalled: number;
+  /** Events of calls whose lifecycle had ended, put on the timeline directly. */
+  settled: number;
   markedDone: number;
   failures: number;
   /** Rows that can never be relayed (their stored body no longer validates). */
@@ -97,6 +125,7 @@ export class Relay {
     batches: 0,
     signals: 0,
     signalled: 0,
+    settled: 0,
     markedDone: 0,
     failures: 0,
     failed: 0,
@@ -113,6 +142,7 @@ export class Relay {
   private readonly busyPause: number;
   /** When the current burst began (Date.now()), or null when there is none. */
   private busySince: number | null = null;
+  private readonly timeline: Kysely<Database>;
 
   constructor(private readonly opts: RelayOptions) {
     this.batchSize = opts.batchSize ?? 1000;
@@ -121,6 +151,9 @@ export class Relay {
     this.backoffMax = opts.backoffMaxMs ?? 30_000;
     this.busyConcurrency = opts.busyConcurrency ?? 2;
     this.busyPause = opts.busyPauseMs ?? 10_000;
+    // Never destroyed here: the pool belongs to the caller.
+    this.timeline =
+      opts.timeline ?? new Kysely<Database>({ dialect: new PostgresDialect({ pool: opts.pool }) });
   }
 
   /** Starts the loops (pending rows left from before are relayed first). */
@@ -256,9 +289,19 @@ export class Relay {
         for (const { rowIds: chunkRows, signal } of chunks) {
           if (broken) return;
           try {
-            await this.opts.signal(signal);
-            this.stats.signals++;
-            this.stats.signalled += chunkRows.length;
+            if ((await this.opts.signal(signal)) === 'settled') {
+              // Idempotent (each event once per account), so a batch retried after this is harmless.
+              await addCallEvents(
+                this.timeline,
+                signal.account,
+                signal.callId,
+                timelineEvents(signal.events),
+              );
+              this.stats.settled += chunkRows.length;
+            } else {
+              this.stats.signals++;
+              this.stats.signalled += chunkRows.length;
+            }
             for (const id of chunkRows) outcomes.push({ id, result: 'done' });
           } catch (err) {
             broken = true;

@@ -40,6 +40,14 @@ const local = proxyLocalActivities<Activities>(CALL_LOCAL_ACTIVITIES);
  */
 const LOCAL_STEPS_PATCH = 'call-local-steps-and-recording-checks';
 
+/**
+ * Runs started with this patch decide on the caller's callback once the call has ended (a hangup or
+ * failed event, or its CDR), and only when nobody answered it: the missed leg of a ring group or a
+ * queue agent whose call another agent answered opens nothing. A connected call tells the callback
+ * when it started. Runs started before keep the steps their history holds.
+ */
+const CALLBACK_ON_END_PATCH = 'callback-on-call-end';
+
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;
 
@@ -55,6 +63,8 @@ function freshState(input: CallLifecycleInput): CallLifecycleCarried {
     callbackOpened: false,
     missedChecked: false,
     ended: input.fromCdr === true,
+    connected: false,
+    startTime: null,
     phase: 'live',
     callDeadline: Date.now() + MAX_CALL_MS,
     cdrDeadline: null,
@@ -68,10 +78,10 @@ function freshState(input: CallLifecycleInput): CallLifecycleCarried {
 
 /**
  * One call, from its first event to its complete CRM log: gathers events (each once, in any order)
- * into the warehouse timeline; opens the caller's callback as soon as a missed-call event arrives;
- * after the call ends waits for the CDR, logs the call once, confirms or closes the caller's
- * callback, then updates that same log as the recording and transcript arrive. A call with many
- * events continues as new, carrying its whole state, so its history stays bounded.
+ * into the warehouse timeline; when the call has ended and nobody answered it, opens the caller's
+ * callback; after the call ends waits for the CDR, logs the call once, confirms or closes the
+ * caller's callback, then updates that same log as the recording and transcript arrive. A call
+ * with many events continues as new, carrying its whole state, so its history stays bounded.
  */
 export function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
   return recordingFailures(
@@ -95,6 +105,8 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     // The timeline holds the platform's events; callsync's own notes only move the workflow along.
     if (e.name !== CDR_SEEN_EVENT) s.unsaved.push(e);
     if (e.name === 'call.missed' && !s.missed) s.missed = missedCallEvent(e);
+    if (e.name === 'call.connected') s.connected = true;
+    if (e.startTime && !s.startTime) s.startTime = e.startTime;
     if (e.name === 'call.hangup' || e.name === 'call.failed' || e.name === CDR_SEEN_EVENT) s.ended = true;
   };
   const state = (): CallState => ({
@@ -111,6 +123,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   const { account, callId } = input;
   // Decided once per run: a run replaying history from before the patch stays on the old steps.
   const v2 = patched(LOCAL_STEPS_PATCH);
+  const onEnd = patched(CALLBACK_ON_END_PATCH);
   const step = v2 ? local : acts;
   const settings = await step.callSettings({ account });
 
@@ -120,13 +133,18 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     s.unsaved = [];
     await step.recordCallEvents({ account, callId, events: batch });
   };
+  // A missed-call event is acted on once the call has ended (runs from before: at once).
+  const missedReady = (): boolean => s.missed !== null && !s.missedChecked && (!onEnd || s.ended);
   const openMissedCallback = async (): Promise<void> => {
-    if (!s.missed || s.missedChecked) return;
+    if (!s.missed || !missedReady()) return;
     s.missedChecked = true;
     // Runs started before this step existed go on without it: their replay must match their history.
     if (!patched('open-missed-callback-on-event')) return;
+    // Someone answered the call: its missed leg is no missed call.
+    if (onEnd && s.connected) return;
     // An event without an outside number cannot open one; the CDR decides later.
-    s.callbackOpened = await step.openMissedCallback({ account, callId, event: s.missed });
+    const event = onEnd ? { ...s.missed, startTime: s.missed.startTime ?? s.startTime ?? null } : s.missed;
+    s.callbackOpened = await step.openMissedCallback({ account, callId, event });
   };
   const tooLong = (): boolean =>
     workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
@@ -141,8 +159,9 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     await continueAsNew<typeof callLifecycle>({ ...input, carried: s });
   };
 
-  // 1. Until the call ends: keep the timeline; a missed call opens its callback at once. One timer
-  // covers the whole live wait (a timer per batch of events cost the server two events each).
+  // 1. Until the call ends: keep the timeline; a missed call nobody answered opens its callback as
+  // the call ends. One timer covers the whole live wait (a timer per batch of events cost the server
+  // two events each).
   const liveWait = v2 && s.phase === 'live' ? deadlineTimer(s.callDeadline) : null;
   while (s.phase === 'live') {
     if (s.ended || Date.now() >= s.callDeadline || liveWait?.passed()) {
@@ -154,8 +173,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
       s.delay = 1000;
       break;
     }
-    const woken = () =>
-      s.unsaved.length > 0 || s.ended || (s.missed !== null && !s.missedChecked) || tooLong();
+    const woken = () => s.unsaved.length > 0 || s.ended || missedReady() || tooLong();
     if (liveWait) await condition(() => woken() || liveWait.passed());
     else await condition(woken, '10 minutes');
     await openMissedCallback();
@@ -188,19 +206,30 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     // once that callback has closed (the caller was reached), the CDR would open a second one for
     // the same call (the chaos run found such a pair). Runs started before keep their history.
     const alreadyOpened = s.callbackOpened && patched('no-second-callback-from-cdr');
-    if (number && !alreadyOpened && (facts.missed || (s.missed !== null && !facts.connected))) {
+    // A call answered on any leg (its CDR, or a connected event) reached the caller.
+    const connected = facts.connected || (onEnd && s.connected === true);
+    const missed = onEnd
+      ? !connected && (facts.missed || s.missed !== null)
+      : facts.missed || (s.missed !== null && !facts.connected);
+    if (number && !alreadyOpened && missed) {
       await step.startCallback({
         account,
         number,
         missed: {
           callId,
           at: new Date(Date.now()).toISOString(),
+          ...(onEnd ? { startedAt: facts.startedAt ?? null } : {}),
           calledUserId: facts.userId,
           queueId: facts.queueId,
         },
       });
-    } else if (number && facts.connected) {
-      await step.notifyCallbackConnected({ account, number, callId });
+    } else if (number && connected) {
+      await step.notifyCallbackConnected({
+        account,
+        number,
+        callId,
+        ...(onEnd ? { startedAt: facts.startedAt ?? null } : {}),
+      });
     }
     s.phase = facts.connected ? 'recording' : 'done';
     s.horizon = Date.now() + settings.recordingHorizonMs;
@@ -285,5 +314,6 @@ function missedCallEvent(e: CallEventSignal): MissedCallEvent {
     destination: e.destination,
     dstId: e.dstId,
     context: e.context,
+    startTime: e.startTime ?? null,
   };
 }

@@ -1,11 +1,24 @@
-import { condition, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  patched,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
+  callBefore,
   callbackStateQuery,
   callConnectedSignal,
+  missedCallOrder,
   missedCallSignal,
   type CallbackInput,
   type CallbackState,
+  type CallConnectedNote,
+  type CallOrderKey,
+  type MissedCallNote,
 } from '../contracts';
 import { msUntilBusinessTime } from '../lib/business-hours';
 import { CALL_ACTIVITIES, DIAL_ACTIVITIES } from '../contracts/activity-options';
@@ -15,13 +28,23 @@ import { recordingFailures } from './record-failure';
 const acts = proxyActivities<Activities>(CALL_ACTIVITIES);
 const dial = proxyActivities<Activities>(DIAL_ACTIVITIES);
 
-/** How long an unanswered callback stays open before it closes itself (a week). */
+/** How long an unanswered callback stayed open in runs from before callbacks.expireAfter (a week). */
 const OPEN_FOR_MS = 7 * 86_400_000;
 
 /**
- * One open callback task per caller number per account: opened by the first missed call, updated
- * with every further one, closed by itself when a later call with that number connects. Optionally
- * dials the caller back inside business hours, up to the configured number of attempts.
+ * Runs started with this patch order calls by their start times: a connected call closes the
+ * callback only when it started after every missed call held (a missed call that turns out to have
+ * connected is dropped), the caller's latest reach (caller_reaches) is read before the first task and
+ * after each missed call, and the callback expires `callbacks.expireAfter` after its latest missed
+ * call. Runs started before keep the steps their history holds, to their end.
+ */
+const CALL_ORDER_PATCH = 'callback-call-order-and-expiry';
+
+/**
+ * One open callback task per caller number per account: opened by a missed call nobody answered,
+ * updated with every further one, closed by itself when a call that started after the latest of
+ * them reached the caller, expired when nobody did within `callbacks.expireAfter`. Optionally dials
+ * the caller back inside business hours, up to the configured number of attempts.
  */
 export function callback(input: CallbackInput): Promise<CallbackState> {
   return recordingFailures({ account: input.account, subject: input.number }, acts.recordCallFailure, () =>
@@ -29,58 +52,147 @@ export function callback(input: CallbackInput): Promise<CallbackState> {
   );
 }
 
+/** What one run of a callback shares between its handlers and its steps. */
+interface Run {
+  input: CallbackInput;
+  state: CallbackState;
+  /** A signal changed the state since the loop last looked. */
+  changed: boolean;
+}
+
 async function followCallback(input: CallbackInput): Promise<CallbackState> {
-  const state: CallbackState = {
-    number: input.number,
-    status: 'open',
-    missed: [],
-    dialAttempts: [],
-    closedByCallId: null,
+  // Decided once per run: a run replaying history from before the patch stays on its old steps.
+  const ordered = patched(CALL_ORDER_PATCH);
+  const run: Run = {
+    input,
+    state: { number: input.number, status: 'open', missed: [], dialAttempts: [], closedByCallId: null },
+    changed: false,
   };
-  let changed = false;
-  setHandler(missedCallSignal, (m) => {
-    if (state.status === 'closed' || state.missed.some((x) => x.callId === m.callId)) return;
-    state.missed.push(m);
-    changed = true;
-  });
-  setHandler(callConnectedSignal, ({ callId }) => {
-    if (state.status === 'closed' || state.missed.some((x) => x.callId === callId)) return;
+  setHandler(callbackStateQuery, () => run.state);
+  return ordered ? followInCallOrder(run) : followAsBefore(run);
+}
+
+/** The task of this callback, written (created once, then updated) with the state as it is. */
+function taskWriter(run: Run, dueAt: string, expireAfterMs: number) {
+  const firstCallId = run.state.missed[0]?.callId ?? 0;
+  return () =>
+    crmActivities().upsertCallbackTask({
+      account: run.input.account,
+      number: run.input.number,
+      firstCallId,
+      status: run.state.status,
+      missed: run.state.missed,
+      dialAttempts: run.state.dialAttempts,
+      dueAt,
+      closedByCallId: run.state.closedByCallId,
+      expireAfterMs,
+    });
+}
+
+/**
+ * Races, and why each ends right (calls A missed, B connected, of one caller):
+ * - B's follow-up records B in caller_reaches before it signals this workflow, and this workflow
+ *   reads caller_reaches after it exists and after each missed call it takes in. So either the read
+ *   sees B, or B's signal finds this workflow running: B is never missed by both.
+ * - B's signal carries B's start: B closes the callback only if it started after every missed call
+ *   held, so a call that began before A and ended after it does not close A's callback.
+ * - B's follow-up finished before A's callback existed (their lifecycles end in any order): the
+ *   callback's first read finds B; when A started before B, it closes without writing any task.
+ * - A is a missed leg of B itself (a ring group, reordered webhooks): B's connected signal drops A
+ *   from the missed calls, and A's missed signal arriving after it is ignored.
+ * - A arrives while this run is closing (its last task write): it is kept, and when it is later than
+ *   the call that closed the run, the callback continues as new with it (a new task).
+ */
+async function followInCallOrder(run: Run): Promise<CallbackState> {
+  const { state, input } = run;
+  const answered = new Set<number>();
+  /** Missed calls that came once this run had closed or expired: the next run's, if still missed. */
+  const after: MissedCallNote[] = [];
+  let closedBy: CallOrderKey | null = null;
+  // A missed call came since caller_reaches was last read.
+  let unchecked = false;
+  // Workflow time of the latest missed call taken in: the expiry counts from it.
+  let lastMissAt = Date.now();
+
+  const close = (callId: number, reach: CallOrderKey | null): void => {
     state.status = 'closed';
     state.closedByCallId = callId;
-    changed = true;
-  });
-  setHandler(callbackStateQuery, () => state);
+    closedBy = reach;
+    run.changed = true;
+  };
+  const addMissed = (m: MissedCallNote): void => {
+    if (answered.has(m.callId) || state.missed.some((x) => x.callId === m.callId)) return;
+    if (state.status !== 'open') {
+      if (!after.some((x) => x.callId === m.callId)) after.push(m);
+      return;
+    }
+    state.missed.push(m);
+    run.changed = true;
+    unchecked = true;
+    lastMissAt = Date.now();
+  };
+  const connected = (c: CallConnectedNote): void => {
+    answered.add(c.callId);
+    if (state.status !== 'open') return;
+    // Missed on one leg, answered on another: not a missed call.
+    const i = state.missed.findIndex((m) => m.callId === c.callId);
+    if (i >= 0) {
+      state.missed.splice(i, 1);
+      run.changed = true;
+    }
+    const at = c.startedAt ? Date.parse(c.startedAt) : NaN;
+    // A signal from before calls carried their start says only "connected": it closes, as it did.
+    const reach = Number.isNaN(at) ? null : { at, callId: c.callId };
+    if (reach === null || state.missed.every((m) => callBefore(missedCallOrder(m), reach))) {
+      close(c.callId, reach);
+    }
+  };
+  setHandler(missedCallSignal, addMissed);
+  setHandler(callConnectedSignal, connected);
+  for (const m of input.pending ?? []) addMissed(m);
 
-  await condition(() => state.missed.length > 0);
+  await condition(() => state.missed.length > 0 || state.status !== 'open');
   const settings = await acts.callbackSettings({ account: input.account });
-  const firstCallId = state.missed[0]!.callId;
-  const dueAt = new Date(Date.now() + settings.dueInMs).toISOString();
-  const writeTask = () =>
-    crmActivities().upsertCallbackTask({
-      account: input.account,
-      number: input.number,
-      firstCallId,
-      status: state.status,
-      missed: state.missed,
-      dialAttempts: state.dialAttempts,
-      dueAt,
-    });
+  const expireAfterMs = settings.expireAfterMs ?? OPEN_FOR_MS;
+  const writeTask = taskWriter(run, new Date(Date.now() + settings.dueInMs).toISOString(), expireAfterMs);
+  let written = false;
 
-  const openUntil = Date.now() + OPEN_FOR_MS;
-  while (state.status === 'open' && Date.now() < openUntil) {
-    changed = false;
+  /** Closes the callback when the caller's latest reach started after every missed call held. */
+  const checkReach = async (): Promise<void> => {
+    if (!unchecked || state.status !== 'open') return;
+    unchecked = false;
+    const reach = await acts.callerReach({ account: input.account, number: input.number });
+    if (!reach || state.status !== 'open') return;
+    const key = { at: Date.parse(reach.startedAt), callId: reach.callId };
+    if (state.missed.every((m) => callBefore(missedCallOrder(m), key))) close(reach.callId, key);
+  };
+  const remaining = (): number => lastMissAt + expireAfterMs - Date.now();
+  /** Waits for a signal, at most `ms` and never past the expiry; true when a signal came. */
+  const waitForChange = async (ms: number): Promise<boolean> => {
+    const bound = Math.min(ms, remaining());
+    if (run.changed) return true;
+    if (bound <= 0) return false;
+    return condition(() => run.changed, bound);
+  };
+
+  while (state.status === 'open') {
+    await checkReach();
+    if (state.status !== 'open') break;
+    if (remaining() <= 0) {
+      state.status = 'expired';
+      break;
+    }
+    run.changed = false;
     await writeTask();
+    written = true;
+    if (state.status !== 'open' || unchecked) continue;
     const canDial = settings.autoDial.enabled && state.dialAttempts.length < settings.autoDial.maxAttempts;
-    if (!canDial) {
-      await condition(() => changed, openUntil - Date.now());
-      continue;
-    }
-    const wait = msUntilBusinessTime(Date.now(), settings.autoDial);
+    const wait = canDial ? msUntilBusinessTime(Date.now(), settings.autoDial) : null;
     if (wait === null) {
-      await condition(() => changed, openUntil - Date.now());
+      await waitForChange(Infinity);
       continue;
     }
-    if (wait > 0 && (await condition(() => changed, wait))) continue;
+    if (wait > 0 && ((await waitForChange(wait)) || remaining() <= 0)) continue;
     const info = workflowInfo();
     const callId = await dial.placeCallback({
       account: input.account,
@@ -91,15 +203,79 @@ async function followCallback(input: CallbackInput): Promise<CallbackState> {
     });
     const outcome = await followDial(input.account, callId);
     state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });
+    if (outcome === 'connected' && state.status === 'open') close(callId, null);
+    else if (state.status === 'open') {
+      await writeTask();
+      await waitForChange(settings.autoDial.retryAfterMs);
+    }
+  }
+  // Closed before its first task (the caller was reached before the callback got that far): no task.
+  // Expired is written even then: a missed call nobody returned is on record.
+  if (written || state.status === 'expired') await writeTask();
+  const reachedBy = closedBy as CallOrderKey | null;
+  const next = after.filter(
+    (m) =>
+      !answered.has(m.callId) &&
+      (state.status === 'expired' || (reachedBy !== null && callBefore(reachedBy, missedCallOrder(m)))),
+  );
+  if (next.length > 0)
+    await continueAsNew<typeof callback>({ account: input.account, number: input.number, pending: next });
+  return state;
+}
+
+/** The steps of runs started before CALL_ORDER_PATCH, unchanged (but for their end state's name). */
+async function followAsBefore(run: Run): Promise<CallbackState> {
+  const { state, input } = run;
+  setHandler(missedCallSignal, (m) => {
+    if (state.status !== 'open' || state.missed.some((x) => x.callId === m.callId)) return;
+    state.missed.push(m);
+    run.changed = true;
+  });
+  setHandler(callConnectedSignal, ({ callId }) => {
+    if (state.status !== 'open' || state.missed.some((x) => x.callId === callId)) return;
+    state.status = 'closed';
+    state.closedByCallId = callId;
+    run.changed = true;
+  });
+
+  await condition(() => state.missed.length > 0);
+  const settings = await acts.callbackSettings({ account: input.account });
+  const writeTask = taskWriter(run, new Date(Date.now() + settings.dueInMs).toISOString(), OPEN_FOR_MS);
+
+  const openUntil = Date.now() + OPEN_FOR_MS;
+  while (state.status === 'open' && Date.now() < openUntil) {
+    run.changed = false;
+    await writeTask();
+    const canDial = settings.autoDial.enabled && state.dialAttempts.length < settings.autoDial.maxAttempts;
+    if (!canDial) {
+      await condition(() => run.changed, openUntil - Date.now());
+      continue;
+    }
+    const wait = msUntilBusinessTime(Date.now(), settings.autoDial);
+    if (wait === null) {
+      await condition(() => run.changed, openUntil - Date.now());
+      continue;
+    }
+    if (wait > 0 && (await condition(() => run.changed, wait))) continue;
+    const info = workflowInfo();
+    const callId = await dial.placeCallback({
+      account: input.account,
+      number: input.number,
+      userId: state.missed[0]?.calledUserId ?? null,
+      attemptKey: `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`,
+    });
+    const outcome = await followDial(input.account, callId);
+    state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });
     if (outcome === 'connected') {
       state.status = 'closed';
       state.closedByCallId = callId;
     } else if (state.status === 'open') {
       await writeTask();
-      await condition(() => changed, settings.autoDial.retryAfterMs);
+      await condition(() => run.changed, settings.autoDial.retryAfterMs);
     }
   }
-  if (state.status === 'open') state.status = 'closed';
+  // Nobody reached the caller: the policy gave up (it is not "closed").
+  if (state.status === 'open') state.status = 'expired';
   await writeTask();
   return state;
 }

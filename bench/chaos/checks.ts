@@ -1,9 +1,14 @@
 // What a chaos run must end with, each read from the systems themselves: every CDR of the platform
-// exactly once in the warehouse; one CRM call log per call, with its recording and transcript; one
-// callback task per missed caller; every acknowledged webhook in the inbox, relayed, and (for call
+// exactly once in the warehouse; one CRM call log per call, with its recording and transcript; a
+// callback task open exactly for the callers whose latest call was missed, closed ones naming the
+// call that reached the caller; every acknowledged webhook in the inbox, relayed, and (for call
 // events) on its call's timeline; no secret in any log.
 import { readFileSync } from 'node:fs';
+import type { CountryCode } from 'libphonenumber-js';
+import { summarizeCdr } from '../../connectors/crm/call-log';
+import type { Cdr } from '../../connectors/platform';
 import { TEST_EVENT_NAME } from '../../connectors/platform/schemas/events';
+import { platformTimeOrUndefined } from '../../sync/time';
 import type { FakeObject } from '../../test/fakes/hubspot-server';
 import type { DeliveryEntry } from './faults';
 import { ACCOUNT, type ChaosStack } from './stack';
@@ -110,46 +115,122 @@ function checkCallLogs(
   return { missing: missingLogs + missingRecordings + missingTranscripts, duplicates, extra, logs };
 }
 
-/** Callback tasks: every missed call of a caller in exactly one task, at most one open task per caller. */
+/** One followed call of a caller, from the platform's own CDR: when it started and what happened. */
+interface CallerCall {
+  callId: number;
+  at: number;
+  missed: boolean;
+  connected: boolean;
+}
+
+/**
+ * The calls callsync logged, per outside number, oldest first (by start, ties by call id), with the
+ * outcome the platform's CDR gives (the call's CDR as the product picks it: most talk time, then the
+ * newest leg). Calls neither missed nor connected (voicemail, a failed dial) neither open nor close a
+ * callback and are left out.
+ */
+function callsByCaller(stack: ChaosStack, logs: Map<number, FakeObject[]>): Map<string, CallerCall[]> {
+  const customer = stack.emulator.admin.customer_id;
+  const t = stack.emulator.store.tables.cdrs;
+  const best = new Map<number, Cdr>();
+  for (const row of t.query(customer, { page: 1, limit: t.count(customer) + 1, filter: [] }).data) {
+    const cdr = row as unknown as Cdr;
+    const liveId = Number(cdr.live_id);
+    if (!logs.has(liveId)) continue;
+    const held = best.get(liveId);
+    if (
+      !held ||
+      (cdr.billsec ?? 0) > (held.billsec ?? 0) ||
+      ((cdr.billsec ?? 0) === (held.billsec ?? 0) && cdr.id > held.id)
+    )
+      best.set(liveId, cdr);
+  }
+  const country = stack.config.crm.defaultCountry as CountryCode;
+  const byCaller = new Map<string, CallerCall[]>();
+  for (const [callId, cdr] of best) {
+    const s = summarizeCdr(cdr, country);
+    const at = cdr.calldate ? platformTimeOrUndefined(cdr.calldate) : undefined;
+    if (!s.externalNumber || at === undefined || (!s.missed && !s.connected)) continue;
+    const list = byCaller.get(s.externalNumber) ?? [];
+    list.push({ callId, at, missed: s.missed, connected: s.connected });
+    byCaller.set(s.externalNumber, list);
+  }
+  for (const list of byCaller.values()) list.sort((a, b) => a.at - b.at || a.callId - b.callId);
+  return byCaller;
+}
+
+/**
+ * Callback tasks against the rule "a callback is open for a caller exactly when their latest call
+ * was missed and nothing later reached them; it is closed by the call that reached them": no missed
+ * call in two tasks; at most one open task per caller; a caller whose latest call was missed has
+ * exactly one task not completed that lists that call; a caller whose latest call reached them has
+ * no open task; a completed task names the call that reached the caller, one that started after
+ * every missed call it lists.
+ */
 function checkTasks(
   stack: ChaosStack,
   logs: Map<number, FakeObject[]>,
   detail: CheckResult['detail'],
 ): { missing: number; duplicates: number } {
-  const tasks = stack.hubspot.objects('tasks');
+  const tasks = stack.hubspot.objects('tasks').map((t) => {
+    const key = t.properties.callsync_key ?? '';
+    const body = t.properties.hs_task_body ?? '';
+    return {
+      key,
+      number: /^[^:]+:callback:(.+):\d+$/.exec(key)?.[1] ?? '?',
+      status: t.properties.hs_task_status ?? '',
+      calls: [...body.matchAll(/\(call (\d+)[,)]/g)].map((m) => Number(m[1])),
+      reachedBy: Number(/Reached by call (\d+)/.exec(body)?.[1] ?? NaN),
+    };
+  });
   const byKey = new Map<string, number>();
   const openPerNumber = new Map<string, number>();
   const tasksOfCall = new Map<number, number>();
   for (const t of tasks) {
-    const key = t.properties.callsync_key ?? '';
-    byKey.set(key, (byKey.get(key) ?? 0) + 1);
-    const number = /^[^:]+:callback:(.+):\d+$/.exec(key)?.[1] ?? '?';
-    if (t.properties.hs_task_status !== 'COMPLETED')
-      openPerNumber.set(number, (openPerNumber.get(number) ?? 0) + 1);
-    for (const m of (t.properties.hs_task_body ?? '').matchAll(/\(call (\d+)[,)]/g)) {
-      const id = Number(m[1]);
-      tasksOfCall.set(id, (tasksOfCall.get(id) ?? 0) + 1);
-    }
+    byKey.set(t.key, (byKey.get(t.key) ?? 0) + 1);
+    if (t.status === 'NOT_STARTED') openPerNumber.set(t.number, (openPerNumber.get(t.number) ?? 0) + 1);
+    for (const id of t.calls) tasksOfCall.set(id, (tasksOfCall.get(id) ?? 0) + 1);
   }
   let duplicates = 0;
   for (const n of byKey.values()) duplicates += n - 1;
   for (const n of openPerNumber.values()) duplicates += Math.max(0, n - 1);
+  for (const n of tasksOfCall.values()) duplicates += Math.max(0, n - 1);
+
+  const callers = callsByCaller(stack, logs);
   let missing = 0;
-  let missedCalls = 0;
-  for (const [callId, list] of logs) {
-    const log = list[0]!;
-    if (log.properties.hs_call_status !== 'NO_ANSWER' || log.properties.hs_call_direction !== 'INBOUND')
-      continue;
-    if (!log.properties.hs_call_from_number) continue;
-    missedCalls++;
-    const n = tasksOfCall.get(callId) ?? 0;
-    if (n === 0) missing++;
-    duplicates += Math.max(0, n - 1);
+  let openForReached = 0;
+  let unexplained = 0;
+  let missedLatest = 0;
+  for (const [number, calls] of callers) {
+    const latest = calls[calls.length - 1]!;
+    const mine = tasks.filter((t) => t.number === number);
+    if (latest.missed) {
+      missedLatest++;
+      const holding = mine.filter((t) => t.status !== 'COMPLETED' && t.calls.includes(latest.callId));
+      if (holding.length === 0) missing++;
+      duplicates += Math.max(0, holding.length - 1);
+    } else if (mine.some((t) => t.status === 'NOT_STARTED')) openForReached++;
+    for (const t of mine.filter((x) => x.status === 'COMPLETED')) {
+      const reach = calls.find((c) => c.callId === t.reachedBy);
+      const listed = calls.filter((c) => t.calls.includes(c.callId));
+      const explained =
+        reach !== undefined &&
+        reach.connected &&
+        listed.every((m) => m.at < reach.at || (m.at === reach.at && m.callId < reach.callId));
+      // A dialled callback that connected may not be logged yet: it is judged once it is.
+      if (!explained && (reach !== undefined || Number.isNaN(t.reachedBy))) unexplained++;
+    }
   }
-  detail.missed_calls = missedCalls;
+  detail.missed_calls = [...callers.values()].reduce(
+    (n, calls) => n + calls.filter((c) => c.missed).length,
+    0,
+  );
+  detail.callers_latest_missed = missedLatest;
   detail.callback_tasks = tasks.length;
   detail.callback_tasks_missing = missing;
-  return { missing, duplicates };
+  detail.callback_tasks_open_for_reached = openForReached;
+  detail.callback_tasks_closed_unexplained = unexplained;
+  return { missing: missing + unexplained, duplicates: duplicates + openForReached };
 }
 
 /** Acknowledged deliveries whose event is not in the inbox as relayed, or not on its call's timeline. */

@@ -45,7 +45,11 @@ export interface CallbackTask {
   key: string;
   subject: string;
   body: string;
-  status: 'open' | 'closed';
+  /**
+   * open while nobody has reached the caller; closed by the call that reached them; expired when
+   * callsync gave up (callbacks.expireAfter): each CRM shows that its own way.
+   */
+  status: 'open' | 'closed' | 'expired';
   /** ISO 8601 due time. */
   dueAt: string;
   callerNumber: string;

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { CrmObjectKind, Database } from '../postgres/tables';
 import { accountOfKey } from './call-log-body';
-import type { CallbackTask, CallLog, CrmConnector, MessageLog } from './crm-connector';
+import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from './crm-connector';
 import { getMapping, recordMapping, touchMapping, withKeyLock, type MappingKey } from './mapping';
 
 /** How an upsert ended, for logs and tests. */
@@ -162,4 +162,50 @@ export async function updateCallLogs(
   if (mapped.length > 0) await connector.updateCallLogs(mapped);
   for (const m of mapped) results.push({ crmId: m.crmId, outcome: 'updated' });
   return results;
+}
+
+/** The mapping key of the contact callsync creates for an unknown caller: one per account and number. */
+export function unknownContactKey(account: string, e164: string): string {
+  return `${account}:contact:${e164}`;
+}
+
+/** How ensureUnknownContact found its contact, for logs and tests. */
+export type UnknownContactOutcome = 'mapped' | 'found' | 'created';
+
+/**
+ * The contact of an unknown caller, created at most once per account and E.164 number however many
+ * calls and callbacks of theirs are followed at once: the mapping (kind `contact`) is read, then,
+ * under the key's lock, read again and the CRM searched again (another worker may have just created
+ * the contact, or someone added it by hand since the cache said "nobody"); only then is one created,
+ * and its mapping recorded before the lock is released. `choose` picks among contacts found.
+ */
+export async function ensureUnknownContact(
+  db: Kysely<Database>,
+  connector: CrmConnector,
+  caller: { account: string; e164: string },
+  choose: (contacts: CrmContact[]) => CrmContact | null = (contacts) => contacts[0] ?? null,
+): Promise<{ contact: CrmContact; outcome: UnknownContactOutcome }> {
+  const key: MappingKey = {
+    destination: connector.name,
+    kind: 'contact',
+    sourceKey: unknownContactKey(caller.account, caller.e164),
+  };
+  const mapped = (crmId: string): CrmContact => ({
+    crmId,
+    kind: 'contact',
+    name: null,
+    ownerId: null,
+    updatedAt: null,
+  });
+  const known = await getMapping(db, key);
+  if (known !== null) return { contact: mapped(known), outcome: 'mapped' };
+  return withKeyLock(db, key, async (trx) => {
+    const again = await getMapping(trx, key);
+    if (again !== null) return { contact: mapped(again), outcome: 'mapped' as const };
+    const found = choose(await connector.findContactsByPhone(caller.e164));
+    if (found) return { contact: found, outcome: 'found' as const };
+    const created = await connector.createContact({ phone: caller.e164, name: null });
+    const crmId = await recordMapping(trx, { ...key, account: caller.account, crmId: created.crmId });
+    return { contact: crmId === created.crmId ? created : mapped(crmId), outcome: 'created' as const };
+  });
 }

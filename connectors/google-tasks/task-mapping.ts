@@ -39,7 +39,11 @@ export function decodeTaskRef(crmId: string): TaskRef | null {
 export function toGoogleTask(task: CallbackTask): tasks_v1.Schema$Task {
   const contact = task.contact?.name ? ` (${task.contact.name})` : '';
   const tail = `\n\n${keyLine(task.key)}`;
-  const header = task.contact?.name ? `Contact: ${task.contact.name}\n` : '';
+  // Google Tasks has only needsAction and completed: an expired callback (nobody reached the caller)
+  // is not completed, so it stays needsAction and its notes say it expired.
+  const expired =
+    task.status === 'expired' ? 'Status: expired (callsync stopped following this callback)\n' : '';
+  const header = `${expired}${task.contact?.name ? `Contact: ${task.contact.name}\n` : ''}`;
   let body = `${header}${task.body}`;
   if (body.length + tail.length > NOTES_MAX_CHARS) {
     body = `${body.slice(0, NOTES_MAX_CHARS - tail.length - 1)}…`;

@@ -72,6 +72,16 @@ export function callProperties(
   return props;
 }
 
+/**
+ * hs_task_status of each callback status: an expired callback (nobody reached the caller) is
+ * DEFERRED, not COMPLETED (https://developers.hubspot.com/docs/api/crm/tasks, hs_task_status).
+ */
+const TASK_STATUS: Record<CallbackTask['status'], string> = {
+  open: 'NOT_STARTED',
+  closed: 'COMPLETED',
+  expired: 'DEFERRED',
+};
+
 /** Properties of a callback task (hs_task_type CALL). */
 export function taskProperties(
   task: CallbackTask,
@@ -82,7 +92,7 @@ export function taskProperties(
     hs_timestamp: new Date(task.dueAt).toISOString(),
     hs_task_subject: truncate(task.subject, 255),
     hs_task_body: truncate(task.body, MAX_BODY_CHARS),
-    hs_task_status: task.status === 'open' ? 'NOT_STARTED' : 'COMPLETED',
+    hs_task_status: TASK_STATUS[task.status],
     hs_task_type: 'CALL',
     hs_task_priority: priority,
     [KEY_PROPERTY]: task.key,

@@ -82,6 +82,16 @@ export function callLogTaskFields(
   });
 }
 
+/**
+ * Task Status of each callback status, from the standard picklist (Not Started, In Progress,
+ * Completed, Waiting on someone else, Deferred): an expired callback is Deferred, not Completed.
+ */
+const TASK_STATUS: Record<CallbackTask['status'], string> = {
+  open: 'Not Started',
+  closed: 'Completed',
+  expired: 'Deferred',
+};
+
 /** Task fields of a callback task (subtype Task; the key in CallObject too). */
 export function callbackTaskFields(
   task: CallbackTask,
@@ -92,7 +102,7 @@ export function callbackTaskFields(
   const fields: TaskFields = {
     Subject: truncate(task.subject, SUBJECT_MAX),
     Description: truncate(task.body, DESCRIPTION_MAX),
-    Status: task.status === 'open' ? 'Not Started' : 'Completed',
+    Status: TASK_STATUS[task.status],
     ActivityDate: toSalesforceDate(task.dueAt),
     Priority: priority,
     CallObject: keyField(task.key),

@@ -1,7 +1,7 @@
 // A call's follow-up end to end on the real stack (emulator, Temporal, PostgreSQL, built-in CRM):
 // events arrive duplicated and out of order, the call is logged once on the right contact (with the
 // IVR keys pressed) and updated when its transcript arrives; missed calls open one callback task, a
-// connected call closes it.
+// later connected call closes it.
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { sql } from 'kysely';
 import { createActivities } from '../../activities';
@@ -321,12 +321,13 @@ describe('call lifecycle', () => {
     expect(closed).toHaveLength(1);
   });
 
-  it('opens the callback as soon as the missed-call event arrives, before any hangup or CDR', async () => {
+  it('opens the callback as soon as the missed call ends, before its CDR', async () => {
     const caller = '+442079460888';
     const callId = 880_000_000 + (process.pid % 100_000);
     await deliver(callId, [
       event(callId, 1, 'call.ringing', caller, 'QUEUE'),
       event(callId, 2, 'call.missed', caller, 'QUEUE'),
+      event(callId, 3, 'call.hangup', caller, 'QUEUE'),
     ]);
     const [task] = await eventually(async () => {
       const rows = await h.deps.warehouse.db
@@ -340,7 +341,7 @@ describe('call lifecycle', () => {
     expect(task!.body).toContain(String(callId));
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
     expect(await handle.query(callStateQuery)).toMatchObject({
-      ended: false,
+      ended: true,
       cdr: null,
       callbackOpened: true,
     });

@@ -1,9 +1,12 @@
 // Auto-dial: inside business hours callsync places the callback through the platform (POST /calls),
 // follows the call to its CDR, records each attempt on the task, retries a failed one, and closes the
-// task when the caller is reached.
-import { callbackStateQuery } from '../../contracts';
+// task when the caller is reached. It never rings the caller twice: not when the answer to POST /calls
+// is lost, not when the number has more earlier calls than one page holds, and not while the placed
+// call has ended but its CDR is not written yet.
+import { callbackStateQuery, type CallbackWorkflow } from '../../contracts';
 import { filter, type Cdr, type LiveCall } from '../../connectors/platform';
 import { eventually } from '../support/eventually';
+import { workflowStory } from '../support/workflow-story';
 import { callbackIdOf, missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
@@ -118,5 +121,118 @@ describe('callback auto-dial', () => {
       .execute();
     expect(dials).toHaveLength(1);
     expect(Number(dials[0]?.call_id)).toBe([...callIds][0]);
+  });
+
+  /** POST /calls requests the emulator has answered (or dropped) so far. */
+  const postCalls = async (): Promise<number> => {
+    const stats = (await (await fetch(`${h.emulator.origin}/_emulator/stats`)).json()) as {
+      by_route: Record<string, number>;
+    };
+    return stats.by_route['POST /calls'] ?? 0;
+  };
+
+  /**
+   * Plays the calls placed to `number` through POST /calls with `play` (called with each call's id)
+   * instead of the simulator; returns the unsubscribe.
+   */
+  const onPlaced = (number: string, play: (callId: number) => void): (() => void) =>
+    h.emulator.store.onChange((e) => {
+      if (e.table !== 'calls' || e.op !== 'insert' || e.row.dst !== number) return;
+      const id = Number(e.row.id);
+      setImmediate(() => play(id));
+    });
+
+  /** The ended call's CDR: it connected. */
+  const writeCdr = (callId: number, number: string): void => {
+    const store = h.emulator.store;
+    const [row] = store.addCdrs(h.emulator.admin.customer_id, 1);
+    store.tables.cdrs.update(row!.id, {
+      live_id: callId,
+      type: 'O',
+      dst: number,
+      billsec: 30,
+      duration: 40,
+      disposition: 'CONNECTED',
+      t_cause: 'Normal Clearing',
+    });
+  };
+
+  /** The call is over: it leaves /calls, and its CDR is written at once unless `cdr` is false. */
+  const endCall = (callId: number, number: string, cdr = true): void => {
+    h.emulator.store.tables.calls.remove(callId);
+    if (cdr) writeCdr(callId, number);
+  };
+
+  const dialsTo = (number: string) =>
+    h.deps.warehouse.db.selectFrom('callback_dials').selectAll().where('number', '=', number).execute();
+
+  it('finds the call a lost answer placed among more earlier calls to the number than one page holds', async () => {
+    await control('PATCH', '/simulator', { drive_api_calls: false });
+    const caller = '+442079460561';
+    const store = h.emulator.store;
+    // 1001 earlier calls to the number, all ended: more than a page of a thousand, oldest first.
+    for (const row of store.addCdrs(h.emulator.admin.customer_id, 1001)) {
+      store.tables.cdrs.update(row.id, { type: 'O', dst: caller, billsec: 10, disposition: 'CONNECTED' });
+    }
+    store.clock.advance(60_000);
+    // The placed call is answered, ends and gets its CDR before the lost answer's retry looks.
+    const off = onPlaced(caller, (id) => endCall(id, caller));
+    try {
+      await control('POST', '/faults', { route: 'POST /calls', drop_response: true, times: 1 });
+      const before = await postCalls();
+      await missedCall(h, caller);
+      const callback = h.client.workflow.getHandle<CallbackWorkflow>(callbackIdOf(h, caller));
+      await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
+      const final = await callback.result();
+      expect(final.status).toBe('closed');
+      expect(final.dialAttempts.map((a) => a.outcome)).toEqual(['connected']);
+      expect((await postCalls()) - before).toBe(1);
+      const dials = await dialsTo(caller);
+      expect(dials).toHaveLength(1);
+      expect(Number(dials[0]!.call_id)).toBe(final.closedByCallId);
+    } finally {
+      off();
+    }
+  });
+
+  it('does not dial again while the placed call has ended but its CDR is not written yet', async () => {
+    await control('PATCH', '/simulator', { drive_api_calls: false });
+    const caller = '+442079460562';
+    let first: number | undefined;
+    const off = onPlaced(caller, (id) => {
+      if (first === undefined) {
+        // The call the lost answer was about: answered and over before the retry looks, its CDR late.
+        first = id;
+        endCall(id, caller, false);
+      } else endCall(id, caller); // a second dial (which must not happen) is answered at once
+    });
+    try {
+      await control('POST', '/faults', { route: 'POST /calls', drop_response: true, times: 1 });
+      const before = await postCalls();
+      await missedCall(h, caller);
+      const callback = h.client.workflow.getHandle<CallbackWorkflow>(callbackIdOf(h, caller));
+      // A retry has looked for the call and found nothing (it waits), or has dialled again.
+      await eventually(
+        async () => {
+          const d = await callback.describe().catch(() => undefined);
+          const dial = d?.raw.pendingActivities?.find((a) => a.activityType?.name === 'placeCallback');
+          return (dial?.attempt ?? 0) >= 3 || (await postCalls()) - before >= 2 ? true : undefined;
+        },
+        'a retry of the dial',
+        60_000,
+        () => workflowStory(callback),
+      );
+      expect((await postCalls()) - before).toBe(1);
+      // The CDR is written at last: the next retry adopts the call.
+      writeCdr(first!, caller);
+      const final = await callback.result();
+      expect(final).toMatchObject({ status: 'closed', closedByCallId: first });
+      expect(final.dialAttempts.map((a) => a.outcome)).toEqual(['connected']);
+      expect((await postCalls()) - before).toBe(1);
+      const dials = await dialsTo(caller);
+      expect(dials.map((d) => Number(d.call_id))).toEqual([first]);
+    } finally {
+      off();
+    }
   });
 });

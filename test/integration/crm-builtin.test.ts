@@ -98,6 +98,18 @@ describe('BuiltinCrmConnector', () => {
     expect(row.body).toBe('Reached on 2nd attempt.');
   });
 
+  it('keeps an expired callback task as expired, not closed (nobody reached the caller)', async () => {
+    const task = callbackTask();
+    await upsertTask(w.db, crm, task);
+    await upsertTask(w.db, crm, { ...task, status: 'expired' });
+    const row = await w.db
+      .selectFrom('builtin_tasks')
+      .selectAll()
+      .where('key', '=', task.key)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'expired', closed_at: null });
+  });
+
   it('logs an SMS and a voicemail once each on the contact, finds a lost create by key, updates in place', async () => {
     const sms = {
       key: 'acme:sms:41',

@@ -160,6 +160,9 @@ describe('HubSpotConnector', () => {
     expect(await hubspot.findTask(task.key)).toBe(id);
     await hubspot.updateTask(id, { ...task, status: 'closed' });
     expect(stored.properties.hs_task_status).toBe('COMPLETED');
+    // An expired callback (nobody reached the caller) is deferred, a status HubSpot's tasks accept.
+    await hubspot.updateTask(id, { ...task, status: 'expired' });
+    expect(stored.properties.hs_task_status).toBe('DEFERRED');
   });
 
   it('finds contacts by phone or mobile, and creates one for an unknown caller', async () => {

@@ -104,6 +104,9 @@ describe('SalesforceConnector', () => {
     expect(await sf.findTask(task.key)).toBe(id);
     await sf.updateTask(id, { ...task, status: 'closed' });
     expect(stored.fields.Status).toBe('Completed');
+    // An expired callback (nobody reached the caller) is Deferred, a value of the standard picklist.
+    await sf.updateTask(id, { ...task, status: 'expired' });
+    expect(stored.fields.Status).toBe('Deferred');
   });
 
   it('finds contacts and unconverted leads by phone with SOSL, and creates a contact', async () => {

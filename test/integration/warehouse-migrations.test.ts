@@ -34,6 +34,7 @@ const MIGRATIONS = [
   '2026_12_26_0900_create_cdr_outcomes',
   '2026_12_27_0900_create_builtin_messages',
   '2026_12_28_0900_create_vendor_rate_windows',
+  '2026_12_29_0900_caller_reaches_and_dial_sends',
   '2026_12_29_1000_audio_missing_since',
 ];
 

@@ -83,6 +83,10 @@ describe('taskProperties', () => {
       hubspot_owner_id: '9',
     });
   });
+
+  it('defers an expired callback task: nobody reached the caller, so it is not completed', () => {
+    expect(taskProperties(callbackTask({ status: 'expired' })).hs_task_status).toBe('DEFERRED');
+  });
 });
 
 describe('contactAssociations', () => {

@@ -81,6 +81,10 @@ describe('callbackTaskFields', () => {
       Priority: 'Normal',
     });
   });
+
+  it('defers an expired callback task: nobody reached the caller, so it is not completed', () => {
+    expect(callbackTaskFields(callbackTask({ status: 'expired' }), 'update').Status).toBe('Deferred');
+  });
 });
 
 describe('SOQL and SOSL', () => {

@@ -37,6 +37,16 @@ describe('Google Tasks mapping', () => {
     expect('completed' in t).toBe(false);
   });
 
+  it('keeps an expired task needing action (Tasks has no such status) and says so in its notes', () => {
+    const t = toGoogleTask(
+      callbackTask({ status: 'expired', contact: contact('7', { name: 'Ada Lovelace' }) }),
+    );
+    expect(t).toMatchObject({ status: 'needsAction', completed: null });
+    expect(t.notes).toMatch(
+      /^Status: expired \(callsync stopped following this callback\)\nContact: Ada Lovelace\n/,
+    );
+  });
+
   it('keeps the key line when long notes are cut to what Google accepts', () => {
     const key = 'acme:callback:+44:9';
     const t = toGoogleTask(callbackTask({ key, body: 'x'.repeat(20_000) }));

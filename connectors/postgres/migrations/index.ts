@@ -24,6 +24,7 @@ import * as crmObjectsConversationKinds from './2026_12_24_1101_crm_objects_conv
 import * as dashboard from './2026_12_24_1200_dashboard';
 import * as createCdrOutcomes from './2026_12_26_0900_create_cdr_outcomes';
 import * as createBuiltinMessages from './2026_12_27_0900_create_builtin_messages';
+import * as callerReachesAndDialSends from './2026_12_29_0900_caller_reaches_and_dial_sends';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -49,5 +50,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_26_0900_create_cdr_outcomes': createCdrOutcomes,
   '2026_12_27_0900_create_builtin_messages': createBuiltinMessages,
   '2026_12_28_0900_create_vendor_rate_windows': createVendorRateWindows,
+  '2026_12_29_0900_caller_reaches_and_dial_sends': callerReachesAndDialSends,
   '2026_12_29_1000_audio_missing_since': audioMissingSince,
 };

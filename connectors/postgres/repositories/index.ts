@@ -8,6 +8,7 @@ export * from './call-events';
 export * from './stream-status';
 export * from './call-failures';
 export * from './callback-dials';
+export * from './caller-reaches';
 export * from './webhook-inbox';
 export * from './report-runs';
 export * from './report-deliveries';

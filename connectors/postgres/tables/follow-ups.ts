@@ -1,5 +1,5 @@
-// State of calls' follow-ups that is not a CRM object: failures recorded by the workflows, and
-// auto-dial attempts.
+// State of calls' follow-ups that is not a CRM object: failures recorded by the workflows, auto-dial
+// attempts, and the latest call that reached each caller.
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 /** A call or callback workflow whose activity failed for good (one row per workflow run). */
@@ -36,5 +36,26 @@ export interface CallbackDialsTable {
   call_id: ColumnType<string | null, number | null, number | null>;
   requested_at: Generated<Date>;
   placed_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** When this attempt's POST /calls was last sent (set just before sending); null: never sent. */
+  sent_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /**
+   * The newest start (platform time) of the calls to the number before this attempt: a retry reads
+   * only the calls from then on. Null when the number had none (or for attempts from before).
+   */
+  calls_since: ColumnType<Date | null, Date | string | null, Date | string | null>;
 }
 export type CallbackDialRow = Selectable<CallbackDialsTable>;
+
+/**
+ * Per account and caller, the latest-starting call that reached them. `caller_key` is the keyed hash
+ * of the number (lib/caller-key.ts), as in callback workflow ids: no number in clear.
+ */
+export interface CallerReachesTable {
+  account: string;
+  caller_key: string;
+  /** The reaching call's start (the platform's calldate). */
+  reached_at: ColumnType<Date, Date | string, Date | string>;
+  call_id: ColumnType<number, number, number>;
+  updated_at: Generated<Date>;
+}
+export type CallerReachRow = Selectable<CallerReachesTable>;

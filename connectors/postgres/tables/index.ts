@@ -12,7 +12,7 @@ import type { CrmContactCacheTable } from './crm-contact-cache';
 import type { CdrOutcomesTable } from './cdr-outcomes';
 import type { CallMeBackTable } from './callmeback';
 import type { ContactsTable, UsersTable } from './directory';
-import type { CallbackDialsTable, CallFailuresTable } from './follow-ups';
+import type { CallbackDialsTable, CallerReachesTable, CallFailuresTable } from './follow-ups';
 import type { RecordingsTable, VoicemessagesTable } from './media';
 import type { ChatsTable, FaxesTable, SmsTable } from './messages';
 import type { QueuesTable, ReportSchedulesTable, RingGroupsTable } from './settings';
@@ -53,6 +53,7 @@ export interface Database {
   webhook_rejected: WebhookRejectedTable;
   call_failures: CallFailuresTable;
   callback_dials: CallbackDialsTable;
+  caller_reaches: CallerReachesTable;
   report_runs: ReportRunsTable;
   report_deliveries: ReportDeliveriesTable;
   google_tasklists: GoogleTasklistsTable;
