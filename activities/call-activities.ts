@@ -369,14 +369,18 @@ export function createCallActivities(deps: ActivityDeps) {
       const number = toE164(e.destination === 'out' ? e.dst : e.src, country);
       if (!number) return false;
       const at = isoOfPlatformTime(e.time) ?? new Date().toISOString();
-      const queue = (e.context ?? '').toUpperCase() === 'QUEUE';
+      const context = (e.context ?? '').toUpperCase();
+      const queue = context === 'QUEUE';
+      // The event's dst_id is a user only in a user's context; a ring group's or IVR's id is not one
+      // (a callback dialled "from" it is refused by the platform).
+      const user = context === 'LOCAL_USER' || context === 'USER_LOCAL';
       await openCallback(input.account, number, {
         callId: input.callId,
         at,
         // Only the platform's own start orders calls: an event without one is taken as older than any
         // call that reaches the caller (as every missed call was before calls carried their start).
         startedAt: isoOfPlatformTime(e.startTime),
-        calledUserId: queue ? null : e.dstId,
+        calledUserId: user ? e.dstId : null,
         queueId: queue ? e.dstId : null,
       });
       return true;

@@ -208,8 +208,10 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
     const alreadyOpened = s.callbackOpened && patched('no-second-callback-from-cdr');
     // A call answered on any leg (its CDR, or a connected event) reached the caller.
     const connected = facts.connected || (onEnd && s.connected === true);
+    // A caller who left a voicemail was not answered either: they get a callback, whether the
+    // missed-call event or only the CDR (disposition VM) tells.
     const missed = onEnd
-      ? !connected && (facts.missed || s.missed !== null)
+      ? !connected && (facts.missed || facts.status === 'voicemail' || s.missed !== null)
       : facts.missed || (s.missed !== null && !facts.connected);
     if (number && !alreadyOpened && missed) {
       await step.startCallback({

@@ -1,4 +1,6 @@
 import {
+  ActivityFailure,
+  ApplicationFailure,
   condition,
   continueAsNew,
   patched,
@@ -194,16 +196,20 @@ async function followInCallOrder(run: Run): Promise<CallbackState> {
     }
     if (wait > 0 && ((await waitForChange(wait)) || remaining() <= 0)) continue;
     const info = workflowInfo();
-    const callId = await dial.placeCallback({
-      account: input.account,
-      number: input.number,
-      userId: state.missed[0]?.calledUserId ?? null,
-      // One key per dial of this run: a retry of the activity finds what an earlier try placed.
-      attemptKey: `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`,
-    });
-    const outcome = await followDial(input.account, callId);
+    const placed = await placeOrRefused(() =>
+      dial.placeCallback({
+        account: input.account,
+        number: input.number,
+        userId: state.missed[0]?.calledUserId ?? null,
+        // One key per dial of this run: a retry of the activity finds what an earlier try placed.
+        attemptKey: `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`,
+      }),
+    );
+    // A dial the platform refused for good is an attempt on the task, not the end of the callback:
+    // the caller still waits to be called back, and the task must still close or expire.
+    const outcome = typeof placed === 'number' ? await followDial(input.account, placed) : placed.refused;
     state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });
-    if (outcome === 'connected' && state.status === 'open') close(callId, null);
+    if (outcome === 'connected' && typeof placed === 'number' && state.status === 'open') close(placed, null);
     else if (state.status === 'open') {
       await writeTask();
       await waitForChange(settings.autoDial.retryAfterMs);
@@ -278,6 +284,16 @@ async function followAsBefore(run: Run): Promise<CallbackState> {
   if (state.status === 'open') state.status = 'expired';
   await writeTask();
   return state;
+}
+
+/** The placed call's id, or why the platform refused to place it (a failure no retry fixes). */
+async function placeOrRefused(place: () => Promise<number>): Promise<number | { refused: string }> {
+  try {
+    return await place();
+  } catch (err) {
+    if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) throw err;
+    return { refused: `not placed: ${err.cause.type ?? 'refused'}` };
+  }
 }
 
 /** Waits for a placed callback's CDR and says how it went. */

@@ -126,7 +126,7 @@ interface CallerCall {
 /**
  * The calls callsync logged, per outside number, oldest first (by start, ties by call id), with the
  * outcome the platform's CDR gives (the call's CDR as the product picks it: most talk time, then the
- * newest leg). Calls neither missed nor connected (voicemail, a failed dial) neither open nor close a
+ * newest leg); a voicemail counts as missed. Calls neither missed nor connected (a failed dial) neither open nor close a
  * callback and are left out.
  */
 function callsByCaller(stack: ChaosStack, logs: Map<number, FakeObject[]>): Map<string, CallerCall[]> {
@@ -150,9 +150,11 @@ function callsByCaller(stack: ChaosStack, logs: Map<number, FakeObject[]>): Map<
   for (const [callId, cdr] of best) {
     const s = summarizeCdr(cdr, country);
     const at = cdr.calldate ? platformTimeOrUndefined(cdr.calldate) : undefined;
-    if (!s.externalNumber || at === undefined || (!s.missed && !s.connected)) continue;
+    // A caller who left a voicemail was not answered: a callback, like a missed call.
+    const missed = s.missed || s.status === 'voicemail';
+    if (!s.externalNumber || at === undefined || (!missed && !s.connected)) continue;
     const list = byCaller.get(s.externalNumber) ?? [];
-    list.push({ callId, at, missed: s.missed, connected: s.connected });
+    list.push({ callId, at, missed, connected: s.connected });
     byCaller.set(s.externalNumber, list);
   }
   for (const list of byCaller.values()) list.sort((a, b) => a.at - b.at || a.callId - b.callId);
