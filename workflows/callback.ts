@@ -207,10 +207,19 @@ async function followInCallOrder(run: Run): Promise<CallbackState> {
     );
     // A dial the platform refused for good is an attempt on the task, not the end of the callback:
     // the caller still waits to be called back, and the task must still close or expire.
-    const outcome = typeof placed === 'number' ? await followDial(input.account, placed) : placed.refused;
+    const dialled = typeof placed === 'number' ? await followDial(input.account, placed) : null;
+    const outcome = dialled?.outcome ?? (placed as { refused: string }).refused;
     state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });
-    if (outcome === 'connected' && typeof placed === 'number' && state.status === 'open') close(placed, null);
-    else if (state.status === 'open') {
+    if (outcome === 'connected' && typeof placed === 'number' && state.status === 'open') {
+      // The dial reached the caller, and closes the callback as any connected call does: only when it
+      // started after every missed call held (one that came while it rang keeps the callback open),
+      // and a missed call arriving later is a new callback's only if it started after the dial.
+      const at = dialled?.startedAt ? Date.parse(dialled.startedAt) : NaN;
+      const reach = Number.isNaN(at) ? null : { at, callId: placed };
+      if (reach === null || state.missed.every((m) => callBefore(missedCallOrder(m), reach)))
+        close(placed, reach);
+    }
+    if (state.status === 'open') {
       await writeTask();
       await waitForChange(settings.autoDial.retryAfterMs);
     }
@@ -270,7 +279,7 @@ async function followAsBefore(run: Run): Promise<CallbackState> {
       userId: state.missed[0]?.calledUserId ?? null,
       attemptKey: `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`,
     });
-    const outcome = await followDial(input.account, callId);
+    const { outcome } = await followDial(input.account, callId);
     state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });
     if (outcome === 'connected') {
       state.status = 'closed';
@@ -296,14 +305,18 @@ async function placeOrRefused(place: () => Promise<number>): Promise<number | { 
   }
 }
 
-/** Waits for a placed callback's CDR and says how it went. */
-async function followDial(account: string, callId: number): Promise<string> {
+/** Waits for a placed callback's CDR and says how it went, and when the call started. */
+async function followDial(
+  account: string,
+  callId: number,
+): Promise<{ outcome: string; startedAt: string | null }> {
   let delay = 2000;
   for (let i = 0; i < 20; i++) {
     await sleep(delay);
     delay = Math.min(delay * 2, 60_000);
     const facts = await acts.lookupCall({ account, callId });
-    if (facts) return facts.connected ? 'connected' : facts.status;
+    if (facts)
+      return { outcome: facts.connected ? 'connected' : facts.status, startedAt: facts.startedAt ?? null };
   }
-  return 'no CDR';
+  return { outcome: 'no CDR', startedAt: null };
 }
