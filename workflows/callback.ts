@@ -1,7 +1,9 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   condition,
+  isCancellation,
   continueAsNew,
   patched,
   proxyActivities,
@@ -196,18 +198,27 @@ async function followInCallOrder(run: Run): Promise<CallbackState> {
     }
     if (wait > 0 && ((await waitForChange(wait)) || remaining() <= 0)) continue;
     const info = workflowInfo();
-    const placed = await placeOrRefused(() =>
-      dial.placeCallback({
-        account: input.account,
-        number: input.number,
-        userId: state.missed[0]?.calledUserId ?? null,
-        // One key per dial of this run: a retry of the activity finds what an earlier try placed.
-        attemptKey: `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`,
-      }),
-    );
+    // One key per dial of this run: a retry of the activity finds what an earlier try placed.
+    const attemptKey = `${info.workflowId}/${info.runId}#${state.dialAttempts.length + 1}`;
+    const attempt = await whileDialling(run, remaining, writeTask, async () => {
+      const placed = await placeOrRefused(() =>
+        dial.placeCallback({
+          account: input.account,
+          number: input.number,
+          userId: state.missed[0]?.calledUserId ?? null,
+          attemptKey,
+        }),
+      );
+      return { placed, dialled: typeof placed === 'number' ? await followDial(input.account, placed) : null };
+    });
+    if (attempt === null) {
+      // The callback closed or expired while the dial was under way: the dial was stopped.
+      state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome: 'stopped' });
+      continue;
+    }
+    const { placed, dialled } = attempt;
     // A dial the platform refused for good is an attempt on the task, not the end of the callback:
     // the caller still waits to be called back, and the task must still close or expire.
-    const dialled = typeof placed === 'number' ? await followDial(input.account, placed) : null;
     const outcome = dialled?.outcome ?? (placed as { refused: string }).refused;
     state.dialAttempts.push({ at: new Date(Date.now()).toISOString(), outcome });
     if (outcome === 'connected' && typeof placed === 'number' && state.status === 'open') {
@@ -293,6 +304,43 @@ async function followAsBefore(run: Run): Promise<CallbackState> {
   if (state.status === 'open') state.status = 'expired';
   await writeTask();
   return state;
+}
+
+/**
+ * Runs a dial (placing the call and following it to its CDR, which can take as long as the call),
+ * keeping the callback's task current meanwhile with the missed calls that arrive, and stopping the
+ * dial when the callback closes (another call reached the caller) or expires first: then null.
+ */
+async function whileDialling<T>(
+  run: Run,
+  remaining: () => number,
+  writeTask: () => Promise<unknown>,
+  dialling: () => Promise<T>,
+): Promise<T | null> {
+  const scope = new CancellationScope();
+  let result: { value: T } | undefined;
+  let failure: { err: unknown } | undefined;
+  const running = scope.run(dialling).then(
+    (value) => void (result = { value }),
+    (err: unknown) => void (failure = { err }),
+  );
+  for (;;) {
+    const ended = () => result !== undefined || failure !== undefined;
+    await condition(() => ended() || run.changed || run.state.status !== 'open', Math.max(1, remaining()));
+    if (!ended() && (run.state.status !== 'open' || remaining() <= 0)) {
+      scope.cancel();
+      await running;
+    }
+    if (result) return result.value;
+    if (failure) {
+      if (isCancellation(failure.err)) return null;
+      throw failure.err;
+    }
+    if (run.changed) {
+      run.changed = false;
+      await writeTask();
+    }
+  }
 }
 
 /** The placed call's id, or why the platform refused to place it (a failure no retry fixes). */
