@@ -3,11 +3,11 @@
 // task when the caller is reached. It never rings the caller twice: not when the answer to POST /calls
 // is lost, not when the number has more earlier calls than one page holds, and not while the placed
 // call has ended but its CDR is not written yet.
-import { callbackStateQuery, type CallbackWorkflow } from '../../contracts';
+import { callbackStateQuery, type CallbackWorkflow, type CallEventSignal } from '../../contracts';
 import { filter, type Cdr, type LiveCall } from '../../connectors/platform';
 import { eventually } from '../support/eventually';
 import { workflowStory } from '../support/workflow-story';
-import { callbackIdOf, missedCall } from './missed-call';
+import { callbackIdOf, deliverCallEvents, missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
@@ -165,6 +165,73 @@ describe('callback auto-dial', () => {
 
   const dialsTo = (number: string) =>
     h.deps.warehouse.db.selectFrom('callback_dials').selectAll().where('number', '=', number).execute();
+
+  it("dials a ring group's missed caller from the platform's default user, not from the group", async () => {
+    // Found by the call-centre simulation: the missed event of a ring group names the group in dst_id,
+    // and the dial "from" it was refused (from: no such user), which then failed the whole callback.
+    await control('PATCH', '/simulator', { api_answer_rate: 1, drive_api_calls: true });
+    const caller = '+442079460571';
+    const customer = h.emulator.admin.customer_id;
+    const group = h.emulator.store.tables.ringgroups.query(customer, { page: 1, limit: 1, filter: [] })
+      .data[0]!;
+    const [cdr] = h.emulator.store.addCdrs(customer, 1);
+    h.emulator.store.tables.cdrs.update(cdr!.id, {
+      type: 'M',
+      src: caller,
+      dst: String(group.number ?? '600'),
+      dst_id: String(group.id),
+      context: 'RING_GROUP',
+      billsec: 0,
+      disposition: 'RINGING',
+      t_cause: 'No user responding',
+    });
+    const callId = Number(cdr!.live_id);
+    const event = (n: number, name: string): CallEventSignal => ({
+      eventId: `${callId}-${n}`,
+      name,
+      time: null,
+      state: 'HANGUP',
+      context: 'RING_GROUP',
+      destination: 'in',
+      src: caller,
+      dst: String(group.number ?? '600'),
+      srcId: null,
+      dstId: Number(group.id),
+      srcName: null,
+      dstName: String(group.name ?? 'Sales'),
+      duration: null,
+      tCause: 'No user responding',
+      connectedAt: null,
+      digits: null,
+    });
+    await deliverCallEvents(h, callId, [event(1, 'call.missed'), event(2, 'call.hangup')]);
+    const callback = h.client.workflow.getHandle<CallbackWorkflow>(callbackIdOf(h, caller));
+    await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
+    const final = await callback.result();
+    expect(final).toMatchObject({ status: 'closed', missed: [{ callId, calledUserId: null }] });
+    expect(final.dialAttempts.map((a) => a.outcome)).toEqual(['connected']);
+  });
+
+  it('keeps a callback whose dial the platform refused open, with the refusal on its task', async () => {
+    // Found by the call-centre simulation: a refused dial failed the callback, leaving its task open
+    // for ever. It is an attempt like any other; the next one reaches the caller.
+    await control('PATCH', '/simulator', { api_answer_rate: 1, drive_api_calls: true });
+    await control('POST', '/faults', { route: 'POST /calls', status: 400, times: 1 });
+    const caller = '+442079460572';
+    await missedCall(h, caller);
+    const callback = h.client.workflow.getHandle<CallbackWorkflow>(callbackIdOf(h, caller));
+    await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
+    const final = await callback.result();
+    expect(final.status).toBe('closed');
+    expect(final.dialAttempts.map((a) => a.outcome)).toEqual(['not placed: BadRequestError', 'connected']);
+    const [task] = await h.deps.warehouse.db
+      .selectFrom('builtin_tasks')
+      .selectAll()
+      .where('caller_number', '=', caller)
+      .execute();
+    expect(task?.status).toBe('closed');
+    expect(task?.body).toMatch(/not placed: BadRequestError/);
+  });
 
   it('finds the call a lost answer placed among more earlier calls to the number than one page holds', async () => {
     await control('PATCH', '/simulator', { drive_api_calls: false });
