@@ -174,6 +174,7 @@ describe('callback auto-dial', () => {
     const customer = h.emulator.admin.customer_id;
     const group = h.emulator.store.tables.ringgroups.query(customer, { page: 1, limit: 1, filter: [] })
       .data[0]!;
+    const groupNumber = typeof group.number === 'string' ? group.number : '600';
     const [cdr] = h.emulator.store.addCdrs(customer, 1);
     h.emulator.store.tables.cdrs.update(cdr!.id, {
       type: 'M',
