@@ -31,7 +31,11 @@ describe('call-centre simulation', () => {
     );
     results.set(seed, r);
     // On failure the first broken promise and its story say where to look.
-    expect({ seed, broken: r.broken.map((b) => `${b.promise}: ${b.detail}`), story: r.story ?? null }).toEqual({
+    expect({
+      seed,
+      broken: r.broken.map((b) => `${b.promise}: ${b.detail}`),
+      story: r.story ?? null,
+    }).toEqual({
       seed,
       broken: [],
       story: null,
