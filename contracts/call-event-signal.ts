@@ -1,4 +1,5 @@
 // What travels from the webhook relay into a call's workflow: ids, times, numbers; never secrets.
+import type { CallEventInput } from '../connectors/postgres/repositories/call-events';
 import type { CallEvent } from '../connectors/platform/schemas/events';
 
 /** Event name the CDR sync sends a call's workflow when it finds the call's CDR (the call has ended). */
@@ -101,7 +102,7 @@ function eventSignal(e: CallEvent, digits: string | null): CallEventSignal {
 }
 
 /** A call's events as rows of its timeline (`call_events`), each with the whole signal as detail. */
-export function timelineEvents(events: readonly CallEventSignal[]): TimelineEvent[] {
+export function timelineEvents(events: readonly CallEventSignal[]): CallEventInput[] {
   return events.map((e) => ({
     eventId: e.eventId,
     name: e.name,
@@ -110,14 +111,4 @@ export function timelineEvents(events: readonly CallEventSignal[]): TimelineEven
     context: e.context,
     detail: e,
   }));
-}
-
-/** One event as the timeline repository stores it. */
-export interface TimelineEvent {
-  eventId: string;
-  name: string;
-  time: string | null;
-  state: string | null;
-  context: string | null;
-  detail: unknown;
 }

@@ -1,4 +1,5 @@
 // Plans of calls that reach users through a queue or an IVR menu.
+import { answeredInGroup, missedByGroup } from './plan-group-end';
 import { legsReported, missedLeg, pickDistinct } from './plan-legs';
 import type { CallPlan, CallScenario, SimParty } from './plan-types';
 import {
@@ -18,7 +19,7 @@ export function planQueueCall(
   p: PlanScope,
   scenario: Extract<CallScenario, 'inbound_queue_answered' | 'inbound_queue_missed'>,
 ): CallPlan {
-  const { rng, world, opts, base, ring, talk, recorded, steps, step, hangupBy } = p;
+  const { rng, world, opts, step } = p;
   const q = rng.pick(world.queues);
   const qp = groupParty(q);
   const agent = pickUser(rng, world, opts, q.members);
@@ -62,30 +63,8 @@ export function planQueueCall(
       info,
       terminatedBy: by,
     });
-    const cdr: CallPlan['cdr'] = {
-      type: 'M',
-      context: QUEUE_CONTEXT,
-      disposition: 'RINGING',
-      duration: w,
-      billsec: 0,
-      tCause: 'No user responding',
-      info,
-      rate: 0,
-    };
-    return {
-      ...base,
-      destination: 'in',
-      src: ext,
-      dst: qp,
-      user: agent,
-      steps,
-      connectedAt: null,
-      cdr,
-      recorded: false,
-      missedNumber: ext.number,
-    };
+    return missedByGroup(p, { ext, group: qp, context: QUEUE_CONTEXT, user: agent, end: w, info });
   }
-  const ap = userParty(agent, world);
   const wait = rng.int(4, 40);
   let at = wait;
   if (legs) {
@@ -97,40 +76,7 @@ export function planQueueCall(
       at += r + 1;
     }
   }
-  step({ at, name: 'call.ringing', state: 'RINGING', context: USER_CONTEXT, dst: ap });
-  step({ at: at + ring, name: 'call.connected', state: 'CONNECTED', context: USER_CONTEXT, dst: ap });
-  const t = at + ring + talk;
-  step({
-    at: t,
-    name: 'call.hangup',
-    state: 'HANGUP',
-    context: USER_CONTEXT,
-    dst: ap,
-    tCause: 'Normal Clearing',
-    terminatedBy: hangupBy(),
-  });
-  const cdr: CallPlan['cdr'] = {
-    type: 'I',
-    context: QUEUE_CONTEXT,
-    disposition: 'CONNECTED',
-    duration: t,
-    billsec: talk,
-    tCause: 'Normal Clearing',
-    info: '',
-    rate: 0,
-  };
-  return {
-    ...base,
-    destination: 'in',
-    src: ext,
-    dst: qp,
-    user: agent,
-    steps,
-    connectedAt: at + ring,
-    cdr,
-    recorded: recorded(cdr),
-    missedNumber: null,
-  };
+  return answeredInGroup(p, { ext, group: qp, context: QUEUE_CONTEXT, agent, at });
 }
 
 /** ivr_dtmf: the caller picks an IVR option and reaches its queue or user. */

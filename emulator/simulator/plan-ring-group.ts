@@ -1,6 +1,7 @@
 // Plans of calls to a ring group. The seeded groups hunt (strategies Hunt and Memory hunt): members ring
 // one at a time, each for the group's ring time, until one answers or all have rung and the call ends
 // missed. Whether the unanswered legs show as events is the call's draw (PlanOptions.legs).
+import { answeredInGroup, missedByGroup } from './plan-group-end';
 import { legsReported, missedLeg } from './plan-legs';
 import {
   externalNumber,
@@ -8,7 +9,6 @@ import {
   groupParty,
   RING_GROUP_CONTEXT,
   userParty,
-  USER_CONTEXT,
   type PlanScope,
 } from './plan-parties';
 import type { CallPlan } from './plan-types';
@@ -30,7 +30,7 @@ function standInGroup(world: SimWorld): SimRingGroup {
 
 /** inbound_ring_group: answered by one member after the others' legs, or missed by all. */
 export function planRingGroupCall(p: PlanScope): CallPlan {
-  const { rng, world, opts, base, ring, talk, recorded, steps, step, hangupBy } = p;
+  const { rng, world, opts, step } = p;
   const group = world.ringGroups.length > 0 ? rng.pick(world.ringGroups) : standInGroup(world);
   const gp = groupParty(group);
   const members = group.members
@@ -65,63 +65,20 @@ export function planRingGroupCall(p: PlanScope): CallPlan {
         info,
         terminatedBy: 'callee',
       });
-    const cdr: CallPlan['cdr'] = {
-      type: 'M',
+    return missedByGroup(p, {
+      ext,
+      group: gp,
       context: RING_GROUP_CONTEXT,
-      disposition: 'RINGING',
-      duration: at,
-      billsec: 0,
-      tCause: 'No user responding',
-      info,
-      rate: 0,
-    };
-    return {
-      ...base,
-      destination: 'in',
-      src: ext,
-      dst: gp,
       user: order[0] as SimUser,
-      steps,
-      connectedAt: null,
-      cdr,
-      recorded: false,
-      missedNumber: ext.number,
-    };
+      end: at,
+      info,
+    });
   }
-  const agent = order[answerer] as SimUser;
-  const ap = userParty(agent, world);
-  step({ at, name: 'call.ringing', state: 'RINGING', context: USER_CONTEXT, dst: ap });
-  step({ at: at + ring, name: 'call.connected', state: 'CONNECTED', context: USER_CONTEXT, dst: ap });
-  const t = at + ring + talk;
-  step({
-    at: t,
-    name: 'call.hangup',
-    state: 'HANGUP',
-    context: USER_CONTEXT,
-    dst: ap,
-    tCause: 'Normal Clearing',
-    terminatedBy: hangupBy(),
-  });
-  const cdr: CallPlan['cdr'] = {
-    type: 'I',
+  return answeredInGroup(p, {
+    ext,
+    group: gp,
     context: RING_GROUP_CONTEXT,
-    disposition: 'CONNECTED',
-    duration: t,
-    billsec: talk,
-    tCause: 'Normal Clearing',
-    info: '',
-    rate: 0,
-  };
-  return {
-    ...base,
-    destination: 'in',
-    src: ext,
-    dst: gp,
-    user: agent,
-    steps,
-    connectedAt: at + ring,
-    cdr,
-    recorded: recorded(cdr),
-    missedNumber: null,
-  };
+    agent: order[answerer] as SimUser,
+    at,
+  });
 }
