@@ -39,9 +39,20 @@ export interface SharedServices {
   close(): Promise<void>;
 }
 
-/** PostgreSQL (DATABASE_URL, else embedded) and the workflow bundle. */
-export async function startSharedServices(log: (m: string) => void): Promise<SharedServices> {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+/**
+ * PostgreSQL (DATABASE_URL, else embedded) and the workflow bundle (built here unless one built
+ * already is given, as the test run's global setup does).
+ */
+export async function startSharedServices(
+  log: (m: string) => void,
+  opts: { bundlePath?: string | undefined } = {},
+): Promise<SharedServices> {
+  // A process that installed Temporal's runtime already (a test worker) keeps its own.
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // installed before
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'callsync-simulate-'));
   let stopPostgres: (() => Promise<void>) | undefined;
   let postgresUrl = process.env.DATABASE_URL;
@@ -54,13 +65,16 @@ export async function startSharedServices(log: (m: string) => void): Promise<Sha
     postgresUrl = server.url;
     stopPostgres = () => server.stop();
   }
-  log('bundling the workflows');
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
-    logger: new DefaultLogger('ERROR'),
-  });
-  const bundlePath = join(scratch, 'workflow-bundle.js');
-  writeFileSync(bundlePath, bundle.code);
+  let bundlePath = opts.bundlePath;
+  if (!bundlePath) {
+    log('bundling the workflows');
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../../workflows'),
+      logger: new DefaultLogger('ERROR'),
+    });
+    bundlePath = join(scratch, 'workflow-bundle.js');
+    writeFileSync(bundlePath, bundle.code);
+  }
   return { postgresUrl, bundlePath, scratch, close: async () => stopPostgres?.() };
 }
 

@@ -3,7 +3,9 @@
 // long as `limit`); the real platform's own CLI lists newest first, and a community tap that asks 10000
 // rows gets 5000, so a client must not lean on either.
 import { z } from 'zod';
-import { MAX_LIMIT } from './collection-query';
+
+/** The spec's maximum entries per page. */
+export const MAX_LIMIT = 5000;
 
 /** Body of POST /_emulator/api: only the fields given change. */
 export const apiSettingsBody = z.strictObject({

@@ -2,13 +2,11 @@
 // group_by, sort and dir; and the API settings that order and cap pages when the request does not say.
 import { z } from 'zod';
 import type { CollectionQuery, FilterCondition, Table } from '../store';
-import type { ApiSettings } from './api-settings';
+import { MAX_LIMIT, type ApiSettings } from './api-settings';
 import { badRequest } from './http-error';
 
 /** Page size when a request omits `limit` (the spec does not say; 1000 keeps pages moderate). */
 export const DEFAULT_LIMIT = 1000;
-/** The spec's maximum entries per page. */
-export const MAX_LIMIT = 5000;
 
 const FILTER_OPERATORS = ['eq', '=', 'like', 'gt', 'gte', 'lt', 'lte'] as const;
 

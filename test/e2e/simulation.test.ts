@@ -6,7 +6,7 @@
 import { runSeed, type SeedResult } from '../../bench/simulation/run-seed';
 import { startSharedServices, type SharedServices } from '../../bench/simulation/stack';
 
-// Each seed: about a minute on a quiet machine; its own deadline fails it first, with its story.
+// Each seed: about half a minute on a quiet machine; its own deadline fails it first, with its story.
 jest.setTimeout(900_000);
 
 const SEEDS = [1, 2, 3];
@@ -16,7 +16,9 @@ describe('call-centre simulation', () => {
   const results = new Map<number, SeedResult>();
 
   beforeAll(async () => {
-    shared = await startSharedServices((m) => process.stderr.write(`[simulation] ${m}\n`));
+    shared = await startSharedServices((m) => process.stderr.write(`[simulation] ${m}\n`), {
+      bundlePath: process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE,
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -26,7 +28,7 @@ describe('call-centre simulation', () => {
   it.each(SEEDS)('seed %i keeps every promise', async (seed) => {
     const r = await runSeed(
       shared,
-      { seed, days: 1, callsPerDay: 70, dayRealSeconds: 30, deadlineSeconds: 240, keep: false },
+      { seed, days: 1, callsPerDay: 50, dayRealSeconds: 20, deadlineSeconds: 240, keep: false },
       (m) => process.stderr.write(`[simulation] ${m}\n`),
     );
     results.set(seed, r);
@@ -41,9 +43,9 @@ describe('call-centre simulation', () => {
       story: null,
     });
     // The day really was a day: calls, missed callers, recordings, callbacks.
-    expect(r.calls).toBeGreaterThan(40);
-    expect(r.missed).toBeGreaterThan(3);
-    expect(r.recordings).toBeGreaterThan(3);
+    expect(r.calls).toBeGreaterThan(30);
+    expect(r.missed).toBeGreaterThan(2);
+    expect(r.recordings).toBeGreaterThan(2);
     expect(r.callbacks).toBeGreaterThan(0);
   });
 

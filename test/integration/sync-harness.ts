@@ -101,11 +101,14 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     taskQueue,
     configFile,
     async startWorker() {
+      const bundle = process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE;
       const { worker, connection: nc } = await createWorker({
         address: temporal.address,
         namespace: 'default',
         taskQueue,
         deps,
+        // The workflows bundled once per test run (test/support/global-setup.ts).
+        ...(bundle ? { workflowBundlePath: bundle } : {}),
       });
       current = { worker, running: worker.run(), close: () => nc.close() };
     },

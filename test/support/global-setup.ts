@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../local/embedded-postgres';
 import { temporalCliPath } from '../../local/temporal-cli';
 
@@ -33,4 +34,14 @@ export default async function globalSetup(): Promise<void> {
     }
   }
   process.env.CALLSYNC_TEMPORAL_CLI = await temporalCliPath();
+  // The product's workflows, bundled once for every test file's workers (each would bundle them
+  // again at start: seconds of CPU per worker on a loaded machine).
+  const bundleDir = mkdtempSync(join(tmpdir(), 'callsync-test-bundle-'));
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../workflows'),
+    logger: new DefaultLogger('ERROR'),
+  });
+  const bundlePath = join(bundleDir, 'workflows.js');
+  writeFileSync(bundlePath, bundle.code);
+  process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE = bundlePath;
 }
