@@ -52,8 +52,9 @@ async function makeTheWorldReal(stack: SeedStack, seed: number, speed: number): 
   await stack.control('POST', '/api', { default_order: 'desc', page_cap: 250 });
   await stack.control('POST', '/webhooks/settings', {
     timeout_ms: 5_000,
+    // The platform retries over minutes (simulated), so an outage of hours outlasts its retries.
     retries: 3,
-    backoff_ms: [300, 800, 1500],
+    backoff_ms: [real(5 * 60), real(10 * 60), real(20 * 60)],
     // After an outage the platform sends what it could not deliver again, hours later.
     redeliver_after_ms: real(4 * 3600),
   });
