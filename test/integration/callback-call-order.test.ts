@@ -160,6 +160,8 @@ describe('callbacks follow the order of calls', () => {
     );
     expect(final).toMatchObject({ status: 'closed', closedByCallId: call.callId });
     expect(final.missed.map((m) => m.callId)).not.toContain(call.callId);
+    // The query shows the closed state before the workflow's last task write: wait for its end.
+    await callbackOf(caller).result();
     expect((await tasksOf(caller)).filter((t) => t.status === 'open')).toEqual([]);
   });
 
