@@ -105,7 +105,11 @@ describe('sync when the world is late and lists its own way', () => {
     // Every record once: no window ended on its first short page, none read twice.
     expect(result.records).toBe(expected.length);
     expect(await warehouseCdrIds()).toEqual(expected);
-    const cdrReads = proxy.reads.filter((r) => r.path === '/cdrs');
+    // The backfill's reads (by calldate window): the lifecycles the first test reconciled may still be
+    // looking up their calls' CDRs by live_id meanwhile.
+    const cdrReads = proxy.reads.filter(
+      (r) => r.path === '/cdrs' && (r.query.get('filter') ?? '').includes('"calldate"'),
+    );
     expect(cdrReads.length).toBeGreaterThan(expected.length / 170);
     for (const { query } of cdrReads) {
       expect([query.get('sort'), query.get('dir')]).toEqual(['id', 'ASC']);
