@@ -358,7 +358,8 @@ export function createCallActivities(deps: ActivityDeps) {
     /**
      * Opens (or adds to) the callback of a missed call as soon as its missed-call event arrives,
      * without waiting for the hangup or the CDR (which later only confirm it: the callback counts each
-     * call once). Returns false when the event names no outside number to call back.
+     * call once). Returns false when the event names no outside number to call back, or no time
+     * to order the call by (the CDR opens it then).
      */
     async openMissedCallback(input: {
       account: string;
@@ -368,7 +369,13 @@ export function createCallActivities(deps: ActivityDeps) {
       const e = input.event;
       const number = toE164(e.destination === 'out' ? e.dst : e.src, country);
       if (!number) return false;
-      const at = isoOfPlatformTime(e.time) ?? new Date().toISOString();
+      const eventTime = isoOfPlatformTime(e.time);
+      // The platform's start orders calls; an event without one began no later than the miss itself.
+      // Taken as older than every call (as signals were before they carried a start), a caller
+      // reached last week would have this callback closed unseen. With neither time, the CDR opens it.
+      const startedAt = isoOfPlatformTime(e.startTime) ?? eventTime;
+      if (!startedAt) return false;
+      const at = eventTime ?? startedAt;
       const context = (e.context ?? '').toUpperCase();
       const queue = context === 'QUEUE';
       // The event's dst_id is a user only in a user's context; a ring group's or IVR's id is not one
@@ -377,9 +384,7 @@ export function createCallActivities(deps: ActivityDeps) {
       await openCallback(input.account, number, {
         callId: input.callId,
         at,
-        // Only the platform's own start orders calls: an event without one is taken as older than any
-        // call that reaches the caller (as every missed call was before calls carried their start).
-        startedAt: isoOfPlatformTime(e.startTime),
+        startedAt,
         calledUserId: user ? e.dstId : null,
         queueId: queue ? e.dstId : null,
       });

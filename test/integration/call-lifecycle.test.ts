@@ -44,6 +44,9 @@ describe('call lifecycle', () => {
     await h?.close();
   });
 
+  /** Each call's start (its CDR's calldate): its events happen then, as the platform's do. */
+  const startOf = new Map<number, string>();
+
   /** A finished call in the emulator: its CDR (and recording when connected), from `number`. */
   function makeCall(
     number: string,
@@ -73,6 +76,7 @@ describe('call lifecycle', () => {
           };
     h.emulator.store.tables.cdrs.update(cdr!.id, patch);
     const callId = Number(cdr!.live_id);
+    startOf.set(callId, String(cdr!.calldate));
     const monitors = h.emulator.store.tables.monitors.query(customer, {
       page: 1,
       limit: 5,
@@ -106,7 +110,7 @@ describe('call lifecycle', () => {
   ): CallEventSignal => ({
     eventId: `${callId}-${n}`,
     name,
-    time: `2026-11-01 12:00:0${n}`,
+    time: startOf.get(callId) ?? `2026-11-01 12:00:0${n}`,
     state: name.split('.')[1]!.toUpperCase(),
     context,
     destination: 'in',

@@ -190,7 +190,7 @@ describe('callback auto-dial', () => {
     const event = (n: number, name: string): CallEventSignal => ({
       eventId: `${callId}-${n}`,
       name,
-      time: null,
+      time: String(cdr!.calldate),
       state: 'HANGUP',
       context: 'RING_GROUP',
       destination: 'in',

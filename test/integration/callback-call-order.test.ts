@@ -9,6 +9,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import {
   callbackStateQuery,
   callConnectedSignal,
+  callLifecycleWorkflow,
   callStateQuery,
   callWorkflowId,
   type CallbackState,
@@ -97,13 +98,20 @@ describe('callbacks follow the order of calls', () => {
     event(call, 2, 'call.hangup', caller),
   ];
 
+  /**
+   * The call's state once it is logged: queried while the lifecycle runs, its result once it has
+   * ended (a query on a closed workflow replays its history, which a loaded worker may not answer).
+   */
   const callLogged = (callId: number) =>
     eventually(
       async () => {
-        const st = await h.client.workflow
-          .getHandle(callWorkflowId('acme', callId))
-          .query(callStateQuery)
-          .catch(() => undefined);
+        const handle = h.client.workflow.getHandle<typeof callLifecycleWorkflow>(
+          callWorkflowId('acme', callId),
+        );
+        const running = (await handle.describe().catch(() => undefined))?.status.name === 'RUNNING';
+        const st = running
+          ? await handle.query(callStateQuery).catch(() => undefined)
+          : await handle.result().catch(() => undefined);
         return st?.log ? st : undefined;
       },
       `call ${callId} logged`,
@@ -218,6 +226,39 @@ describe('callbacks follow the order of calls', () => {
     expect(await callbackOf(caller).result()).toMatchObject({ status: 'closed' });
     expect(await tasksOf(caller)).toEqual([]);
   });
+
+  it.each([
+    ['no start time (ordered by the event time)', '+442079461206', false],
+    ['neither a start nor an event time (opened from the CDR)', '+442079461207', true],
+  ])(
+    'keeps open a missed call whose events carry %s when the caller was reached before',
+    async (_, caller, noTime) => {
+      const reached = addCall(caller, 'connected');
+      await deliverCallEvents(h, reached.callId, connectedEvents(reached, caller));
+      await callLogged(reached.callId);
+      // A later miss whose webhooks leave out start_time: it began no later than the event, so the
+      // reach recorded earlier does not close its callback.
+      const missed = addCall(caller, 'missed');
+      const noStart = (e: CallEventSignal): CallEventSignal => ({
+        ...e,
+        startTime: null,
+        ...(noTime ? { time: null } : {}),
+      });
+      await deliverCallEvents(h, missed.callId, missedEvents(missed, caller).map(noStart));
+      await callLogged(missed.callId);
+      const [task] = await eventually(
+        async () => {
+          const rows = await tasksOf(caller);
+          return rows.length > 0 ? rows : undefined;
+        },
+        'the callback task',
+        60_000,
+        () => workflowStory(callbackOf(caller)),
+      );
+      expect(task).toMatchObject({ status: 'open' });
+      expect(await callbackOf(caller).query(callbackStateQuery)).toMatchObject({ status: 'open' });
+    },
+  );
 
   it('still closes on a connected signal without a start time (sent before signals carried one)', async () => {
     const caller = '+442079461205';

@@ -109,9 +109,12 @@ describe('callsync erase', () => {
       headers: { 'content-type': 'application/json' },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
+  /** Each call's start (its CDR's calldate): its events carry it, as the platform's do. */
+  const startOf = new Map<number, string>();
   const callHook = (callId: number, n: number, name: string) => ({
     id: `erasure-${callId}-${n}`,
-    event_time: `2026-11-01 12:00:0${n}`,
+    event_time: startOf.get(callId),
+    start_time: startOf.get(callId),
     event_name: name,
     call_id: callId,
     state: name.split('.')[1]!.toUpperCase(),
@@ -139,6 +142,7 @@ describe('callsync erase', () => {
       t_cause: kind === 'connected' ? 'Normal Clearing' : 'No user responding',
     });
     const callId = Number(cdr!.live_id);
+    startOf.set(callId, String(cdr!.calldate));
     const monitors = tables().monitors.query(customer(), {
       page: 1,
       limit: 5,

@@ -32,7 +32,8 @@ export async function missedCall(
   const event = (n: number, name: string): CallEventSignal => ({
     eventId: `${callId}-${n}`,
     name,
-    time: null,
+    // The platform's event time (its clock, as the CDR's): without start_time the call is ordered by it.
+    time: String(cdr!.calldate),
     state: null,
     context: 'LOCAL_USER',
     destination: 'in',
