@@ -52,6 +52,8 @@ export function dashboardSettings(
     dashboard: {
       password,
       sessionHours: d.sessionHours,
+      loginMaxFailures: d.loginMaxFailures,
+      lockoutMinutes: d.lockoutMinutes,
       accounts: config.accounts.map((a) => a.name),
       streams: config.sync.streams ?? Object.keys(STREAMS),
       archiveDir: config.archive.dir,
