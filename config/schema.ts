@@ -161,9 +161,7 @@ export const configSchema = z.object({
        * nothing but the proxy can reach the port), or the proxies' addresses/CIDRs. Gives the
        * dashboard the client's address (per-address lockout) and HTTPS (its cookies become Secure).
        */
-      trustProxy: z
-        .union([z.boolean(), z.array(z.string().min(1)).min(1)])
-        .default(false),
+      trustProxy: z.union([z.boolean(), z.array(z.string().min(1)).min(1)]).default(false),
       /** Longest a request may take to arrive, headers and body; a slower or stalled client is cut off. */
       requestTimeout: durationMs.default(10_000),
       /** How long webhook bookkeeping is kept; a scheduled workflow deletes what is older. */

@@ -53,6 +53,7 @@ export function dashboardSettings(
       password,
       sessionHours: d.sessionHours,
       loginMaxFailures: d.loginMaxFailures,
+      loginMaxFailuresPerAddress: d.loginMaxFailuresPerAddress,
       lockoutMinutes: d.lockoutMinutes,
       accounts: config.accounts.map((a) => a.name),
       streams: config.sync.streams ?? Object.keys(STREAMS),

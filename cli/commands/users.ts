@@ -24,7 +24,10 @@ const MIN_PASSWORD = 12;
 
 const usernameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'username: 1-64 letters, digits, . _ @ - (starting with a letter or digit)');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/,
+    'username: 1-64 letters, digits, . _ @ - (starting with a letter or digit)',
+  );
 
 const addOptionsSchema = z.object({
   role: z.enum(['admin', 'viewer'], { error: '--role must be admin or viewer' }),
@@ -50,7 +53,9 @@ async function readStdinLine(): Promise<string> {
 }
 
 /** The password to set: from stdin, checked, or a generated one to print once. */
-async function newPassword(fromStdin: boolean | undefined): Promise<{ password: string; generated: boolean }> {
+async function newPassword(
+  fromStdin: boolean | undefined,
+): Promise<{ password: string; generated: boolean }> {
   if (!fromStdin) return { password: randomBytes(15).toString('base64url'), generated: true };
   const password = await readStdinLine();
   if (password.length < MIN_PASSWORD)
@@ -59,7 +64,11 @@ async function newPassword(fromStdin: boolean | undefined): Promise<{ password: 
 }
 
 /** The configured accounts a viewer may see, from --accounts a,b (each must be configured). */
-export function parseAccounts(config: Pick<CallsyncConfig, 'accounts'>, role: string, list: string | undefined): string[] {
+export function parseAccounts(
+  config: Pick<CallsyncConfig, 'accounts'>,
+  role: string,
+  list: string | undefined,
+): string[] {
   const names = (list ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -74,7 +83,10 @@ export function parseAccounts(config: Pick<CallsyncConfig, 'accounts'>, role: st
 }
 
 /** Opens the warehouse (migrated) for one command, and closes it after. */
-async function withWarehouse<T>(cmd: Command, run: (w: WarehouseDatabase, config: CallsyncConfig) => Promise<T>) {
+async function withWarehouse<T>(
+  cmd: Command,
+  run: (w: WarehouseDatabase, config: CallsyncConfig) => Promise<T>,
+) {
   requireRunningStack(globalOptions(cmd), 'users');
   const config = loadCliConfig(globalOptions(cmd));
   const logger = cliLogger(config, 'users');
@@ -94,15 +106,16 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Registers `users` on the CLI program. */
 export function registerUsersCommand(program: Command): void {
-  const users = program
-    .command('users')
-    .description("Manage the dashboard's users (README \"Dashboard\")");
+  const users = program.command('users').description('Manage the dashboard\'s users (README "Dashboard")');
   users
     .command('add <username>')
     .description('Add a user: an admin sees every account, a viewer only --accounts')
     .requiredOption('--role <role>', 'admin or viewer')
-    .option('--accounts <names>', "comma-separated account names a viewer may see (config accounts[].name)")
-    .option('--password-stdin', 'read the password from the first line of stdin (else one is generated and printed)')
+    .option('--accounts <names>', 'comma-separated account names a viewer may see (config accounts[].name)')
+    .option(
+      '--password-stdin',
+      'read the password from the first line of stdin (else one is generated and printed)',
+    )
     .action(async (username: string, raw: unknown, cmd: Command) => {
       const name = check(usernameSchema, username);
       const opts = check(addOptionsSchema, raw);
@@ -115,7 +128,8 @@ export function registerUsersCommand(program: Command): void {
           accounts,
           passwordHash: await hashPassword(password),
         });
-        if (!added) throw new Error(`user ${name} exists: \`callsync users passwd ${name}\` sets a new password`);
+        if (!added)
+          throw new Error(`user ${name} exists: \`callsync users passwd ${name}\` sets a new password`);
         const sees = opts.role === 'admin' ? 'every account' : `accounts ${accounts.join(', ')}`;
         out(`added ${opts.role} ${name} (sees ${sees})`);
         if (name === BOOTSTRAP_USERNAME)
@@ -126,7 +140,10 @@ export function registerUsersCommand(program: Command): void {
   users
     .command('passwd <username>')
     .description("Set a user's password; their sessions end")
-    .option('--password-stdin', 'read the password from the first line of stdin (else one is generated and printed)')
+    .option(
+      '--password-stdin',
+      'read the password from the first line of stdin (else one is generated and printed)',
+    )
     .action(async (username: string, raw: { passwordStdin?: boolean }, cmd: Command) => {
       const name = check(usernameSchema, username);
       await withWarehouse(cmd, async (w) => {

@@ -66,7 +66,8 @@ export interface DashboardAuthOptions {
   /** Every configured account. */
   accounts: readonly string[];
   ttlMs: number;
-  lockout: LockoutPolicy;
+  /** When failures lock a username, and when they lock an address. */
+  lockout: Record<LoginKey['scope'], LockoutPolicy>;
 }
 
 export class DashboardAuth {
@@ -74,7 +75,9 @@ export class DashboardAuth {
   private readonly credential: string;
 
   constructor(private readonly o: DashboardAuthOptions) {
-    this.credential = createHmac('sha256', 'callsync-dashboard-bootstrap').update(o.password).digest('base64url');
+    this.credential = createHmac('sha256', 'callsync-dashboard-bootstrap')
+      .update(o.password)
+      .digest('base64url');
   }
 
   /** The accounts a role with these allowed accounts sees, in config order. */
@@ -113,7 +116,7 @@ export class DashboardAuth {
     if (!role) {
       let lockedUntil: { scope: 'address' | 'user'; until: Date } | undefined;
       for (const k of keys) {
-        const until = await recordLoginFailure(this.o.db, k, this.o.lockout, now);
+        const until = await recordLoginFailure(this.o.db, k, this.o.lockout[k.scope], now);
         if (until && !lockedUntil) lockedUntil = { scope: k.scope, until };
       }
       return lockedUntil ? { kind: 'locked', ...lockedUntil } : { kind: 'refused' };
@@ -129,7 +132,11 @@ export class DashboardAuth {
       csrfToken: csrf,
       expiresAt: new Date(now.getTime() + this.o.ttlMs),
     });
-    return { kind: 'ok', token, viewer: { username, role, accounts: this.visible(role, allowed), csrf, sessionId: id } };
+    return {
+      kind: 'ok',
+      token,
+      viewer: { username, role, accounts: this.visible(role, allowed), csrf, sessionId: id },
+    };
   }
 
   /** The viewer of a session cookie, or undefined when it is missing, expired, revoked or stale. */
@@ -142,12 +149,24 @@ export class DashboardAuth {
       // stored user has taken the name.
       if (!sameToken(s.credential, this.credential)) return undefined;
       if (await getDashboardUser(this.o.db, s.username)) return undefined;
-      return { username: s.username, role: 'admin', accounts: [...this.o.accounts], csrf: s.csrf_token, sessionId: s.id };
+      return {
+        username: s.username,
+        role: 'admin',
+        accounts: [...this.o.accounts],
+        csrf: s.csrf_token,
+        sessionId: s.id,
+      };
     }
     const u = await getDashboardUser(this.o.db, s.username);
     if (!u) return undefined;
     const role = u.role === 'admin' ? 'admin' : 'viewer';
-    return { username: u.username, role, accounts: this.visible(role, u.accounts), csrf: s.csrf_token, sessionId: s.id };
+    return {
+      username: u.username,
+      role,
+      accounts: this.visible(role, u.accounts),
+      csrf: s.csrf_token,
+      sessionId: s.id,
+    };
   }
 
   /** Ends a session (log-out). */

@@ -32,9 +32,7 @@ export async function callListPage(opts: DashboardOptions, q: CallListQuery): Pr
   const [result, users] = await Promise.all([
     searchCalls(opts.db, {
       // A user of an account this viewer may not see finds nothing (the route answers 403 first).
-      accounts: userFilter
-        ? opts.accounts.filter((a) => a === userFilter.account)
-        : opts.accounts,
+      accounts: userFilter ? opts.accounts.filter((a) => a === userFilter.account) : opts.accounts,
       number: q.number?.trim() || undefined,
       userId: userFilter?.id,
       outcome: q.outcome || undefined,

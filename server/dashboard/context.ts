@@ -11,8 +11,9 @@ export interface DashboardOptions {
   password: string;
   /** How long a login lasts. */
   sessionHours: number;
-  /** Failed log-ins (per address, per user) within lockoutMinutes that lock them out for that long. */
+  /** Failed log-ins for a username, and from an address, within lockoutMinutes that lock it out that long. */
   loginMaxFailures?: number;
+  loginMaxFailuresPerAddress?: number;
   lockoutMinutes?: number;
   db: Kysely<Database>;
   /** The accounts the pages may show: every configured one, narrowed per request to the user's. */

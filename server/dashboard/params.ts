@@ -45,7 +45,10 @@ export const callListQuerySchema = z.object({
     .refine((s) => s === '' || /^[^:]+:\d{1,15}$/.test(s), 'must be <account>:<user id>')
     .optional(),
   outcome: text(20)
-    .refine((s) => s === '' || (OUTCOMES as readonly string[]).includes(s), `must be one of ${OUTCOMES.join(', ')}`)
+    .refine(
+      (s) => s === '' || (OUTCOMES as readonly string[]).includes(s),
+      `must be one of ${OUTCOMES.join(', ')}`,
+    )
     .optional(),
   from: dayParam.optional(),
   to: dayParam.optional(),

@@ -35,7 +35,9 @@ export async function quarantinePage(
   const canRetry = opts.temporal !== undefined && opts.session?.role !== 'viewer';
   const button = (fields: Record<string, string>, label: string, cls = 'small') =>
     canRetry
-      ? `<form class="inline" method="post" action="/dashboard/quarantine/retry">${csrfField(opts.session?.csrf)}${Object.entries(fields)
+      ? `<form class="inline" method="post" action="/dashboard/quarantine/retry">${csrfField(opts.session?.csrf)}${Object.entries(
+          fields,
+        )
           .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v)}">`)
           .join('')}<button class="primary ${cls}" type="submit">${label}</button></form>`
       : '';

@@ -107,7 +107,10 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
     password: opts.password,
     accounts: opts.accounts,
     ttlMs,
-    lockout: { maxFailures: opts.loginMaxFailures ?? 5, windowMs: lockMs, lockMs },
+    lockout: {
+      user: { maxFailures: opts.loginMaxFailures ?? 5, windowMs: lockMs, lockMs },
+      address: { maxFailures: opts.loginMaxFailuresPerAddress ?? 20, windowMs: lockMs, lockMs },
+    },
   });
   const log = opts.logger.child({ module: 'dashboard' });
   // Secure whenever the browser reached us over HTTPS: TLS here, or a trusted proxy's X-Forwarded-Proto.
@@ -124,7 +127,11 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
     const v = viewers.get(req);
     const session = v && { username: v.username, role: v.role, csrf: v.csrf };
     const title = code === 400 ? 'Bad request' : 'Forbidden';
-    return html(reply, page(title, 'overview', `<h1>${title}</h1><p id="refusal">${esc(message)}</p>`, session), code);
+    return html(
+      reply,
+      page(title, 'overview', `<h1>${title}</h1><p id="refusal">${esc(message)}</p>`, session),
+      code,
+    );
   };
   const forbidden = (req: FastifyRequest, reply: FastifyReply, account: string) =>
     refuse(req, reply, 403, `You may not see account ${account}.`);
@@ -179,15 +186,23 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
     });
     scope.post('/dashboard/login', async (req, reply) => {
       const { username, password, next, _csrf } = form(req);
-      if (!sameToken(typeof _csrf === 'string' ? _csrf : undefined, readCookie(req.headers.cookie, LOGIN_CSRF_COOKIE)))
-        return reply.code(403).send({ error: 'missing or wrong CSRF token: reload the log-in page and try again' });
+      if (
+        !sameToken(
+          typeof _csrf === 'string' ? _csrf : undefined,
+          readCookie(req.headers.cookie, LOGIN_CSRF_COOKIE),
+        )
+      )
+        return reply
+          .code(403)
+          .send({ error: 'missing or wrong CSRF token: reload the log-in page and try again' });
       const name = typeof username === 'string' ? username.trim().slice(0, 200) : '';
       const again = (status: number, message: string) => {
         const csrf = newToken();
         reply.header('set-cookie', loginCsrfCookie(csrf, secure(req)));
         return html(reply, loginPage(message, safeNext(next), csrf, name), status);
       };
-      if (!name || typeof password !== 'string' || password.length > 1024) return again(400, 'Give a username and a password.');
+      if (!name || typeof password !== 'string' || password.length > 1024)
+        return again(400, 'Give a username and a password.');
       const result = await auth.login(name, password, req.ip);
       if (result.kind === 'ok') {
         log.info({ ip: req.ip, user: name, role: result.viewer.role }, 'dashboard login');
@@ -216,7 +231,9 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
       const v = viewerOf(req);
       await auth.logout(v.sessionId);
       log.info({ user: v.username }, 'dashboard logout');
-      return reply.header('set-cookie', sessionCookie('', ttlMs, secure(req))).redirect('/dashboard/login', 303);
+      return reply
+        .header('set-cookie', sessionCookie('', ttlMs, secure(req)))
+        .redirect('/dashboard/login', 303);
     });
 
     scope.get('/dashboard', async (req, reply) => html(reply, await overviewPage(view(req))));
@@ -224,13 +241,15 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
       const q = parseQuery(callListQuerySchema, req.query);
       if (!q.ok) return refuse(req, reply, 400, q.message);
       const account = q.value.user ? q.value.user.slice(0, q.value.user.lastIndexOf(':')) : undefined;
-      if (account !== undefined && !viewerOf(req).accounts.includes(account)) return forbidden(req, reply, account);
+      if (account !== undefined && !viewerOf(req).accounts.includes(account))
+        return forbidden(req, reply, account);
       return html(reply, await callListPage(view(req), q.value));
     });
     scope.get('/dashboard/calls/:account/:id', async (req, reply) => {
       const { account, id } = req.params as { account: string; id: string };
       if (!viewerOf(req).accounts.includes(account)) return forbidden(req, reply, account);
-      if (!/^\d{1,15}$/.test(id)) return refuse(req, reply, 400, 'path parameter "id" must be a call id (digits)');
+      if (!/^\d{1,15}$/.test(id))
+        return refuse(req, reply, 400, 'path parameter "id" must be a call id (digits)');
       const body = await callPage(view(req), account, Number(id));
       return body
         ? html(reply, body)
@@ -238,8 +257,10 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
     });
     scope.get('/dashboard/audio/:account/:id', async (req, reply) => {
       const { account, id } = req.params as { account: string; id: string };
-      if (!viewerOf(req).accounts.includes(account)) return reply.code(403).send({ error: 'not your account' });
-      if (!/^\d{1,15}$/.test(id)) return reply.code(400).send({ error: 'path parameter "id" must be digits' });
+      if (!viewerOf(req).accounts.includes(account))
+        return reply.code(403).send({ error: 'not your account' });
+      if (!/^\d{1,15}$/.test(id))
+        return reply.code(400).send({ error: 'path parameter "id" must be digits' });
       const audio = await recordingAudio(opts.db, account, Number(id));
       if (!audio?.audio_uri?.startsWith('file:'))
         return reply.code(404).send({ error: 'audio not in the local archive' });

@@ -25,11 +25,22 @@ describe('callsync users', () => {
 
   const users = (args: string[], input?: string) => {
     const [cmd, argv] = cliCommand(['--config', configFile, 'users', ...args]);
-    return spawnSync(cmd, argv, { cwd: root, env: cliEnv(), encoding: 'utf8', timeout: 60_000, input: input ?? '' });
+    return spawnSync(cmd, argv, {
+      cwd: root,
+      env: cliEnv(),
+      encoding: 'utf8',
+      timeout: 60_000,
+      input: input ?? '',
+    });
   };
   const sessions = async (username: string) =>
-    (await warehouse.db.selectFrom('dashboard_sessions').select('id').where('username', '=', username).execute())
-      .length;
+    (
+      await warehouse.db
+        .selectFrom('dashboard_sessions')
+        .select('id')
+        .where('username', '=', username)
+        .execute()
+    ).length;
 
   beforeAll(async () => {
     db = await createTestDatabase('cli_users');
@@ -52,7 +63,10 @@ describe('callsync users', () => {
   });
 
   it('adds a viewer with a piped password, hashed with scrypt, and refuses the name twice', async () => {
-    const added = users(['add', 'vera', '--role', 'viewer', '--accounts', 'acme', '--password-stdin'], 'vera-secret-password\n');
+    const added = users(
+      ['add', 'vera', '--role', 'viewer', '--accounts', 'acme', '--password-stdin'],
+      'vera-secret-password\n',
+    );
     expect(added.stderr).toBe('');
     expect(added.status).toBe(0);
     expect(added.stdout).toBe('added viewer vera (sees accounts acme)\n');

@@ -50,11 +50,19 @@ describe('dashboard login', () => {
       return r.ok ? 'ok' : r.message;
     };
     expect(bad(callListQuerySchema, { from: '2026-11-01', to: '2026-11-30', outcome: 'VM' })).toBe('ok');
-    expect(bad(callListQuerySchema, { outcome: ['VM', 'INITIAL'] })).toMatch(/^query parameter "outcome" must be given once/);
-    expect(bad(callListQuerySchema, { number: '44\u000020' })).toMatch(/"number" must not contain control characters/);
-    expect(bad(callListQuerySchema, { from: '0000-01-01' })).toMatch(/"from" must be a date YYYY-MM-DD between 1900 and 9999/);
+    expect(bad(callListQuerySchema, { outcome: ['VM', 'INITIAL'] })).toMatch(
+      /^query parameter "outcome" must be given once/,
+    );
+    expect(bad(callListQuerySchema, { number: '44\u000020' })).toMatch(
+      /"number" must not contain control characters/,
+    );
+    expect(bad(callListQuerySchema, { from: '0000-01-01' })).toMatch(
+      /"from" must be a date YYYY-MM-DD between 1900 and 9999/,
+    );
     expect(bad(callListQuerySchema, { to: '2026-02-30' })).toMatch(/"to" must be a date/);
-    expect(bad(callListQuerySchema, { before: '2026-01-01T00:00:00.000Z_99999999999999999999' })).toMatch(/"before"/);
+    expect(bad(callListQuerySchema, { before: '2026-01-01T00:00:00.000Z_99999999999999999999' })).toMatch(
+      /"before"/,
+    );
     expect(bad(callListQuerySchema, { before: '2026-01-01T00:00:00.000Z_12' })).toBe('ok');
     expect(bad(callListQuerySchema, { user: 'acme' })).toMatch(/"user" must be <account>:<user id>/);
     expect(bad(quarantineQuerySchema, { offset: '1e9' })).toMatch(/"offset" must be a whole number/);
