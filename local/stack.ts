@@ -399,7 +399,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             : []),
           ...(dashboard
             ? [
-                `  dashboard           ${server.url}/dashboard (password: ${config.server.dashboard.passwordFile ?? 'server.dashboard.password'})`,
+                `  dashboard           ${server.url}/dashboard (user admin, password: ${config.server.dashboard.passwordFile ?? 'server.dashboard.password'})`,
               ]
             : []),
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,

@@ -8,6 +8,7 @@ import {
   addQuarantined,
   createDatabase,
   migrateToLatest,
+  removeDashboardUser,
   setDashboardPassword,
   upsertPage,
   type WarehouseDatabase,
@@ -82,6 +83,7 @@ describe('dashboard security', () => {
   let db: TestDatabase;
   let warehouse: WarehouseDatabase;
   let server: RunningServer;
+  let config: ReturnType<typeof parseConfig>;
   let nextAddress = 1;
   const client = () => new Client(server.url, `10.0.0.${nextAddress++}`);
 
@@ -113,7 +115,7 @@ describe('dashboard security', () => {
       platform: { baseUrl: 'http://127.0.0.1:1', credentials: { type: 'apiKey', userId: 1, apiKey: 'k' } },
       webhookSecret: `${name}-webhook-secret-0123456`,
     });
-    const config = parseConfig({
+    config = parseConfig({
       accounts: [account('acme'), account('globex')],
       server: {
         trustProxy: true,
@@ -312,5 +314,48 @@ describe('dashboard security', () => {
       expect(body).not.toMatch(/out of range|invalid byte|syntax|postgres/i);
     }
     expect((await c.request('/dashboard/calls?from=2026-10-01&to=2026-10-31&outcome=')).status).toBe(200);
+  });
+
+  it('logs the config password in as admin until a stored admin takes the name; a new config password ends its sessions', async () => {
+    const c = client();
+    expect((await c.login('admin', ADMIN_PASSWORD)).status).toBe(303);
+    // Another receiver process, started after the config password changed, refuses the old session.
+    const changed = parseConfig({
+      ...config,
+      server: {
+        ...config.server,
+        dashboard: { ...config.server.dashboard, password: 'a-new-bootstrap-password-2' },
+      },
+    });
+    const other = await startServer({
+      accounts: config.accounts,
+      databaseUrl: db.url,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      dashboard: dashboardSettings(changed, '127.0.0.1').dashboard,
+    });
+    try {
+      const replay = new Client(other.url, c.address);
+      replay.cookies.set('callsync_dashboard', c.cookies.get('callsync_dashboard')!);
+      expect((await replay.request('/dashboard')).status).toBe(303);
+    } finally {
+      await other.close();
+    }
+    expect((await c.request('/dashboard')).status).toBe(200);
+
+    await addDashboardUser(warehouse.db, {
+      username: 'admin',
+      role: 'admin',
+      accounts: [],
+      passwordHash: await hashPassword('stored-admin-password-3'),
+    });
+    try {
+      expect((await c.request('/dashboard')).status).toBe(303);
+      expect((await client().login('admin', ADMIN_PASSWORD)).status).toBe(401);
+      expect((await client().login('admin', 'stored-admin-password-3')).status).toBe(303);
+    } finally {
+      await removeDashboardUser(warehouse.db, 'admin');
+    }
   });
 });
