@@ -89,7 +89,7 @@ export async function overviewPage(opts: DashboardOptions, now = new Date()): Pr
     callsPerHour(db, accounts, callsFrom, callsTo),
     callsTo === now ? null : callsPerHour(db, accounts, today),
     syncRunSeries(db, accounts, dayAgo),
-    webhookLatencyPerHour(db, dayAgo),
+    webhookLatencyPerHour(db, dayAgo, accounts),
     temporalCount(opts, `WorkflowType='${callLifecycleWorkflow.name}' AND ExecutionStatus='Running'`),
     temporalCount(opts, `WorkflowType='${callbackWorkflow.name}' AND ExecutionStatus='Running'`),
     temporalCount(

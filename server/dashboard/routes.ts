@@ -121,7 +121,13 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
   /** The pages' options for this request: only the viewer's accounts. */
   const view = (req: FastifyRequest): DashboardOptions => {
     const v = viewerOf(req);
-    return { ...opts, accounts: v.accounts, session: { username: v.username, role: v.role, csrf: v.csrf } };
+    return {
+      ...opts,
+      accounts: v.accounts,
+      // Temporal's counts are of every account: a viewer gets none ("–"), and starts no workflow.
+      temporal: v.role === 'admin' ? opts.temporal : undefined,
+      session: { username: v.username, role: v.role, csrf: v.csrf },
+    };
   };
   const refuse = (req: FastifyRequest, reply: FastifyReply, code: 400 | 403, message: string) => {
     const v = viewers.get(req);

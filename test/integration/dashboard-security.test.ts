@@ -11,6 +11,7 @@ import {
   removeDashboardUser,
   setDashboardPassword,
   upsertPage,
+  webhookLatencyPerHour,
   type WarehouseDatabase,
 } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
@@ -288,6 +289,41 @@ describe('dashboard security', () => {
     expect(all).toContain('acme caller');
     expect(all).toContain('globex caller');
     expect((await a.request('/dashboard/calls/globex/2001')).status).toBe(200);
+  });
+
+  it("charts only the viewer's accounts' webhook latency", async () => {
+    const now = Date.now();
+    const at = (secondsAgo: number) => new Date(now - secondsAgo * 1000);
+    await warehouse.db
+      .insertInto('webhook_inbox')
+      .values([
+        {
+          account: 'acme',
+          event_id: 'lat-1',
+          event_name: 'call.ringing',
+          call_id: null,
+          body: '{}',
+          status: 'done',
+          received_at: at(62),
+          done_at: at(60),
+        },
+        {
+          account: 'globex',
+          event_id: 'lat-2',
+          event_name: 'call.ringing',
+          call_id: null,
+          body: '{}',
+          status: 'done',
+          received_at: at(160),
+          done_at: at(60),
+        },
+      ])
+      .execute();
+    const acme = await webhookLatencyPerHour(warehouse.db, at(3600), ['acme']);
+    expect(acme.reduce((n, h) => n + h.deliveries, 0)).toBe(1);
+    expect(Math.max(...acme.map((h) => h.p95))).toBeCloseTo(2, 0);
+    const both = await webhookLatencyPerHour(warehouse.db, at(3600), ['acme', 'globex']);
+    expect(both.reduce((n, h) => n + h.deliveries, 0)).toBe(2);
   });
 
   it('answers odd query parameters with 400 naming the parameter, never a database error', async () => {
