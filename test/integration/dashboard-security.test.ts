@@ -7,6 +7,8 @@ import {
   addDashboardUser,
   addQuarantined,
   createDatabase,
+  loginLockedUntil,
+  recordLoginFailure,
   migrateToLatest,
   removeDashboardUser,
   setDashboardPassword,
@@ -289,6 +291,27 @@ describe('dashboard security', () => {
     expect(all).toContain('acme caller');
     expect(all).toContain('globex caller');
     expect((await a.request('/dashboard/calls/globex/2001')).status).toBe(200);
+  });
+
+  it('ends a lockout after its time, counts afresh, and forgets stale counts', async () => {
+    const policy = { maxFailures: 2, windowMs: 60_000, lockMs: 60_000 };
+    const key = { scope: 'user' as const, key: 'expiry-test' };
+    const t0 = new Date('2030-01-01T00:00:00Z');
+    const at = (s: number) => new Date(t0.getTime() + s * 1000);
+    expect(await recordLoginFailure(warehouse.db, key, policy, t0)).toBeUndefined();
+    expect(await recordLoginFailure(warehouse.db, key, policy, at(10))).toEqual(at(70));
+    expect(await loginLockedUntil(warehouse.db, [key], at(69))).toEqual({ scope: 'user', until: at(70) });
+    expect(await loginLockedUntil(warehouse.db, [key], at(70))).toBeUndefined();
+    // After the lockout, one failure is one failure again.
+    expect(await recordLoginFailure(warehouse.db, key, policy, at(71))).toBeUndefined();
+    // Another key's failure long after removes this key's stale count.
+    await recordLoginFailure(warehouse.db, { scope: 'user', key: 'someone-else' }, policy, at(600));
+    const left = await warehouse.db
+      .selectFrom('dashboard_login_failures')
+      .select('key')
+      .where('key', '=', 'expiry-test')
+      .execute();
+    expect(left).toEqual([]);
   });
 
   it("charts only the viewer's accounts' webhook latency", async () => {

@@ -167,6 +167,13 @@ export async function recordLoginFailure(
       .where('scope', '=', k.scope)
       .where('key', '=', k.key)
       .execute();
+    // Counts whose window and lockout have both passed go (they hold addresses; nothing reads them).
+    await tx
+      .deleteFrom('dashboard_login_failures')
+      .where('first_at', '<=', new Date(now.getTime() - policy.windowMs))
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .where((eb) => eb.not(eb.and([eb('scope', '=', k.scope), eb('key', '=', k.key)])))
+      .execute();
     return lockedUntil ?? undefined;
   });
 }
