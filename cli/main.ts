@@ -8,6 +8,7 @@ import { registerServerCommand } from './commands/server';
 import { registerStartCommand } from './commands/start';
 import { registerStatusCommand } from './commands/status';
 import { registerSyncCommand } from './commands/sync';
+import { registerUsersCommand } from './commands/users';
 import { registerWorkerCommand } from './commands/worker';
 import { describeError } from '../lib/describe-error';
 
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerEmulatorCommand(program);
   registerReportsCommand(program);
   registerEraseCommand(program);
+  registerUsersCommand(program);
   return program;
 }
 

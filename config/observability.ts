@@ -36,10 +36,23 @@ export const dashboardConfigSchema = z
   .object({
     /** Serve the dashboard at /dashboard. */
     enabled: z.boolean().default(true),
-    /** The login password (a secret). Without it (or passwordFile) the dashboard is off on loopback and the server refuses to start elsewhere. */
+    /**
+     * The bootstrap admin's password (username `admin`; a secret); more users come from `callsync users add`.
+     * Without it (or passwordFile) the dashboard is off on loopback and the server refuses to start elsewhere.
+     */
     password: z.string().min(12, 'must be at least 12 characters').optional(),
     /** A file holding the password (first line), e.g. a mounted secret; `npm start` generates one. */
     passwordFile: z.string().min(1).optional(),
+    /** Failed log-ins for one username within lockoutMinutes that lock it out (from every address). */
+    loginMaxFailures: z.number().int().min(1).max(100).default(5),
+    /** Failed log-ins from one address (any usernames) within lockoutMinutes that lock the address out. */
+    loginMaxFailuresPerAddress: z.number().int().min(1).max(1000).default(20),
+    /** How long a lockout lasts (and the window its failures are counted in), in minutes. */
+    lockoutMinutes: z
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(15),
     /** How long a login lasts, in hours. */
     sessionHours: z
       .number()

@@ -156,6 +156,12 @@ export const configSchema = z.object({
       port: z.number().int().min(0).max(65535).default(8788),
       /** Interface it listens on; 0.0.0.0 to accept webhooks from other machines. */
       host: z.string().default('127.0.0.1'),
+      /**
+       * Believe X-Forwarded-For and X-Forwarded-Proto from a reverse proxy: `true` (any sender: only when
+       * nothing but the proxy can reach the port), or the proxies' addresses/CIDRs. Gives the
+       * dashboard the client's address (per-address lockout) and HTTPS (its cookies become Secure).
+       */
+      trustProxy: z.union([z.boolean(), z.array(z.string().min(1)).min(1)]).default(false),
       /** Longest a request may take to arrive, headers and body; a slower or stalled client is cut off. */
       requestTimeout: durationMs.default(10_000),
       /** How long webhook bookkeeping is kept; a scheduled workflow deletes what is older. */

@@ -322,6 +322,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           temporal: { client, taskQueue: config.temporal.taskQueue },
           relay: config.server.relay,
           requestTimeoutMs: config.server.requestTimeout,
+          trustProxy: config.server.trustProxy,
           codec: observability.codec,
           metrics: observability.metrics,
           erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
@@ -398,7 +399,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
             : []),
           ...(dashboard
             ? [
-                `  dashboard           ${server.url}/dashboard (password: ${config.server.dashboard.passwordFile ?? 'server.dashboard.password'})`,
+                `  dashboard           ${server.url}/dashboard (user admin, password: ${config.server.dashboard.passwordFile ?? 'server.dashboard.password'})`,
               ]
             : []),
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,

@@ -52,6 +52,9 @@ export function dashboardSettings(
     dashboard: {
       password,
       sessionHours: d.sessionHours,
+      loginMaxFailures: d.loginMaxFailures,
+      loginMaxFailuresPerAddress: d.loginMaxFailuresPerAddress,
+      lockoutMinutes: d.lockoutMinutes,
       accounts: config.accounts.map((a) => a.name),
       streams: config.sync.streams ?? Object.keys(STREAMS),
       archiveDir: config.archive.dir,

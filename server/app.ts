@@ -9,8 +9,16 @@ import { registerDashboardRoutes, type DashboardOptions } from './dashboard/rout
 /** Longest a request may take to arrive, headers and body, by default (config server.requestTimeout). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
+/** Fastify's trustProxy: true (any sender), or the proxies' addresses/CIDRs. */
+export type TrustProxy = boolean | string[];
+
 export interface ServerAppOptions {
   logger: Logger;
+  /**
+   * Believe X-Forwarded-For/-Proto from these proxies (config server.trustProxy): the client's address
+   * (the dashboard's per-address lockout) and HTTPS (its Secure cookie). Off when absent.
+   */
+  trustProxy?: TrustProxy | undefined;
   webhooks: Omit<WebhookRoutesOptions, 'logger'>;
   /** Longest a request may take to arrive (headers and body), in ms; a slower client is cut off. */
   requestTimeoutMs?: number;
@@ -34,6 +42,7 @@ export async function buildServerApp(opts: ServerAppOptions): Promise<FastifyIns
   const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     loggerInstance: fastifyLogger,
+    trustProxy: opts.trustProxy ?? false,
     // No child logger per request: with redaction configured, creating one costs more than the
     // rest of a webhook's handling.
     childLoggerFactory: (parent) => parent,

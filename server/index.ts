@@ -13,7 +13,7 @@ import {
 } from '../connectors/postgres';
 import type { CallsyncMetrics } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
-import { buildServerApp } from './app';
+import { buildServerApp, type TrustProxy } from './app';
 import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
 import { temporalFastPath, type FastPath } from './fast-path';
 import { recordRejected } from './rejected-store';
@@ -51,6 +51,8 @@ export interface StartServerOptions {
   bodyLimit?: number;
   /** Longest a request may take to arrive (headers and body), in ms (config server.requestTimeout). */
   requestTimeoutMs?: number;
+  /** Which proxies' X-Forwarded-For/-Proto to believe (config server.trustProxy). */
+  trustProxy?: TrustProxy | undefined;
   /** Temporal's remote codec endpoint (server/codec-routes.ts); off when absent. */
   codec?: Omit<CodecRoutesOptions, 'logger'> | undefined;
   /** Serves /metrics and counts webhooks into these; off when absent. */
@@ -147,6 +149,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     const app = await buildServerApp({
       logger: log,
       ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
+      trustProxy: opts.trustProxy,
       webhooks: {
         authenticate: createWebhookAuthenticator(opts.accounts),
         inbox,

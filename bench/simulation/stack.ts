@@ -304,6 +304,7 @@ export async function startSeedStack(
         temporal: { client, taskQueue: config.temporal.taskQueue },
         relay: config.server.relay,
         requestTimeoutMs: config.server.requestTimeout,
+        trustProxy: config.server.trustProxy,
       });
       port = server.port;
     };

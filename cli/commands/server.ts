@@ -58,6 +58,7 @@ export function registerServerCommand(program: Command): void {
         temporal: temporal ? { client: temporal.client, taskQueue: config.temporal.taskQueue } : undefined,
         relay: config.server.relay,
         requestTimeoutMs: config.server.requestTimeout,
+        trustProxy: config.server.trustProxy,
         erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
       });
       logger.info({ url: server.url, relay: opts.relay }, 'server listening');

@@ -2,20 +2,11 @@
 import { callDetail, callUsers, searchCalls } from '../../connectors/postgres';
 import type { DashboardOptions } from './context';
 import { esc, page, pill, query, time } from './html';
+import { OUTCOMES, type CallListQuery } from './params';
 
 const PAGE_SIZE = 50;
-/** The platform's CDR dispositions (spec: INITIAL, RINGING, CONNECTED, ON_HOLD, VM). */
-const OUTCOMES = ['CONNECTED', 'RINGING', 'VM', 'ON_HOLD', 'INITIAL'];
 
-export interface CallListQuery {
-  number?: string | undefined;
-  user?: string | undefined;
-  outcome?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-  /** Keyset cursor: `<ISO calldate>_<id>`. */
-  before?: string | undefined;
-}
+export type { CallListQuery } from './params';
 
 const outcomeTone = (d: string | null) =>
   d === 'CONNECTED' ? 'ok' : d === 'INITIAL' ? 'bad' : d === 'RINGING' || d === 'VM' ? 'warn' : 'muted';
@@ -40,7 +31,8 @@ export async function callListPage(opts: DashboardOptions, q: CallListQuery): Pr
   const userFilter = userId && /^\d+$/.test(userId) ? { account: account!, id: Number(userId) } : undefined;
   const [result, users] = await Promise.all([
     searchCalls(opts.db, {
-      accounts: userFilter ? [userFilter.account] : opts.accounts,
+      // A user of an account this viewer may not see finds nothing (the route answers 403 first).
+      accounts: userFilter ? opts.accounts.filter((a) => a === userFilter.account) : opts.accounts,
       number: q.number?.trim() || undefined,
       userId: userFilter?.id,
       outcome: q.outcome || undefined,
@@ -78,7 +70,7 @@ ${multi ? `<td>${esc(c.account)}</td>` : ''}<td>${esc(c.src_name ? `${c.src_name
 <div class="card"><table id="calls"><thead><tr><th>When (UTC)</th>${multi ? '<th>Account</th>' : ''}<th>From</th><th>To</th><th>User</th><th>Outcome</th><th class="num">Talk</th></tr></thead>
 <tbody>${rows || `<tr><td colspan="7" class="muted">No calls match.</td></tr>`}</tbody></table>
 <div class="pager">${q.before ? `<a href="/dashboard/calls${query(keep)}">← Newest</a>` : ''}${next}</div></div>`;
-  return page('Calls', 'calls', body);
+  return page('Calls', 'calls', body, opts.session);
 }
 
 /** A CRM object as a link where the CRM has a page for it. */
@@ -146,5 +138,5 @@ ${r.summary ? `<p><b>Summary:</b> ${esc(r.summary)}</p>` : ''}${r.sentiment ? `<
 ${recordings || '<div class="card"><h2>Recording</h2><span class="muted">No recording.</span></div>'}
 <div class="card"><h2>CRM call log</h2>${logs ? `<table id="crm"><tbody>${logs}</tbody></table>` : '<span class="muted">Not logged yet.</span>'}${builtin}</div>
 <div class="card"><h2>Callback</h2>${tasks ? `<table id="callback"><tbody>${tasks}</tbody></table>` : '<span class="muted">No callback task for this call.</span>'}</div>`;
-  return page(`Call ${c.id}`, 'calls', body);
+  return page(`Call ${c.id}`, 'calls', body, opts.session);
 }

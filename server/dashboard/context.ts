@@ -4,14 +4,22 @@ import type { Client } from '@temporalio/client';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../connectors/postgres';
 import type { Logger } from '../../lib/logger';
+import type { PageSession } from './html';
 
 export interface DashboardOptions {
-  /** The login password (config server.dashboard.password or passwordFile). */
+  /** The bootstrap admin's password (config server.dashboard.password or passwordFile). */
   password: string;
   /** How long a login lasts. */
   sessionHours: number;
+  /** Failed log-ins for a username, and from an address, within lockoutMinutes that lock it out that long. */
+  loginMaxFailures?: number;
+  loginMaxFailuresPerAddress?: number;
+  lockoutMinutes?: number;
   db: Kysely<Database>;
+  /** The accounts the pages may show: every configured one, narrowed per request to the user's. */
   accounts: readonly string[];
+  /** The logged-in user of this request (set per request). */
+  session?: PageSession | undefined;
   streams: readonly string[];
   /** Without Temporal the retry button and the live counts are off. */
   temporal?: { client: Client; taskQueue: string } | undefined;
@@ -19,7 +27,7 @@ export interface DashboardOptions {
   archiveDir: string;
   /** Salesforce's instance URL, for links to call log tasks. */
   salesforceUrl?: string | undefined;
-  /** Cookies marked Secure (the server sits behind HTTPS). */
+  /** Cookies always marked Secure; otherwise only when the request came over HTTPS (server.trustProxy). */
   secureCookies?: boolean;
   /** How long a retry request waits for the workflow before answering "still running". */
   retryWaitMs?: number;

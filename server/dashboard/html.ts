@@ -70,20 +70,33 @@ button.small{padding:3px 9px;font-size:12px}.filters{display:flex;gap:8px;flex-w
 .timeline li:before{content:"";position:absolute;left:-6px;top:11px;width:10px;height:10px;border-radius:50%;background:var(--accent)}
 pre{white-space:pre-wrap;background:#f3f4f7;padding:10px;border-radius:6px;margin:0;max-height:320px;overflow:auto}
 .reason{font-family:ui-monospace,monospace;font-size:12px;max-width:520px;word-break:break-word}
-.login{max-width:360px;margin:12vh auto}.login input{width:100%;margin:8px 0 12px}.pager{display:flex;gap:12px;margin-top:12px}
+.who{color:#c9d1e3;margin-right:10px}.login{max-width:360px;margin:12vh auto}.login input{width:100%;margin:8px 0 12px}.pager{display:flex;gap:12px;margin-top:12px}
 `;
 
 export type Section = 'overview' | 'calls' | 'quarantine';
 
+/** Who is looking: shown in the header, and the CSRF token every form of theirs carries. */
+export interface PageSession {
+  username: string;
+  /** admin | viewer: a viewer only reads (no retry buttons). */
+  role: string;
+  csrf: string;
+}
+
+/** The hidden field with the session's CSRF token (every POST form has one). */
+export function csrfField(csrf: string | undefined): string {
+  return `<input type="hidden" name="_csrf" value="${esc(csrf)}">`;
+}
+
 /** A whole page: header with navigation and log-out, then the content. */
-export function page(title: string, section: Section | null, body: string): string {
+export function page(title: string, section: Section | null, body: string, session?: PageSession): string {
   const link = (s: Section, href: string, label: string) =>
     `<a href="${href}" class="${s === section ? 'on' : ''}">${label}</a>`;
   const nav =
     section === null
       ? ''
       : `<nav>${link('overview', '/dashboard', 'Overview')}${link('calls', '/dashboard/calls', 'Calls')}${link('quarantine', '/dashboard/quarantine', 'Quarantine')}</nav>
-<form method="post" action="/dashboard/logout"><button type="submit">Log out</button></form>`;
+<form method="post" action="/dashboard/logout">${session ? `<span class="who">${esc(session.username)}</span>` : ''}${csrfField(session?.csrf)}<button type="submit">Log out</button></form>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)} · callsync</title><style>${STYLE}</style></head>
 <body><header><b>callsync</b>${nav}</header><main>${body}</main></body></html>`;

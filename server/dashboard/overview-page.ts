@@ -89,7 +89,7 @@ export async function overviewPage(opts: DashboardOptions, now = new Date()): Pr
     callsPerHour(db, accounts, callsFrom, callsTo),
     callsTo === now ? null : callsPerHour(db, accounts, today),
     syncRunSeries(db, accounts, dayAgo),
-    webhookLatencyPerHour(db, dayAgo),
+    webhookLatencyPerHour(db, dayAgo, accounts),
     temporalCount(opts, `WorkflowType='${callLifecycleWorkflow.name}' AND ExecutionStatus='Running'`),
     temporalCount(opts, `WorkflowType='${callbackWorkflow.name}' AND ExecutionStatus='Running'`),
     temporalCount(
@@ -152,5 +152,5 @@ ${reports.latest.length ? `<table style="margin-top:8px"><tbody>${reports.latest
 <div class="card"><h2>Callbacks today</h2>${followUps.callbackTasks} tasks opened, ${followUps.callbackFailures} failed</div>
 ${contacts.length ? `<div class="card"><h2>Contact sync</h2>${contacts.map((c) => `${pill(c.lastRun!.status, runTone(c.lastRun!.status))} ${c.lastRun!.records} contacts, ${time(c.lastRun!.finishedAt ?? c.lastRun!.startedAt)}`).join('<br>')}</div>` : ''}
 </div>`;
-  return page('Overview', 'overview', body);
+  return page('Overview', 'overview', body, opts.session);
 }

@@ -2,21 +2,12 @@
 // stream, the result of the last retry, and what was recently cleared.
 import { openQuarantinePage, recentlyResolved } from '../../connectors/postgres';
 import type { DashboardOptions } from './context';
-import { esc, page, pill, query, time } from './html';
+import { csrfField, esc, page, pill, query, time } from './html';
+import type { QuarantineQuery } from './params';
 
 const PAGE_SIZE = 100;
 
-export interface QuarantineQuery {
-  account?: string | undefined;
-  stream?: string | undefined;
-  offset?: string | undefined;
-  /** The last retry's result (set by the retry action's redirect). */
-  stored?: string | undefined;
-  still?: string | undefined;
-  skipped?: string | undefined;
-  running?: string | undefined;
-  error?: string | undefined;
-}
+export type { QuarantineQuery } from './params';
 
 const outcomeTone = (o: string | null) => (o === 'stored' ? 'ok' : o === 'still-invalid' ? 'bad' : 'muted');
 
@@ -41,10 +32,12 @@ export async function quarantinePage(
     openQuarantinePage(opts.db, { accounts, stream: q.stream || undefined, limit: PAGE_SIZE + 1, offset }),
     recentlyResolved(opts.db, accounts, new Date(now.getTime() - 86_400_000)),
   ]);
-  const canRetry = opts.temporal !== undefined;
+  const canRetry = opts.temporal !== undefined && opts.session?.role !== 'viewer';
   const button = (fields: Record<string, string>, label: string, cls = 'small') =>
     canRetry
-      ? `<form class="inline" method="post" action="/dashboard/quarantine/retry">${Object.entries(fields)
+      ? `<form class="inline" method="post" action="/dashboard/quarantine/retry">${csrfField(opts.session?.csrf)}${Object.entries(
+          fields,
+        )
           .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v)}">`)
           .join('')}<button class="primary ${cls}" type="submit">${label}</button></form>`
       : '';
@@ -76,11 +69,11 @@ export async function quarantinePage(
     )
     .join('');
   const body = `<h1>Quarantine${q.stream ? ` · ${esc(q.stream)}` : ''}</h1>${flash(q)}
-${canRetry ? '' : '<div class="flash bad">Retry needs Temporal: this server runs without it (--no-relay).</div>'}
+${canRetry || opts.session?.role === 'viewer' ? '' : '<div class="flash bad">Retry needs Temporal: this server runs without it (--no-relay).</div>'}
 <div class="card"><div class="filters">${retryAll || '<span class="muted">Nothing quarantined.</span>'}${q.stream ? ` <a href="/dashboard/quarantine">all streams</a>` : ''}</div>
 <table id="quarantine"><thead><tr><th>Account</th><th>Stream</th><th>Record</th><th>Reason</th><th>First / last seen</th><th>Last retry</th><th></th></tr></thead>
 <tbody>${rows || '<tr><td colspan="7" class="muted">No open quarantined records.</td></tr>'}</tbody></table>
 <div class="pager">${offset > 0 ? `<a href="/dashboard/quarantine${query({ account: q.account, stream: q.stream, offset: Math.max(0, offset - PAGE_SIZE) })}">← Newer</a>` : ''}${open.length > PAGE_SIZE ? `<a href="/dashboard/quarantine${query({ account: q.account, stream: q.stream, offset: offset + PAGE_SIZE })}">Older →</a>` : ''}</div></div>
 <div class="card"><h2>Cleared in the last 24 hours</h2>${cleared ? `<table id="cleared"><tbody>${cleared}</tbody></table>` : '<span class="muted">None.</span>'}</div>`;
-  return page('Quarantine', 'quarantine', body);
+  return page('Quarantine', 'quarantine', body, opts.session);
 }

@@ -131,13 +131,14 @@ describe('dashboard in a browser', () => {
   it('refuses a wrong password and lets the right one in', async () => {
     await page.goto(`${server.url}/dashboard`);
     expect(page.url()).toContain('/dashboard/login');
+    await page.fill('#username', 'admin');
     await page.fill('#password', 'not-the-password');
     const [refused] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/dashboard/login')),
       page.click('button[type=submit]'),
     ]);
     expect(refused.status()).toBe(401);
-    await expect(page.textContent('#login-error')).resolves.toContain('Wrong password');
+    await expect(page.textContent('#login-error')).resolves.toContain('Wrong username or password');
     await page.screenshot({ path: join(SHOTS, 'login-refused.png') });
     // Without the cookie, the pages stay closed.
     expect((await fetch(`${server.url}/dashboard/quarantine`, { redirect: 'manual' })).status).toBe(303);

@@ -68,17 +68,23 @@ describe('callsync start', () => {
 
     // The dashboard: linked from the banner, behind the password generated into the data directory
     // (the banner names the file, never the password).
-    const dashboard = /dashboard\s+(http:\/\/\S+\/dashboard) \(password: (\S+)\)/.exec(stdout);
+    const dashboard = /dashboard\s+(http:\/\/\S+\/dashboard) \(user admin, password: (\S+)\)/.exec(stdout);
     expect(dashboard).not.toBeNull();
     const [, dashboardUrl, passwordFile] = dashboard!;
     expect(passwordFile).toBe(join(dataDir, 'keys', 'dashboard-password'));
     const password = readFileSync(passwordFile!, 'utf8').trim();
     expect(stdout + stderr).not.toContain(password);
     expect((await fetch(dashboardUrl!, { redirect: 'manual' })).status).toBe(303);
+    // The login form's CSRF token, in its hidden field and its cookie.
+    const form = await fetch(`${dashboardUrl}/login`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
     const login = await fetch(`${dashboardUrl}/login`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ password }).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: form.headers.get('set-cookie')!.split(';')[0]!,
+      },
+      body: new URLSearchParams({ username: 'admin', password, _csrf: csrf }).toString(),
       redirect: 'manual',
     });
     expect(login.status).toBe(303);

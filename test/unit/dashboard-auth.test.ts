@@ -1,11 +1,14 @@
-// The dashboard's login pieces: the password check, signed session cookies, and the refusal to run
-// without a password where other machines can reach it.
+// The dashboard's login pieces: the bootstrap password check, users' scrypt hashes, the session
+// cookie's flags, the query parameter checks, and the refusal to run without a password where other
+// machines can reach it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../config/load';
 import { dashboardSettings } from '../../runtime/dashboard-settings';
-import { DashboardSessions, passwordMatches, readCookie } from '../../server/dashboard/auth';
+import { hashPassword, verifyPassword } from '../../lib/password-hash';
+import { passwordMatches, readCookie, sessionCookie } from '../../server/dashboard/auth';
+import { callListQuerySchema, parseQuery, quarantineQuerySchema } from '../../server/dashboard/params';
 
 const account = {
   name: 'acme',
@@ -19,16 +22,51 @@ describe('dashboard login', () => {
     expect(passwordMatches('', 'correct horse battery')).toBe(false);
   });
 
-  it('signs sessions that expire, and a new password ends them', () => {
-    const sessions = new DashboardSessions('password-one-123', 60_000);
-    const cookie = sessions.issue(1_000);
-    expect(sessions.valid(cookie, 2_000)).toBe(true);
-    expect(sessions.valid(cookie, 61_001)).toBe(false);
-    const [expiry, nonce, mac] = cookie.split('.');
-    expect(sessions.valid(`${Number(expiry) + 1e9}.${nonce}.${mac}`, 2_000)).toBe(false);
-    expect(new DashboardSessions('password-two-456', 60_000).valid(cookie, 2_000)).toBe(false);
-    expect(sessions.cookie(cookie, true)).toMatch(/HttpOnly; SameSite=Strict; Max-Age=60; Secure$/);
-    expect(readCookie(`a=1; callsync_dashboard=${cookie}; b=2`, 'callsync_dashboard')).toBe(cookie);
+  it('hashes passwords with scrypt and a salt of their own, and checks them', async () => {
+    const a = await hashPassword('correct horse battery');
+    const b = await hashPassword('correct horse battery');
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(a).not.toBe(b); // a salt per password: equal passwords do not show
+    expect(a).not.toContain('correct');
+    await expect(verifyPassword('correct horse battery', a)).resolves.toBe(true);
+    await expect(verifyPassword('correct horse batter', a)).resolves.toBe(false);
+    await expect(verifyPassword('', a)).resolves.toBe(false);
+    await expect(verifyPassword('x', 'not-a-hash')).resolves.toBe(false);
+    await expect(verifyPassword('x', 'scrypt$1099511627776$8$1$AAAA$AAAA')).resolves.toBe(false);
+  });
+
+  it('marks the session cookie HttpOnly and SameSite, and Secure when asked', () => {
+    expect(sessionCookie('tok', 60_000, true)).toBe(
+      'callsync_dashboard=tok; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=60; Secure',
+    );
+    expect(sessionCookie('tok', 60_000, false)).not.toMatch(/Secure/);
+    expect(sessionCookie('', 60_000, false)).toMatch(/Max-Age=0/);
+    expect(readCookie('a=1; callsync_dashboard=tok; b=2', 'callsync_dashboard')).toBe('tok');
+  });
+
+  it('names the query parameter that will not do: repeated, control characters, impossible dates', () => {
+    const bad = (schema: Parameters<typeof parseQuery>[0], q: unknown) => {
+      const r = parseQuery(schema, q);
+      return r.ok ? 'ok' : r.message;
+    };
+    expect(bad(callListQuerySchema, { from: '2026-11-01', to: '2026-11-30', outcome: 'VM' })).toBe('ok');
+    expect(bad(callListQuerySchema, { outcome: ['VM', 'INITIAL'] })).toMatch(
+      /^query parameter "outcome" must be given once/,
+    );
+    expect(bad(callListQuerySchema, { number: '44\u000020' })).toMatch(
+      /"number" must not contain control characters/,
+    );
+    expect(bad(callListQuerySchema, { from: '0000-01-01' })).toMatch(
+      /"from" must be a date YYYY-MM-DD between 1900 and 9999/,
+    );
+    expect(bad(callListQuerySchema, { to: '2026-02-30' })).toMatch(/"to" must be a date/);
+    expect(bad(callListQuerySchema, { before: '2026-01-01T00:00:00.000Z_99999999999999999999' })).toMatch(
+      /"before"/,
+    );
+    expect(bad(callListQuerySchema, { before: '2026-01-01T00:00:00.000Z_12' })).toBe('ok');
+    expect(bad(callListQuerySchema, { user: 'acme' })).toMatch(/"user" must be <account>:<user id>/);
+    expect(bad(quarantineQuerySchema, { offset: '1e9' })).toMatch(/"offset" must be a whole number/);
+    expect(bad(quarantineQuerySchema, { stream: 'cdrs', offset: '100' })).toBe('ok');
   });
 
   it('refuses to serve it without a password on a non-loopback interface, and is off on loopback', () => {

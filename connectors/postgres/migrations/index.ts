@@ -25,6 +25,7 @@ import * as dashboard from './2026_12_24_1200_dashboard';
 import * as createCdrOutcomes from './2026_12_26_0900_create_cdr_outcomes';
 import * as createBuiltinMessages from './2026_12_27_0900_create_builtin_messages';
 import * as callerReachesAndDialSends from './2026_12_29_0900_caller_reaches_and_dial_sends';
+import * as createDashboardUsers from './2026_12_30_0900_create_dashboard_users';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -52,4 +53,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_28_0900_create_vendor_rate_windows': createVendorRateWindows,
   '2026_12_29_0900_caller_reaches_and_dial_sends': callerReachesAndDialSends,
   '2026_12_29_1000_audio_missing_since': audioMissingSince,
+  '2026_12_30_0900_create_dashboard_users': createDashboardUsers,
 };

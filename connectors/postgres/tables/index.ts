@@ -22,6 +22,11 @@ import type { WebhookInboxTable, WebhookRejectedTable } from './webhooks';
 import type { ReportDeliveriesTable } from './report-deliveries';
 import type { GoogleTasklistsTable, TranscriptionJobsTable } from './google-apps';
 import type { ErasureRequestsTable, ErasureSuppressionsTable, ErasuresTable } from './erasure';
+import type {
+  DashboardLoginFailuresTable,
+  DashboardSessionsTable,
+  DashboardUsersTable,
+} from './dashboard-users';
 import type { ContactAmbiguitiesTable, ContactLinksTable, ContactSyncStateTable } from './contact-sync';
 
 export interface Database {
@@ -65,6 +70,9 @@ export interface Database {
   contact_sync_state: ContactSyncStateTable;
   contact_ambiguities: ContactAmbiguitiesTable;
   cdr_outcomes: CdrOutcomesTable;
+  dashboard_users: DashboardUsersTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_login_failures: DashboardLoginFailuresTable;
 }
 
 export * from './columns';
@@ -86,3 +94,4 @@ export * from './report-deliveries';
 export * from './google-apps';
 export * from './erasure';
 export * from './contact-sync';
+export * from './dashboard-users';

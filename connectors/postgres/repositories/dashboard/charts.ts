@@ -82,8 +82,9 @@ export async function syncRunSeries(
   }));
 }
 
-/** Webhook delivery to Temporal (received → relayed) per hour: median and 95th percentile, in seconds. */
-export async function webhookLatencyPerHour(db: Kysely<Database>, since: Date) {
+/** Webhook delivery to Temporal (received → relayed) per hour of these accounts: median and 95th percentile, in seconds. */
+export async function webhookLatencyPerHour(db: Kysely<Database>, since: Date, accounts: readonly string[]) {
+  if (accounts.length === 0) return [];
   const hour = sql<Date>`date_trunc('hour', done_at)`;
   const latency = sql`extract(epoch from done_at - received_at)`;
   const rows = await db
@@ -95,6 +96,7 @@ export async function webhookLatencyPerHour(db: Kysely<Database>, since: Date) {
       sql<number>`percentile_cont(0.95) within group (order by ${latency})::float8`.as('p95'),
     ])
     .where('status', '=', 'done')
+    .where('account', 'in', [...accounts])
     .where('done_at', '>=', since)
     .groupBy(hour)
     .orderBy(hour)

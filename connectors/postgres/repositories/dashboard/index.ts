@@ -3,3 +3,4 @@ export * from './overview';
 export * from './charts';
 export * from './calls';
 export * from './quarantine';
+export * from './users';
