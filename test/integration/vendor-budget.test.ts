@@ -48,9 +48,9 @@ describe('vendor daily budgets', () => {
     });
     const deps = { config, warehouse: w } as unknown as ActivityDeps;
     const now = new Date('2026-11-23T18:00:00Z');
-    await spendCrmDailyBudget(deps, now);
-    await spendCrmDailyBudget(deps, now);
-    const err = await spendCrmDailyBudget(deps, now).then(
+    await spendCrmDailyBudget(deps, 'acme', now);
+    await spendCrmDailyBudget(deps, 'acme', now);
+    const err = await spendCrmDailyBudget(deps, 'acme', now).then(
       () => undefined,
       (e: unknown) => e,
     );
