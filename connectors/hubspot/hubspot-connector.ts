@@ -108,8 +108,9 @@ export class HubSpotConnector implements CrmConnector {
       ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
     };
     const window = { max: Math.floor(config.requestsPer10Seconds * 0.95), windowMs: 10_500 };
+    // Per portal (token), not per API host: every portal has a window of its own at HubSpot.
     this.destinationId = hubspotDestinationId(config);
-    const scope = config.basePath.replace(/\/$/, '');
+    const scope = this.destinationId;
     this.gate = new RateGate({
       ...gateOpts,
       requestsPerSecond: window.max / 10,
