@@ -1,9 +1,11 @@
 // An account's own values of the settings its CRM decides (`accounts[].overrides`): how callers are
-// matched, whose contacts are created, how callbacks run and in which business hours. Each field left
+// matched, whose contacts are created, how callbacks run and in which business hours, and where its
+// reports are delivered. Each field left
 // out falls back to the global section of the same name (config/account-settings.ts). No defaults
 // here: a default would hide the global value.
 import { z } from 'zod';
 import { durationMs } from './duration';
+import { reportDeliveryConfigSchema } from './report-delivery';
 
 /** A number matching several contacts: the most recently updated, or the one owned by the call's user. */
 export const matchRuleSchema = z.enum(['most_recent', 'call_owner']);
@@ -46,6 +48,8 @@ export const accountOverridesSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  /** This account's `reports.delivery`, as a whole (its own SMTP, outbox, Drive folder and credentials). */
+  reports: z.strictObject({ delivery: reportDeliveryConfigSchema.optional() }).optional(),
 });
 
 export type AccountOverrides = z.infer<typeof accountOverridesSchema>;

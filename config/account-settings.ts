@@ -34,3 +34,11 @@ export function callbacksOf(config: CallsyncConfig, account: string): Callbacks 
 export function crmDestinationOf(config: CallsyncConfig, account: string): CrmDestinationConfig {
   return config.accounts.find((a) => a.name === account)?.crm ?? config.crm.destination;
 }
+
+/** Where `account`'s finished reports go: its own `reports.delivery`, else the global one. */
+export function reportDeliveryOf(
+  config: CallsyncConfig,
+  account: string,
+): CallsyncConfig['reports']['delivery'] {
+  return overridesOf(config, account).reports?.delivery ?? config.reports.delivery;
+}

@@ -1,6 +1,6 @@
 // Per-account settings (`accounts[].overrides`): what an account sets is its own, what it leaves out
 // comes from the global sections, and a bad or misspelt override is an error that names the field.
-import { callbacksOf, crmDestinationOf, crmRulesOf } from '../../config/account-settings';
+import { callbacksOf, crmDestinationOf, crmRulesOf, reportDeliveryOf } from '../../config/account-settings';
 import { ConfigError, parseConfig } from '../../config/load';
 
 const platform = {
@@ -60,6 +60,24 @@ describe('per-account settings', () => {
       days: [1, 2, 3, 4, 5],
     });
     expect(crmDestinationOf(config, 'beta')).toMatchObject({ type: 'salesforce' });
+  });
+
+  it("delivers an account's reports its own way, as a whole, or the global way", () => {
+    const withDelivery = parseConfig({
+      accounts: [
+        { name: 'acme', platform },
+        {
+          name: 'beta',
+          platform,
+          overrides: { reports: { delivery: { email: { outboxDir: '/srv/beta-outbox' } } } },
+        },
+      ],
+      reports: { delivery: { email: { outboxDir: '/srv/outbox' }, attachmentMaxBytes: 1000 } },
+    });
+    expect(reportDeliveryOf(withDelivery, 'acme')).toBe(withDelivery.reports.delivery);
+    expect(reportDeliveryOf(withDelivery, 'beta').email.outboxDir).toBe('/srv/beta-outbox');
+    // As a whole: the global attachment limit is not beta's.
+    expect(reportDeliveryOf(withDelivery, 'beta').attachmentMaxBytes).toBe(10 * 1024 * 1024);
   });
 
   it('names a bad or misspelt override', () => {
