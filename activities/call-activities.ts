@@ -442,9 +442,7 @@ export function createCallActivities(deps: ActivityDeps) {
       const first = input.missed[0];
       const { assignTo } = callbacksOf(deps.config, input.account);
       const assignee =
-        assignTo === 'called_user'
-          ? await userEmail(input.account, first?.calledUserId)
-          : null;
+        assignTo === 'called_user' ? await userEmail(input.account, first?.calledUserId) : null;
       const lines = callbackTaskLines(input);
       const task: CallbackTask = {
         key: `${input.account}:callback:${input.number}:${input.firstCallId}`,
@@ -454,8 +452,7 @@ export function createCallActivities(deps: ActivityDeps) {
         dueAt: input.dueAt,
         callerNumber: input.number,
         assigneeEmail: assignee,
-        assigneeUserId:
-          assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
+        assigneeUserId: assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
         contact: await matchContact(input.account, input.number, first?.calledUserId),
       };
       const { crmId, outcome } = await writeTask(deps.crm(input.account), task);

@@ -53,7 +53,10 @@ export function reportDeliveryServices(
 ): Promise<ReportDeliveryServices> {
   if (deps.reportDelivery) return Promise.resolve(deps.reportDelivery);
   let byConfig = built.get(deps);
-  if (!byConfig) built.set(deps, (byConfig = new Map()));
+  if (!byConfig) {
+    byConfig = new Map<ReportDeliveryConfig, Promise<ReportDeliveryServices>>();
+    built.set(deps, byConfig);
+  }
   let services = byConfig.get(delivery);
   if (!services) {
     services = createReportDeliveryServices(delivery);

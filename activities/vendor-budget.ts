@@ -17,7 +17,11 @@ export function msUntilNextUtcDay(now: Date): number {
  * Spends one CRM activity's requests of `account`'s destination's daily budget (its own org's, from
  * `accounts[].crm`, else `crm.destination`), or throws a retryable DailyBudgetSpent.
  */
-export async function spendCrmDailyBudget(deps: ActivityDeps, account: string, now = new Date()): Promise<void> {
+export async function spendCrmDailyBudget(
+  deps: ActivityDeps,
+  account: string,
+  now = new Date(),
+): Promise<void> {
   const destination = crmDestinationOf(deps.config, account);
   if (destination.type !== 'salesforce' || destination.dailyApiBudget === undefined) return;
   const take = await takeDailyBudget(deps.warehouse.db, {

@@ -140,13 +140,23 @@ describe('contact lookup with several accounts', () => {
     const beta = await lookup.candidates('beta', asConnector(p2), caller);
     expect(beta).toMatchObject({ source: 'crm', contacts: [{ crmId: '202' }] });
     // Each answer is kept for its account: again from memory, no further searches.
-    expect(await lookup.candidates('acme', asConnector(p1), caller)).toEqual({ contacts: [], source: 'memory' });
+    expect(await lookup.candidates('acme', asConnector(p1), caller)).toEqual({
+      contacts: [],
+      source: 'memory',
+    });
     expect((await lookup.candidates('beta', asConnector(p2), caller)).contacts[0]?.crmId).toBe('202');
     expect([p1.searches, p2.searches]).toEqual([1, 1]);
 
     // A second worker (an empty memory) reads the table: still each account's own answer.
-    const other = createContactLookup({ warehouse: w, contactMaxAgeMs: 3_600_000, unknownMaxAgeMs: 3_600_000 });
-    expect(await other.candidates('acme', asConnector(p1), caller)).toEqual({ contacts: [], source: 'cache' });
+    const other = createContactLookup({
+      warehouse: w,
+      contactMaxAgeMs: 3_600_000,
+      unknownMaxAgeMs: 3_600_000,
+    });
+    expect(await other.candidates('acme', asConnector(p1), caller)).toEqual({
+      contacts: [],
+      source: 'cache',
+    });
     expect(await other.candidates('beta', asConnector(p2), caller)).toMatchObject({
       source: 'cache',
       contacts: [{ crmId: '202' }],

@@ -58,7 +58,8 @@ export async function upsertCrmContactCache(
   if (rows.length === 0) return;
   // One row per key: the last one given wins, as a later write would.
   const unique = new Map<string, CrmContactCacheEntry>();
-  for (const r of rows) unique.set(`${r.account}\u0000${r.destination}\u0000${r.e164}\u0000${r.contact.crmId}`, r);
+  for (const r of rows)
+    unique.set(`${r.account}\u0000${r.destination}\u0000${r.e164}\u0000${r.contact.crmId}`, r);
   const values = [...unique.values()];
   await atomically(db, async (trx) => {
     await trx
