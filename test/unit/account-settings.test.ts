@@ -1,6 +1,8 @@
 // Per-account settings (`accounts[].overrides`): what an account sets is its own, what it leaves out
 // comes from the global sections, and a bad or misspelt override is an error that names the field.
 import { callbacksOf, crmDestinationOf, crmRulesOf, reportDeliveryOf } from '../../config/account-settings';
+import type { ActivityDeps } from '../../activities/deps';
+import { createCallActivities } from '../../activities/call-activities';
 import { ConfigError, parseConfig } from '../../config/load';
 
 const platform = {
@@ -78,6 +80,20 @@ describe('per-account settings', () => {
     expect(reportDeliveryOf(withDelivery, 'beta').email.outboxDir).toBe('/srv/beta-outbox');
     // As a whole: the global attachment limit is not beta's.
     expect(reportDeliveryOf(withDelivery, 'beta').attachmentMaxBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it("gives each account's callback workflow its own business hours (the callbackSettings activity)", async () => {
+    const activities = createCallActivities({ config } as unknown as ActivityDeps);
+    expect((await activities.callbackSettings({ account: 'acme' })).autoDial).toMatchObject({
+      enabled: false,
+      timezone: 'Europe/London',
+      start: '09:00',
+      end: '18:00',
+    });
+    expect(await activities.callbackSettings({ account: 'beta' })).toMatchObject({
+      dueInMs: 2 * 3_600_000,
+      autoDial: { enabled: true, timezone: 'America/New_York', start: '08:00', end: '18:00' },
+    });
   });
 
   it('names a bad or misspelt override', () => {
