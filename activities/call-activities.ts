@@ -8,6 +8,7 @@ import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../connect
 import { CrmBatchers } from '../connectors/crm/crm-batchers';
 import { findCallCdr } from './call-cdr';
 import { contactLookupOf } from './contact-lookup';
+import { callbacksOf, crmRulesOf } from '../config/account-settings';
 import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
@@ -144,11 +145,12 @@ export function createCallActivities(deps: ActivityDeps) {
 
   // The CRM owner of the call's user; looked up only when the match rule needs it.
   const callOwner = async (account: string, userId: number | null | undefined): Promise<string | null> => {
-    if (deps.config.crm.matchRule !== 'call_owner' || !userId) return null;
+    const rules = crmRulesOf(deps.config, account);
+    if (rules.matchRule !== 'call_owner' || !userId) return null;
     return resolveCallOwner({
       userId,
       email: await userEmail(account, userId),
-      overrides: deps.config.crm.owners,
+      overrides: rules.owners,
       connector: deps.crm(account),
     });
   };
@@ -160,21 +162,22 @@ export function createCallActivities(deps: ActivityDeps) {
   ): Promise<CrmContact | null> => {
     if (!number) return null;
     const crm = deps.crm(account);
+    const rules = crmRulesOf(deps.config, account);
     const ownerId = await callOwner(account, userId);
     const lookup = contactLookupOf(deps);
     // A miss in the contact cache goes to the CRM through this worker's lookup batcher when the CRM
     // has one (one search for many numbers), else as a search of its own.
     const b = batchersOf(crm);
-    const { contacts } = await lookup.candidates(crm, number, (n) =>
+    const { contacts } = await lookup.candidates(account, crm, number, (n) =>
       b ? b.lookups.submit(n) : crm.findContactsByPhone(n),
     );
-    const choose = (list: CrmContact[]) => chooseContact(list, deps.config.crm.matchRule, ownerId);
+    const choose = (list: CrmContact[]) => chooseContact(list, rules.matchRule, ownerId);
     const found = choose(contacts);
-    if (found || !deps.config.crm.createUnknownContacts) return found;
+    if (found || !rules.createUnknownContacts) return found;
     // Keyed per account and number: calls and callbacks of one unknown caller followed at once (on
     // any worker) create one contact between them.
     const { contact } = await ensureUnknownContact(deps.warehouse.db, crm, { account, e164: number }, choose);
-    await lookup.remember(crm, number, contact);
+    await lookup.remember(account, crm, number, contact);
     return contact;
   };
 
@@ -228,8 +231,8 @@ export function createCallActivities(deps: ActivityDeps) {
     },
 
     /** Callback settings from config. */
-    async callbackSettings(_input: { account: string }) {
-      const c = deps.config.callbacks;
+    async callbackSettings(input: { account: string }) {
+      const c = callbacksOf(deps.config, input.account);
       return {
         dueInMs: c.dueIn,
         expireAfterMs: c.expireAfter,
@@ -286,7 +289,7 @@ export function createCallActivities(deps: ActivityDeps) {
       known: { recording: boolean; transcript: boolean } | null;
       crmId: string | null;
     }): Promise<LogCallResult> {
-      await spendCrmDailyBudget(deps);
+      await spendCrmDailyBudget(deps, input.account);
       const cdr = await findCdr(input.account, input.callId);
       if (!cdr) {
         throw ApplicationFailure.create({ type: 'CdrMissing', message: `no CDR for call ${input.callId}` });
@@ -435,12 +438,11 @@ export function createCallActivities(deps: ActivityDeps) {
 
     /** Writes the callback task (one per callback, exactly once), open, closed or expired. */
     async upsertCallbackTask(input: CallbackTaskInput): Promise<string> {
-      await spendCrmDailyBudget(deps);
+      await spendCrmDailyBudget(deps, input.account);
       const first = input.missed[0];
+      const { assignTo } = callbacksOf(deps.config, input.account);
       const assignee =
-        deps.config.callbacks.assignTo === 'called_user'
-          ? await userEmail(input.account, first?.calledUserId)
-          : null;
+        assignTo === 'called_user' ? await userEmail(input.account, first?.calledUserId) : null;
       const lines = callbackTaskLines(input);
       const task: CallbackTask = {
         key: `${input.account}:callback:${input.number}:${input.firstCallId}`,
@@ -450,8 +452,7 @@ export function createCallActivities(deps: ActivityDeps) {
         dueAt: input.dueAt,
         callerNumber: input.number,
         assigneeEmail: assignee,
-        assigneeUserId:
-          deps.config.callbacks.assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
+        assigneeUserId: assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
         contact: await matchContact(input.account, input.number, first?.calledUserId),
       };
       const { crmId, outcome } = await writeTask(deps.crm(input.account), task);

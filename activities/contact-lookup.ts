@@ -1,12 +1,14 @@
-// Who in the CRM holds a phone number: a minute in this process's memory, then the shared
+// Who in an account's CRM holds a phone number: a minute in this process's memory, then the shared
 // crm_contact_cache table (which the contact sync warms), then the CRM's search, whose answer (or
 // "nobody") goes back into the table. CRMs rate-limit search hard (HubSpot: a few per second), and a
-// ringing call cannot wait for one.
-import type { CrmConnector, CrmContact } from '../connectors/crm/crm-connector';
+// ringing call cannot wait for one. Every answer is the account's and its destination's (portal, org)
+// alone: another account's contact, or its "nobody", never answers for this one.
+import { destinationIdOf, type CrmConnector, type CrmContact } from '../connectors/crm/crm-connector';
 import {
   findCrmContactByPhone,
   recordCrmContactMiss,
   upsertCrmContactCache,
+  type CrmContactCacheScope,
   type WarehouseDatabase,
 } from '../connectors/postgres';
 
@@ -26,16 +28,17 @@ export type LookupSource = 'memory' | 'cache' | 'crm';
 
 export interface ContactLookup {
   /**
-   * Every CRM contact holding `e164`, from the fastest place that knows. `search` asks the CRM on a
-   * miss (a batcher's shared search, say); the connector's own search by default.
+   * Every contact in `account`'s CRM holding `e164`, from the fastest place that knows. `search` asks
+   * the CRM on a miss (a batcher's shared search, say); the connector's own search by default.
    */
   candidates(
+    account: string,
     crm: CrmConnector,
     e164: string,
     search?: (e164: string) => Promise<CrmContact[]>,
   ): Promise<{ contacts: CrmContact[]; source: LookupSource }>;
   /** Records a contact callsync just created, so the next lookup finds it without a search. */
-  remember(crm: CrmConnector, e164: string, contact: CrmContact): Promise<void>;
+  remember(account: string, crm: CrmConnector, e164: string, contact: CrmContact): Promise<void>;
 }
 
 export function createContactLookup(opts: ContactLookupOptions): ContactLookup {
@@ -46,13 +49,20 @@ export function createContactLookup(opts: ContactLookupOptions): ContactLookup {
     if (memory.size > MEMORY_MAX) memory.delete(memory.keys().next().value!);
   };
   const db = opts.warehouse.db;
+  const scopeOf = (account: string, crm: CrmConnector): CrmContactCacheScope => ({
+    account,
+    destination: destinationIdOf(crm),
+  });
+  const keyOf = (scope: CrmContactCacheScope, e164: string) =>
+    `${scope.account}\u0000${scope.destination}\u0000${e164}`;
 
   return {
-    async candidates(crm, e164, search = (n) => crm.findContactsByPhone(n)) {
-      const key = `${crm.name}\u0000${e164}`;
+    async candidates(account, crm, e164, search = (n) => crm.findContactsByPhone(n)) {
+      const scope = scopeOf(account, crm);
+      const key = keyOf(scope, e164);
       const mem = memory.get(key);
       if (mem && Date.now() - mem.at <= MEMORY_MS) return { contacts: mem.contacts, source: 'memory' };
-      const cached = await findCrmContactByPhone(db, crm.name, e164, opts.contactMaxAgeMs);
+      const cached = await findCrmContactByPhone(db, scope, e164, opts.contactMaxAgeMs);
       const fresh =
         cached !== null &&
         (cached.contacts.length > 0 || Date.now() - cached.cachedAt.getTime() <= opts.unknownMaxAgeMs);
@@ -61,19 +71,20 @@ export function createContactLookup(opts: ContactLookupOptions): ContactLookup {
         return { contacts: cached.contacts, source: 'cache' };
       }
       const found = await search(e164);
-      if (found.length === 0) await recordCrmContactMiss(db, crm.name, e164);
+      if (found.length === 0) await recordCrmContactMiss(db, scope, e164);
       else
         await upsertCrmContactCache(
           db,
-          found.map((contact) => ({ destination: crm.name, e164, contact })),
+          found.map((contact) => ({ ...scope, e164, contact })),
         );
       keep(key, found);
       return { contacts: found, source: 'crm' };
     },
 
-    async remember(crm, e164, contact) {
-      await upsertCrmContactCache(db, [{ destination: crm.name, e164, contact }]);
-      keep(`${crm.name}\u0000${e164}`, [contact]);
+    async remember(account, crm, e164, contact) {
+      const scope = scopeOf(account, crm);
+      await upsertCrmContactCache(db, [{ ...scope, e164, contact }]);
+      keep(keyOf(scope, e164), [contact]);
     },
   };
 }

@@ -2,6 +2,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CountryCode } from 'libphonenumber-js';
 import type { CrmContactBook } from '../connectors/crm/contact-book';
+import { destinationIdOf } from '../connectors/crm/crm-connector';
 import { HubSpotConnector } from '../connectors/hubspot';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { putContactSyncState } from '../connectors/postgres/repositories/contact-sync';
@@ -36,6 +37,8 @@ export function createContactSyncActivities(deps: ActivityDeps) {
         );
       }
       const scope = { account: input.account, destination: book.destination };
+      // The screen-pop cache is the account's, at this very portal or org.
+      const cache = { account: input.account, destination: destinationIdOf(deps.crm(input.account)) };
       if (!prepared.has(book)) {
         await book.prepare();
         prepared.add(book);
@@ -49,7 +52,7 @@ export function createContactSyncActivities(deps: ActivityDeps) {
           country: deps.config.crm.defaultCountry as CountryCode,
           scope,
           onUnlinked: async (crmIds) => {
-            for (const id of crmIds) await forgetCrmContact(deps.warehouse.db, book.destination, id);
+            for (const id of crmIds) await forgetCrmContact(deps.warehouse.db, cache, id);
           },
           // Warms the screen-pop cache with every linked or created CRM contact's numbers.
           onLinked: (entries) =>
@@ -57,7 +60,7 @@ export function createContactSyncActivities(deps: ActivityDeps) {
               deps.warehouse.db,
               entries.flatMap((e) =>
                 e.numbers.map((e164) => ({
-                  destination: book.destination,
+                  ...cache,
                   e164,
                   contact: {
                     crmId: e.crmId,

@@ -20,6 +20,7 @@ import {
 import type { ConversationsPassResult, SmsReceivedInput, SmsReceivedResult } from '../contracts';
 import { platformTimeOrUndefined } from '../sync/time';
 import { contactLookupOf } from './contact-lookup';
+import { crmRulesOf } from '../config/account-settings';
 import type { ActivityDeps } from './deps';
 
 /** A platform time (`YYYY-MM-DD HH:MM:SS`, UTC) as a Date; null when absent or unreadable. */
@@ -120,8 +121,8 @@ export function createConversationActivities(deps: ActivityDeps) {
   ): Promise<string | null> => {
     const counterpart = toE164(m.direction === 'inbound' ? m.from : m.to, country);
     if (!counterpart) return null;
-    const { contacts } = await contactLookupOf(deps).candidates(crm, counterpart);
-    const contact = chooseContact(contacts, deps.config.crm.matchRule, null);
+    const { contacts } = await contactLookupOf(deps).candidates(m.account, crm, counterpart);
+    const contact = chooseContact(contacts, crmRulesOf(deps.config, m.account).matchRule, null);
     if (!contact) return null;
     const word = m.channel === 'sms' ? 'SMS' : 'Voicemail';
     const length = m.durationS ? ` (${m.durationS} s)` : '';

@@ -40,6 +40,7 @@ import { cultureFromCode, describeReport, reportRows } from '../reports';
 import type { ActivityDeps } from './deps';
 import { deliveryKey, emailTarget, runIdText, sendsLink, spreadsheetKey } from './report-delivery-keys';
 import { reportDeliveryServices, type ReportDeliveryServices } from './report-delivery-services';
+import { reportDeliveryOf } from '../config/account-settings';
 
 /** Which run to deliver; everything else is read from report_runs and report_schedules. */
 export interface DeliverReportInput {
@@ -131,7 +132,7 @@ async function google<T>(
 
 /** Uploads the run's file to the Drive folder once; a second call finds the first upload. */
 async function deliverDrive(deps: ActivityDeps, services: ReportDeliveryServices, ctx: RunContext) {
-  const folderId = deps.config.reports.delivery.google?.drive?.folderId;
+  const folderId = reportDeliveryOf(deps.config, ctx.run.account).google?.drive?.folderId;
   if (!services.drive || !folderId)
     return { channel: 'drive', state: 'skipped', reason: 'Drive is not configured' } as const;
   const target = `${folderId}${ctx.generation}`;
@@ -171,7 +172,7 @@ async function deliverDrive(deps: ActivityDeps, services: ReportDeliveryServices
 
 /** E-mails the report to the schedule's recipients once (attached, or as a Drive link when large). */
 async function deliverEmail(deps: ActivityDeps, services: ReportDeliveryServices, ctx: RunContext) {
-  const config = deps.config.reports.delivery;
+  const config = reportDeliveryOf(deps.config, ctx.run.account);
   const { valid, invalid } = parseRecipients(ctx.schedule.emails);
   if (valid.length === 0 && invalid.length === 0) {
     return { channel: 'email', state: 'skipped', reason: 'the schedule has no e-mail recipients' } as const;
@@ -251,7 +252,7 @@ async function deliverEmail(deps: ActivityDeps, services: ReportDeliveryServices
 
 /** Writes the run's rows into the tab of its period in the schedule's spreadsheet. */
 async function deliverSheets(deps: ActivityDeps, services: ReportDeliveryServices, ctx: RunContext) {
-  const google_ = deps.config.reports.delivery.google;
+  const google_ = reportDeliveryOf(deps.config, ctx.run.account).google;
   const folderId = google_?.sheets.folderId ?? google_?.drive?.folderId;
   if (!services.sheets || !google_ || !folderId) {
     return { channel: 'sheets', state: 'skipped', reason: 'Sheets is not enabled' } as const;
@@ -327,8 +328,8 @@ export async function deliverReport(
   deps: ActivityDeps,
   input: DeliverReportInput & { channel: DeliveryChannel },
 ): Promise<DeliverReportResult> {
-  const services = await reportDeliveryServices(deps);
   const ctx = await loadRun(deps, input);
+  const services = await reportDeliveryServices(deps, reportDeliveryOf(deps.config, ctx.run.account));
   return CHANNELS[input.channel](deps, services, ctx);
 }
 

@@ -1,4 +1,5 @@
-// The clients report delivery uses, built once per worker from `reports.delivery` (credentials come
+// The clients report delivery uses, built once per worker from `reports.delivery` or an account's own
+// (`accounts[].overrides.reports.delivery`; credentials come
 // from config, never from activity arguments). Tests replace any of them through deps.reportDelivery.
 import { resolve } from 'node:path';
 import type { ReportDeliveryConfig } from '../config/report-delivery';
@@ -40,20 +41,28 @@ export async function createReportDeliveryServices(
   };
 }
 
-const built = new WeakMap<object, Promise<ReportDeliveryServices>>();
+const built = new WeakMap<object, Map<ReportDeliveryConfig, Promise<ReportDeliveryServices>>>();
 
-/** The services of one deps object: injected ones when given, otherwise built once from its config. */
-export function reportDeliveryServices(deps: {
-  config: { reports: { delivery: ReportDeliveryConfig } };
-  reportDelivery?: ReportDeliveryServices;
-}): Promise<ReportDeliveryServices> {
+/**
+ * The services of one deps object for one delivery config (the global `reports.delivery`, or an
+ * account's own): injected ones when given, otherwise built once per config.
+ */
+export function reportDeliveryServices(
+  deps: { reportDelivery?: ReportDeliveryServices },
+  delivery: ReportDeliveryConfig,
+): Promise<ReportDeliveryServices> {
   if (deps.reportDelivery) return Promise.resolve(deps.reportDelivery);
-  let services = built.get(deps);
+  let byConfig = built.get(deps);
+  if (!byConfig) {
+    byConfig = new Map<ReportDeliveryConfig, Promise<ReportDeliveryServices>>();
+    built.set(deps, byConfig);
+  }
+  let services = byConfig.get(delivery);
   if (!services) {
-    services = createReportDeliveryServices(deps.config.reports.delivery);
+    services = createReportDeliveryServices(delivery);
     // A failed build (an unreadable key file) is not cached, so the next attempt tries again.
-    services.catch(() => built.delete(deps));
-    built.set(deps, services);
+    services.catch(() => byConfig.delete(delivery));
+    byConfig.set(delivery, services);
   }
   return services;
 }

@@ -9,6 +9,7 @@ import { toE164 } from '../connectors/crm/phone';
 import { NotFoundError } from '../connectors/platform';
 import type { ScreenPopInput, ScreenPopResult } from '../contracts';
 import { contactLookupOf } from './contact-lookup';
+import { crmRulesOf } from '../config/account-settings';
 import type { ActivityDeps } from './deps';
 
 /** The spec's action_text has no stated limit; links shown in a softphone stay short. */
@@ -61,8 +62,8 @@ export function createScreenPopActivities(deps: ActivityDeps) {
       if (!e164)
         return { outcome: 'skipped', reason: 'the caller has no phone number (anonymous or internal)' };
       const crm = deps.crm(input.account);
-      const { contacts, source } = await contactLookupOf(deps).candidates(crm, e164);
-      const contact = chooseContact(contacts, deps.config.crm.matchRule, null);
+      const { contacts, source } = await contactLookupOf(deps).candidates(input.account, crm, e164);
+      const contact = chooseContact(contacts, crmRulesOf(deps.config, input.account).matchRule, null);
       const link = await callerLink(crm, config, e164, contact);
       if (!link) return { outcome: 'skipped', reason: `${crm.name} has no web pages to link to`, source };
       try {

@@ -5,6 +5,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { takeDailyBudget } from '../connectors/postgres';
 import { CRM_REQUESTS_PER_ACTIVITY } from '../contracts/task-queues';
 import type { ActivityDeps } from './deps';
+import { crmDestinationOf } from '../config/account-settings';
 
 /** Milliseconds from `now` to the next UTC midnight. */
 export function msUntilNextUtcDay(now: Date): number {
@@ -12,9 +13,16 @@ export function msUntilNextUtcDay(now: Date): number {
   return next - now.getTime();
 }
 
-/** Spends one CRM activity's requests of the daily budget, or throws a retryable DailyBudgetSpent. */
-export async function spendCrmDailyBudget(deps: ActivityDeps, now = new Date()): Promise<void> {
-  const destination = deps.config.crm.destination;
+/**
+ * Spends one CRM activity's requests of `account`'s destination's daily budget (its own org's, from
+ * `accounts[].crm`, else `crm.destination`), or throws a retryable DailyBudgetSpent.
+ */
+export async function spendCrmDailyBudget(
+  deps: ActivityDeps,
+  account: string,
+  now = new Date(),
+): Promise<void> {
+  const destination = crmDestinationOf(deps.config, account);
   if (destination.type !== 'salesforce' || destination.dailyApiBudget === undefined) return;
   const take = await takeDailyBudget(deps.warehouse.db, {
     vendor: 'salesforce',
@@ -26,7 +34,7 @@ export async function spendCrmDailyBudget(deps: ActivityDeps, now = new Date()):
   if (take.granted) return;
   throw ApplicationFailure.create({
     type: 'DailyBudgetSpent',
-    message: `crm.destination.dailyApiBudget (${destination.dailyApiBudget}) is spent for ${now.toISOString().slice(0, 10)} UTC`,
+    message: `${destination === deps.config.crm.destination ? 'crm.destination' : `accounts[${account}].crm`}.dailyApiBudget (${destination.dailyApiBudget}) is spent for ${now.toISOString().slice(0, 10)} UTC`,
     nextRetryDelay: msUntilNextUtcDay(now),
   });
 }

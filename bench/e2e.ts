@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { parseConfig } from '../config/load';
+import { destinationIdOf } from '../connectors/crm/crm-connector';
 import { DEFAULT_NOW, startEmulator } from '../emulator';
 import { silentLogger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
@@ -180,7 +181,8 @@ async function main(): Promise<Record<string, unknown>> {
     .filter((t): t is string => typeof t === 'string' && /^\+\d{9,}$/.test(t));
   // The CRM knows the callers (each log is matched to, and associated with, its contact), and the
   // contact cache knows them as the contact sync leaves it (screen-pop reads the cache).
-  await warmContactCache(deps.warehouse.db, vendor, numbers, (phone, i) =>
+  const cache = { account: 'acme', destination: destinationIdOf(deps.crm('acme')) };
+  await warmContactCache(deps.warehouse.db, cache, numbers, (phone, i) =>
     hubspot
       ? hubspot.seedContact({ phone, firstname: 'Caller', lastname: String(i) })
       : salesforce!.seed('Contact', { FirstName: 'Caller', LastName: String(i), Phone: phone }),

@@ -2,7 +2,7 @@
 // (the request's first byte, as the receiver's fast path reports it) to the emulator answering the
 // PATCH /calls/{id} that sets the call's action_url (the store's change, written as it answers).
 import type { Kysely } from 'kysely';
-import { upsertCrmContactCache, type Database } from '../connectors/postgres';
+import { upsertCrmContactCache, type CrmContactCacheScope, type Database } from '../connectors/postgres';
 import type { EmulatorStore } from '../emulator/store';
 import type { FastPath } from '../server/fast-path';
 import { startsScreenPop } from '../server/fast-path';
@@ -46,7 +46,7 @@ export function screenPopTiming(store: EmulatorStore): ScreenPopTiming {
  */
 export async function warmContactCache(
   db: Kysely<Database>,
-  destination: 'hubspot' | 'salesforce',
+  scope: CrmContactCacheScope,
   numbers: readonly string[],
   seed: (e164: string, index: number) => string,
 ): Promise<void> {
@@ -58,7 +58,7 @@ export async function warmContactCache(
       ownerId: null,
       updatedAt: null,
     };
-    return { destination, e164, contact };
+    return { ...scope, e164, contact };
   });
   await upsertCrmContactCache(db, rows);
 }

@@ -18,6 +18,7 @@ import { erasureConfigSchema } from './erasure';
 import { conversationsConfigSchema } from './conversations';
 import { outcomesConfigSchema } from './outcomes';
 import { durationMs } from './duration';
+import { accountOverridesSchema, clockTime, crmOwnersSchema, matchRuleSchema } from './account-overrides';
 
 export { durationMs } from './duration';
 
@@ -31,6 +32,11 @@ export const accountConfigSchema = z.object({
   webhookSecret: z.string().min(16, 'must be at least 16 characters').optional(),
   /** This account's own CRM destination, instead of `crm.destination` (which serves the others). */
   crm: z.lazy(() => crmDestinationSchema).optional(),
+  /**
+   * This account's own values of settings its CRM decides (`crm.matchRule`, `crm.owners`,
+   * `crm.createUnknownContacts`, `callbacks`); what it leaves out comes from the global sections.
+   */
+  overrides: accountOverridesSchema.prefault({}),
 });
 
 export const syncConfigSchema = z.object({
@@ -53,8 +59,6 @@ export const syncConfigSchema = z.object({
   streams: z.array(z.string()).optional(),
 });
 
-const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)');
-
 /** Where call logs, callback tasks (and synced contacts) go. */
 export const crmDestinationSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('builtin') }),
@@ -74,15 +78,12 @@ export const crmConfigSchema = z.object({
     .regex(/^[A-Z]{2}$/, 'an ISO country code such as GB')
     .default('GB'),
   /** A number matching several contacts: the most recently updated, or the one owned by the call's user. */
-  matchRule: z.enum(['most_recent', 'call_owner']).default('most_recent'),
+  matchRule: matchRuleSchema.default('most_recent'),
   /**
    * For `call_owner`: CRM owner ids by platform user id or e-mail, for users whose CRM e-mail differs
    * (others are found by e-mail through the CRM's owner/user API).
    */
-  owners: z
-    .record(z.string().min(1), z.string().min(1))
-    .default({})
-    .transform((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k.trim().toLowerCase(), v]))),
+  owners: crmOwnersSchema.prefault({}),
   /** Create a contact for a caller the CRM does not know. */
   createUnknownContacts: z.boolean().default(false),
   /**

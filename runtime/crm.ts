@@ -1,6 +1,7 @@
 // The CRM destination from config: HubSpot, Salesforce, or the built-in warehouse destination.
 import type { Kysely } from 'kysely';
-import type { CallsyncConfig, CrmDestinationConfig } from '../config/schema';
+import type { CallsyncConfig } from '../config/schema';
+import { crmDestinationOf } from '../config/account-settings';
 import { BuiltinCrmConnector } from '../connectors/builtin-crm';
 import type { CrmConnector } from '../connectors/crm/crm-connector';
 import { sharedRateLimiters } from '../connectors/crm/shared-rate-limiter';
@@ -10,10 +11,7 @@ import type { Database } from '../connectors/postgres';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
 
-/** The CRM destination of an account: its own (`accounts[].crm`), else `crm.destination`. */
-export function crmDestinationOf(config: CallsyncConfig, account: string): CrmDestinationConfig {
-  return config.accounts.find((a) => a.name === account)?.crm ?? config.crm.destination;
-}
+export { crmDestinationOf } from '../config/account-settings';
 
 /**
  * One connector per account for the built-in and Google Tasks destinations; one shared connector per

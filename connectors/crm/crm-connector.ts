@@ -148,6 +148,11 @@ export interface CrmBatchOps {
 export interface CrmConnector {
   readonly name: string;
   /**
+   * Which destination this is: the type plus the portal, org or instance (`hubspot:<token id>`,
+   * `salesforce:<instance URL>`). Caches and rate windows are keyed by it; `name` when absent.
+   */
+  readonly destinationId?: string;
+  /**
    * Makes sure the CRM has what callsync writes (custom properties, writable fields); run once at
    * worker start, idempotent. Throws a non-retryable CrmError naming the missing permission.
    */
@@ -193,4 +198,9 @@ export interface CrmConnector {
   deleteTask?(crmId: string): Promise<void>;
   /** Deletes an SMS or voice message log callsync created (erasure); one already gone counts as deleted. */
   deleteMessageLog?(crmId: string, channel: MessageLog['channel']): Promise<void>;
+}
+
+/** The destination's identity (type plus portal, org or instance), for keys of caches and windows. */
+export function destinationIdOf(crm: Pick<CrmConnector, 'name' | 'destinationId'>): string {
+  return crm.destinationId ?? crm.name;
 }

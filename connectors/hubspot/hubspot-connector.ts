@@ -15,6 +15,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { realTime, type TimeSource } from '../../lib/rate-limiter';
 import { WindowLimiter } from '../../lib/window-limiter';
+import { hubspotDestinationId } from './identity';
 import type {
   CallbackTask,
   CallLog,
@@ -74,6 +75,7 @@ const hubspotPackage = lazyPackage<typeof import('@hubspot/api-client')>('@hubsp
 
 export class HubSpotConnector implements CrmConnector {
   readonly name = DESTINATION;
+  readonly destinationId: string;
   private readonly client: Client;
   private readonly gate: RateGate;
   private readonly searchGate: RateGate;
@@ -106,7 +108,9 @@ export class HubSpotConnector implements CrmConnector {
       ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
     };
     const window = { max: Math.floor(config.requestsPer10Seconds * 0.95), windowMs: 10_500 };
-    const scope = config.basePath.replace(/\/$/, '');
+    // Per portal (token), not per API host: every portal has a window of its own at HubSpot.
+    this.destinationId = hubspotDestinationId(config);
+    const scope = this.destinationId;
     this.gate = new RateGate({
       ...gateOpts,
       requestsPerSecond: window.max / 10,

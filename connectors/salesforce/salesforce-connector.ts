@@ -71,6 +71,8 @@ const jsforce = lazyPackage<typeof import('jsforce')>('jsforce');
 
 export class SalesforceConnector implements CrmConnector {
   readonly name = DESTINATION;
+  /** The org's instance: its limits and its record ids are the org's own. */
+  readonly destinationId: string;
   /** The jsforce connection (exposed for diagnostics and tests). */
   readonly connection: Connection;
   private readonly gate: RateGate;
@@ -99,6 +101,7 @@ export class SalesforceConnector implements CrmConnector {
     });
     const burst = Math.max(1, Math.ceil(config.requestsPerSecond));
     const scope = config.instanceUrl.replace(/\/$/, '');
+    this.destinationId = `${DESTINATION}:${scope}`;
     this.gate = new RateGate({
       destination: DESTINATION,
       requestsPerSecond: config.requestsPerSecond,

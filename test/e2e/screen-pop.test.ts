@@ -12,12 +12,15 @@ import type { SyncHarness } from '../integration/sync-harness';
 import { startHubSpotStack, type HubSpotStack } from './crm-stack';
 import { eventually } from '../support/eventually';
 import { workflowResult } from '../support/workflow-result';
+import { destinationIdOf } from '../../connectors/crm/crm-connector';
 
 jest.setTimeout(240_000);
 
 describe('screen-pop on ringing inbound calls', () => {
   let fake: FakeHubSpot;
   let h: SyncHarness;
+  // The account's own contact cache, at its destination (portal or org).
+  const cacheOf = (account: string) => ({ account, destination: destinationIdOf(h.deps.crm(account)) });
   let server: RunningServer;
   let temporal: Client;
   let stack: HubSpotStack;
@@ -58,7 +61,7 @@ describe('screen-pop on ringing inbound calls', () => {
       action_text: 'Open Ada Lovelace in the CRM',
     });
     // The answer went into the contact cache.
-    const cached = await findCrmContactByPhone(h.deps.warehouse.db, 'hubspot', caller);
+    const cached = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), caller);
     expect(cached?.contacts.map((c) => c.crmId)).toEqual([ada]);
 
     // A redelivered call.ringing reaches the receiver again: no second screen-pop, no second search.
@@ -107,6 +110,6 @@ describe('screen-pop on ringing inbound calls', () => {
     );
     expect(live.action_text).toBe(`Create a contact for ${caller}`);
     // The miss is remembered, so the next ring does not search again at once.
-    expect((await findCrmContactByPhone(h.deps.warehouse.db, 'hubspot', caller))?.contacts).toEqual([]);
+    expect((await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), caller))?.contacts).toEqual([]);
   });
 });

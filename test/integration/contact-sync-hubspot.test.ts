@@ -11,6 +11,7 @@ import { applyContactSyncSchedules } from '../../runtime/contact-sync-schedule';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { eventually } from '../support/eventually';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { destinationIdOf } from '../../connectors/crm/crm-connector';
 
 jest.setTimeout(300_000);
 
@@ -19,6 +20,8 @@ const scope = { account: 'acme', destination: 'hubspot' };
 describe('contact sync with HubSpot', () => {
   let fake: FakeHubSpot;
   let h: SyncHarness;
+  // The account's own contact cache, at its destination (portal or org).
+  const cacheOf = (account: string) => ({ account, destination: destinationIdOf(h.deps.crm(account)) });
   let runs = 0;
   const platform = () => h.deps.platform('acme').settings.contacts;
   const run = (): Promise<ContactSyncSummary> =>
@@ -120,9 +123,9 @@ describe('contact sync with HubSpot', () => {
     expect(links.find((l) => l.platformId === String(dan))).toBeUndefined();
     expect(links.find((l) => l.platformId === String(ann))).toBeDefined();
     // The screen-pop cache is warmed: Ann's number finds her HubSpot record, Cat's her new one.
-    const annCache = await findCrmContactByPhone(h.deps.warehouse.db, 'hubspot', '+442079460101');
+    const annCache = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), '+442079460101');
     expect(annCache?.contacts.map((c) => [c.crmId, c.name])).toEqual([[crmByName('Ann')[0]!.id, 'Ann Same']]);
-    const catCache = await findCrmContactByPhone(h.deps.warehouse.db, 'hubspot', '+447911100303');
+    const catCache = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), '+447911100303');
     expect(catCache?.contacts.map((c) => c.crmId)).toEqual([crmByName('Cat')[0]!.id]);
     const status = formatContactSyncStatus(await collectContactSyncStatus(h.deps.warehouse.db));
     expect(status).toMatch(new RegExp(`AMBIGUOUS: 1[\\s\\S]*platform ${dan} → \\d+, \\d+`));

@@ -14,6 +14,7 @@ import { applyContactSyncSchedules } from '../../runtime/contact-sync-schedule';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { eventually } from '../support/eventually';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { destinationIdOf } from '../../connectors/crm/crm-connector';
 
 jest.setTimeout(300_000);
 
@@ -22,6 +23,8 @@ const scope = { account: 'acme', destination: 'salesforce' };
 describe('contact sync with Salesforce', () => {
   let fake: FakeSalesforce;
   let h: SyncHarness;
+  // The account's own contact cache, at its destination (portal or org).
+  const cacheOf = (account: string) => ({ account, destination: destinationIdOf(h.deps.crm(account)) });
   let runs = 0;
   const platform = () => h.deps.platform('acme').settings.contacts;
   const run = (): Promise<ContactSyncSummary> =>
@@ -176,7 +179,7 @@ describe('contact sync with Salesforce', () => {
     expect(status).toMatch(new RegExp(`AMBIGUOUS: 1[\\s\\S]*platform ${dan} → 003\\w+, 003\\w+`));
     expect(status).toMatch(new RegExp(`REJECTED: \\d+[\\s\\S]*platform ${solo}: REQUIRED_FIELD_MISSING`));
     // The screen-pop cache is warmed with the Lead too.
-    const leeCache = await findCrmContactByPhone(h.deps.warehouse.db, 'salesforce', '+442079460505');
+    const leeCache = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), '+442079460505');
     expect(leeCache?.contacts.map((c) => [c.crmId, c.kind])).toEqual([[leeLead, 'lead']]);
   });
 
@@ -238,7 +241,7 @@ describe('contact sync with Salesforce', () => {
     )!;
     expect([link.crmKind, link.crmId]).toEqual(['contact', leeContact]);
     // The caller's number finds the Contact now (screen-pops and call logs).
-    const cached = await findCrmContactByPhone(h.deps.warehouse.db, 'salesforce', '+442079460505');
+    const cached = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), '+442079460505');
     expect(cached?.contacts.map((c) => [c.crmId, c.kind])).toEqual([[leeContact, 'contact']]);
     // A change on the platform reaches the Contact; the frozen Lead is not written (it would be refused).
     await platform().update(lee, { first_name: 'Leo' });

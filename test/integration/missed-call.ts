@@ -1,5 +1,5 @@
 // A missed inbound call in the emulator (its CDR), announced to callsync as its webhooks would be:
-// call.missed and call.hangup signalled into the call's lifecycle workflow.
+// call.missed and call.hangup signalled into the call's lifecycle workflow (of each account given).
 import {
   callbackWorkflowId,
   callEventSignal,
@@ -15,7 +15,7 @@ import type { SyncHarness } from './sync-harness';
 export async function missedCall(
   h: SyncHarness,
   caller: string,
-  opts: { userId?: number } = {},
+  opts: { userId?: number; accounts?: string[] } = {},
 ): Promise<number> {
   const customer = h.emulator.admin.customer_id;
   const [cdr] = h.emulator.store.addCdrs(customer, 1);
@@ -48,21 +48,24 @@ export async function missedCall(
     connectedAt: null,
     digits: null,
   });
-  await deliverCallEvents(h, callId, [event(1, 'call.missed'), event(2, 'call.hangup')]);
+  for (const account of opts.accounts ?? ['acme']) {
+    await deliverCallEvents(h, callId, [event(1, 'call.missed'), event(2, 'call.hangup')], account);
+  }
   return callId;
 }
 
-/** Signals each event into the call's lifecycle (account acme), starting it when needed. */
+/** Signals each event into the call's lifecycle (account acme by default), starting it when needed. */
 export async function deliverCallEvents(
   h: Pick<SyncHarness, 'client' | 'taskQueue'>,
   callId: number,
   events: CallEventSignal[],
+  account = 'acme',
 ): Promise<void> {
   for (const e of events) {
     await h.client.workflow.signalWithStart(callLifecycleWorkflow, {
-      workflowId: callWorkflowId('acme', callId),
+      workflowId: callWorkflowId(account, callId),
       taskQueue: h.taskQueue,
-      args: [{ account: 'acme', callId }],
+      args: [{ account, callId }],
       signal: callEventSignal,
       signalArgs: [e],
     });

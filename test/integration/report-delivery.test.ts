@@ -78,12 +78,13 @@ async function depsFor(delivery: ReportDeliveryConfigInput, hooks?: ReportDelive
 async function builtRun(
   format: ReportFormat,
   emails: unknown = ['Ops@Acme.example', 'finance@acme.example', 'not an address'],
+  account = 'acme',
 ) {
   const scheduleId = nextSchedule++;
   await warehouse.db
     .insertInto('report_schedules')
     .values({
-      account: 'acme',
+      account,
       id: scheduleId,
       raw: '{}',
       name: 'Monthly billing export',
@@ -95,7 +96,7 @@ async function builtRun(
     })
     .execute();
   const { run: opened } = await openReportRun(warehouse.db, {
-    account: 'acme',
+    account,
     scheduleId,
     reportId: 7,
     periodFrom: OCTOBER.from,
@@ -103,14 +104,14 @@ async function builtRun(
     periodLabel: '2026-10',
     timezone: 'Europe/London',
     format,
-    workflowId: `report-acme-${scheduleId}`,
+    workflowId: `report-${account}-${scheduleId}`,
     force: false,
   });
   const path = join(dir, `run-${opened.id}.${format}`);
   const built = await buildReportFile(
     warehouse.db,
     {
-      account: 'acme',
+      account,
       reportId: 7,
       period: { ...OCTOBER, timezone: 'Europe/London', label: '2026-10' },
       format,
@@ -438,5 +439,36 @@ describe('Google Drive and Sheets', () => {
     const err = await failureOf(deliverReport(deps, { runId, channel: 'sheets' }));
     expect(err).toMatchObject({ type: 'ReportTooLargeForSheets', nonRetryable: true });
     expect((await listRunDeliveries(warehouse.db, runId))[0]).toMatchObject({ state: 'failed' });
+  });
+});
+
+describe("an account's own delivery (accounts[].overrides.reports.delivery)", () => {
+  it("writes each account's report to its own outbox; the others keep the global one", async () => {
+    const globalOutbox = join(dir, 'outbox-global');
+    const globexOutbox = join(dir, 'outbox-globex');
+    const platform = {
+      baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
+      credentials: { type: 'apiKey' as const, userId: 1, apiKey: 'k' },
+    };
+    const config = parseConfig({
+      accounts: [
+        { name: 'acme', platform },
+        {
+          name: 'globex',
+          platform,
+          overrides: { reports: { delivery: { email: { outboxDir: globexOutbox } } } },
+        },
+      ],
+      reports: { delivery: { email: { outboxDir: globalOutbox } } },
+    });
+    // The product's own services, built from each account's delivery config (none injected).
+    const deps = { config, warehouse, logger: silentLogger } as unknown as ActivityDeps;
+    const acme = await builtRun('csv', 'ops@acme.example');
+    const globex = await builtRun('csv', 'ops@globex.example', 'globex');
+    await deliverReport(deps, { runId: acme.runId, channel: 'email' });
+    await deliverReport(deps, { runId: globex.runId, channel: 'email' });
+    const [acmeFiles, globexFiles] = await Promise.all([readdir(globalOutbox), readdir(globexOutbox)]);
+    expect(acmeFiles).toEqual([expect.stringMatching(new RegExp(`^report-${acme.runId}-email-`))]);
+    expect(globexFiles).toEqual([expect.stringMatching(new RegExp(`^report-${globex.runId}-email-`))]);
   });
 });

@@ -46,6 +46,12 @@ export interface SyncHarnessOptions {
   temporal?: Record<string, unknown>;
   /** Extra settings of the account's platform block (e.g. requestsPerSecond). */
   platform?: Record<string, unknown>;
+  /**
+   * Several accounts (name, crm, overrides, …) instead of the one `acme`, all on this emulator's
+   * platform account: their callers' numbers are the same, their CRMs their own.
+   */
+  accounts?:
+    Record<string, unknown>[] | ((admin: { user_id: number; email: string }) => Record<string, unknown>[]);
 }
 
 export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHarness> {
@@ -59,19 +65,18 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     : { type: 'apiKey' as const, userId: emulator.admin.user_id, apiKey: emulator.admin.api_key };
   const scratch = mkdtempSync(join(tmpdir(), 'callsync-sync-'));
   const reports = (opts.config?.reports ?? {}) as { delivery?: Record<string, unknown> };
+  const platform = {
+    baseUrl: emulator.baseUrl,
+    credentials,
+    requestsPerSecond: 500,
+    maxRetries: 1,
+    ...opts.platform,
+  };
   const input = {
-    accounts: [
-      {
-        name: 'acme',
-        platform: {
-          baseUrl: emulator.baseUrl,
-          credentials,
-          requestsPerSecond: 500,
-          maxRetries: 1,
-          ...opts.platform,
-        },
-      },
-    ],
+    accounts: (typeof opts.accounts === 'function'
+      ? opts.accounts(emulator.admin)
+      : (opts.accounts ?? [{ name: 'acme' }])
+    ).map((a) => ({ ...a, platform })),
     database: { url: database.url },
     temporal: { address: temporal.address, taskQueue, ...opts.temporal },
     sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },

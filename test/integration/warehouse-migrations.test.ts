@@ -36,6 +36,7 @@ const MIGRATIONS = [
   '2026_12_28_0900_create_vendor_rate_windows',
   '2026_12_29_0900_caller_reaches_and_dial_sends',
   '2026_12_29_1000_audio_missing_since',
+  '2026_12_30_0900_contact_cache_by_account',
   '2026_12_30_0900_create_dashboard_users',
 ];
 

@@ -20,6 +20,7 @@ import * as createErasureTables from './2026_12_24_1300_create_erasure_tables';
 import * as createVendorRateSlots from './2026_12_24_1600_create_vendor_rate_slots';
 import * as createVendorRateWindows from './2026_12_28_0900_create_vendor_rate_windows';
 import * as audioMissingSince from './2026_12_29_1000_audio_missing_since';
+import * as contactCacheByAccount from './2026_12_30_0900_contact_cache_by_account';
 import * as crmObjectsConversationKinds from './2026_12_24_1101_crm_objects_conversation_kinds';
 import * as dashboard from './2026_12_24_1200_dashboard';
 import * as createCdrOutcomes from './2026_12_26_0900_create_cdr_outcomes';
@@ -53,5 +54,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_28_0900_create_vendor_rate_windows': createVendorRateWindows,
   '2026_12_29_0900_caller_reaches_and_dial_sends': callerReachesAndDialSends,
   '2026_12_29_1000_audio_missing_since': audioMissingSince,
+  '2026_12_30_0900_contact_cache_by_account': contactCacheByAccount,
   '2026_12_30_0900_create_dashboard_users': createDashboardUsers,
 };

@@ -1,4 +1,4 @@
-// The CRM contact cache: phone number → the CRM contacts holding it. Filled by CRM searches (a miss
+// The CRM contact cache: one account's phone number → the contacts its CRM holds it under. Filled by CRM searches (a miss
 // searches the CRM, then caches what it found, or that it found nobody) and warmed by the contact sync,
 // so screen-pop on a ringing call answers without waiting for the CRM.
 import { sql, type Kysely } from 'kysely';
@@ -14,10 +14,19 @@ export interface CachedCrmContact {
   updatedAt: string | null;
 }
 
-/** One contact holding one number in one destination. */
-export interface CrmContactCacheEntry {
-  /** The connector's name (hubspot, salesforce, builtin). */
+/**
+ * Whose cache: one account's answers from one destination. Every read and write names both, so an
+ * account never sees what another account's CRM (or another portal) said about a number.
+ */
+export interface CrmContactCacheScope {
+  /** The platform account. */
+  account: string;
+  /** The destination's identity: type plus portal, org or instance (connectors/crm destinationIdOf). */
   destination: string;
+}
+
+/** One contact holding one number in one account's destination. */
+export interface CrmContactCacheEntry extends CrmContactCacheScope {
   /** The number in E.164. */
   e164: string;
   contact: CachedCrmContact;
@@ -49,13 +58,15 @@ export async function upsertCrmContactCache(
   if (rows.length === 0) return;
   // One row per key: the last one given wins, as a later write would.
   const unique = new Map<string, CrmContactCacheEntry>();
-  for (const r of rows) unique.set(`${r.destination}\u0000${r.e164}\u0000${r.contact.crmId}`, r);
+  for (const r of rows)
+    unique.set(`${r.account}\u0000${r.destination}\u0000${r.e164}\u0000${r.contact.crmId}`, r);
   const values = [...unique.values()];
   await atomically(db, async (trx) => {
     await trx
       .insertInto('crm_contact_cache')
       .values(
         values.map((r) => ({
+          account: r.account,
           destination: r.destination,
           e164: r.e164,
           crm_id: r.contact.crmId,
@@ -66,7 +77,7 @@ export async function upsertCrmContactCache(
         })),
       )
       .onConflict((oc) =>
-        oc.columns(['destination', 'e164', 'crm_id']).doUpdateSet({
+        oc.columns(['account', 'destination', 'e164', 'crm_id']).doUpdateSet({
           kind: (eb) => eb.ref('excluded.kind'),
           name: (eb) => eb.ref('excluded.name'),
           owner_id: (eb) => eb.ref('excluded.owner_id'),
@@ -77,9 +88,13 @@ export async function upsertCrmContactCache(
       .execute();
     await sql`
       delete from crm_contact_cache c
-      using unnest(${values.map((r) => r.destination)}::text[], ${values.map((r) => r.e164)}::text[])
-        as k(destination, e164)
-      where c.destination = k.destination and c.e164 = k.e164 and c.crm_id = ${NOBODY}`.execute(trx);
+      using unnest(
+        ${values.map((r) => r.account)}::text[],
+        ${values.map((r) => r.destination)}::text[],
+        ${values.map((r) => r.e164)}::text[]
+      ) as k(account, destination, e164)
+      where c.account = k.account and c.destination = k.destination and c.e164 = k.e164
+        and c.crm_id = ${NOBODY}`.execute(trx);
   });
 }
 
@@ -89,19 +104,21 @@ export async function upsertCrmContactCache(
  */
 export async function recordCrmContactMiss(
   db: Kysely<Database>,
-  destination: string,
+  scope: CrmContactCacheScope,
   e164: string,
 ): Promise<void> {
   await atomically(db, async (trx) => {
     await trx
       .deleteFrom('crm_contact_cache')
-      .where('destination', '=', destination)
+      .where('account', '=', scope.account)
+      .where('destination', '=', scope.destination)
       .where('e164', '=', e164)
       .execute();
     await trx
       .insertInto('crm_contact_cache')
       .values({
-        destination,
+        account: scope.account,
+        destination: scope.destination,
         e164,
         crm_id: NOBODY,
         kind: 'none',
@@ -110,7 +127,7 @@ export async function recordCrmContactMiss(
         crm_updated_at: null,
       })
       .onConflict((oc) =>
-        oc.columns(['destination', 'e164', 'crm_id']).doUpdateSet({ cached_at: sql<Date>`now()` }),
+        oc.columns(['account', 'destination', 'e164', 'crm_id']).doUpdateSet({ cached_at: sql<Date>`now()` }),
       )
       .execute();
   });
@@ -122,33 +139,35 @@ export async function recordCrmContactMiss(
  */
 export async function replaceCrmContactNumbers(
   db: Kysely<Database>,
-  destination: string,
+  scope: CrmContactCacheScope,
   contact: CachedCrmContact,
   e164s: readonly string[],
 ): Promise<void> {
   await atomically(db, async (trx) => {
     let stale = trx
       .deleteFrom('crm_contact_cache')
-      .where('destination', '=', destination)
+      .where('account', '=', scope.account)
+      .where('destination', '=', scope.destination)
       .where('crm_id', '=', contact.crmId);
     if (e164s.length > 0) stale = stale.where('e164', 'not in', [...e164s]);
     await stale.execute();
     await upsertCrmContactCache(
       trx,
-      e164s.map((e164) => ({ destination, e164, contact })),
+      e164s.map((e164) => ({ ...scope, e164, contact })),
     );
   });
 }
 
-/** Forgets a contact everywhere in the cache (deleted or merged away in the CRM). */
+/** Forgets a contact everywhere in one account's cache (deleted or merged away in the CRM). */
 export async function forgetCrmContact(
   db: Kysely<Database>,
-  destination: string,
+  scope: CrmContactCacheScope,
   crmId: string,
 ): Promise<void> {
   await db
     .deleteFrom('crm_contact_cache')
-    .where('destination', '=', destination)
+    .where('account', '=', scope.account)
+    .where('destination', '=', scope.destination)
     .where('crm_id', '=', crmId)
     .execute();
 }
@@ -159,14 +178,15 @@ export async function forgetCrmContact(
  */
 export async function findCrmContactByPhone(
   db: Kysely<Database>,
-  destination: string,
+  scope: CrmContactCacheScope,
   e164: string,
   maxAgeMs?: number,
 ): Promise<CachedPhoneLookup | null> {
   let query = db
     .selectFrom('crm_contact_cache')
     .select(['crm_id', 'kind', 'name', 'owner_id', 'crm_updated_at', 'cached_at'])
-    .where('destination', '=', destination)
+    .where('account', '=', scope.account)
+    .where('destination', '=', scope.destination)
     .where('e164', '=', e164);
   if (maxAgeMs !== undefined) {
     query = query.where('cached_at', '>=', sql<Date>`now() - make_interval(secs => ${maxAgeMs / 1000})`);

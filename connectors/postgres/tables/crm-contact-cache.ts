@@ -3,7 +3,9 @@ import type { ColumnType, Selectable } from 'kysely';
 
 /** One CRM contact holding one number; crm_id '' with kind 'none' remembers "nobody has it". */
 export interface CrmContactCacheTable {
-  /** The connector's name (hubspot, salesforce, builtin). */
+  /** The platform account whose CRM answered. */
+  account: string;
+  /** The destination's identity: type plus portal, org or instance (`hubspot:<token id>`, `builtin`). */
   destination: string;
   /** The number in E.164. */
   e164: string;

@@ -1,0 +1,55 @@
+// An account's own values of the settings its CRM decides (`accounts[].overrides`): how callers are
+// matched, whose contacts are created, how callbacks run and in which business hours, and where its
+// reports are delivered. Each field left
+// out falls back to the global section of the same name (config/account-settings.ts). No defaults
+// here: a default would hide the global value.
+import { z } from 'zod';
+import { durationMs } from './duration';
+import { reportDeliveryConfigSchema } from './report-delivery';
+
+/** A number matching several contacts: the most recently updated, or the one owned by the call's user. */
+export const matchRuleSchema = z.enum(['most_recent', 'call_owner']);
+
+/** CRM owner ids by platform user id or e-mail (keys compared trimmed and lower-case). */
+export const crmOwnersSchema = z
+  .record(z.string().min(1), z.string().min(1))
+  .transform((m) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k.trim().toLowerCase(), v])));
+
+/** A time of day, HH:MM on a 24-hour clock. */
+export const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24 h)');
+
+/** Strict objects: a misspelt override is an error naming it, not a setting silently ignored. */
+export const accountOverridesSchema = z.strictObject({
+  /** This account's `crm.matchRule`, `crm.owners` and `crm.createUnknownContacts`. */
+  crm: z
+    .strictObject({
+      matchRule: matchRuleSchema.optional(),
+      /** Replaces `crm.owners` as a whole (owner ids are the account's own CRM's). */
+      owners: crmOwnersSchema.optional(),
+      createUnknownContacts: z.boolean().optional(),
+    })
+    .optional(),
+  /** This account's `callbacks` settings, business hours (`autoDial`) included. */
+  callbacks: z
+    .strictObject({
+      assignTo: z.enum(['called_user', 'queue_agents']).optional(),
+      dueIn: durationMs.optional(),
+      expireAfter: durationMs.optional(),
+      autoDial: z
+        .strictObject({
+          enabled: z.boolean().optional(),
+          timezone: z.string().optional(),
+          days: z.array(z.number().int().min(1).max(7)).optional(),
+          start: clockTime.optional(),
+          end: clockTime.optional(),
+          maxAttempts: z.number().int().min(1).max(10).optional(),
+          retryAfter: durationMs.optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  /** This account's `reports.delivery`, as a whole (its own SMTP, outbox, Drive folder and credentials). */
+  reports: z.strictObject({ delivery: reportDeliveryConfigSchema.optional() }).optional(),
+});
+
+export type AccountOverrides = z.infer<typeof accountOverridesSchema>;

@@ -1,0 +1,123 @@
+// Per-account settings (`accounts[].overrides`): what an account sets is its own, what it leaves out
+// comes from the global sections, and a bad or misspelt override is an error that names the field.
+import { callbacksOf, crmDestinationOf, crmRulesOf, reportDeliveryOf } from '../../config/account-settings';
+import type { ActivityDeps } from '../../activities/deps';
+import { createCallActivities } from '../../activities/call-activities';
+import { ConfigError, parseConfig } from '../../config/load';
+
+const platform = {
+  baseUrl: 'https://pbx.example/v1.1/voipstudio',
+  credentials: { type: 'apiKey' as const, userId: 7, apiKey: 'k-secret-123' },
+};
+
+const config = parseConfig({
+  accounts: [
+    { name: 'acme', platform },
+    {
+      name: 'beta',
+      platform,
+      crm: { type: 'salesforce', instanceUrl: 'https://beta.my.salesforce.com', accessToken: 't' },
+      overrides: {
+        crm: {
+          matchRule: 'call_owner',
+          owners: { ' Ann@Beta.example ': '005A' },
+          createUnknownContacts: true,
+        },
+        callbacks: {
+          assignTo: 'queue_agents',
+          autoDial: { enabled: true, timezone: 'America/New_York', start: '08:00' },
+        },
+      },
+    },
+  ],
+  crm: { matchRule: 'most_recent', owners: { 'ann@acme.example': '77' } },
+  callbacks: { dueIn: '2h', autoDial: { end: '18:00' } },
+});
+
+describe('per-account settings', () => {
+  it('falls back to the global sections for an account without overrides', () => {
+    expect(crmRulesOf(config, 'acme')).toEqual({
+      matchRule: 'most_recent',
+      owners: { 'ann@acme.example': '77' },
+      createUnknownContacts: false,
+    });
+    expect(callbacksOf(config, 'acme')).toEqual(config.callbacks);
+    expect(crmDestinationOf(config, 'acme')).toEqual({ type: 'builtin' });
+  });
+
+  it("uses an account's own values, field by field, over the global ones", () => {
+    expect(crmRulesOf(config, 'beta')).toEqual({
+      matchRule: 'call_owner',
+      owners: { 'ann@beta.example': '005A' },
+      createUnknownContacts: true,
+    });
+    const callbacks = callbacksOf(config, 'beta');
+    expect(callbacks).toMatchObject({ assignTo: 'queue_agents', dueIn: 2 * 3_600_000 });
+    // Business hours: its own zone and start, the global end and days.
+    expect(callbacks.autoDial).toMatchObject({
+      enabled: true,
+      timezone: 'America/New_York',
+      start: '08:00',
+      end: '18:00',
+      days: [1, 2, 3, 4, 5],
+    });
+    expect(crmDestinationOf(config, 'beta')).toMatchObject({ type: 'salesforce' });
+  });
+
+  it("delivers an account's reports its own way, as a whole, or the global way", () => {
+    const withDelivery = parseConfig({
+      accounts: [
+        { name: 'acme', platform },
+        {
+          name: 'beta',
+          platform,
+          overrides: { reports: { delivery: { email: { outboxDir: '/srv/beta-outbox' } } } },
+        },
+      ],
+      reports: { delivery: { email: { outboxDir: '/srv/outbox' }, attachmentMaxBytes: 1000 } },
+    });
+    expect(reportDeliveryOf(withDelivery, 'acme')).toBe(withDelivery.reports.delivery);
+    expect(reportDeliveryOf(withDelivery, 'beta').email.outboxDir).toBe('/srv/beta-outbox');
+    // As a whole: the global attachment limit is not beta's.
+    expect(reportDeliveryOf(withDelivery, 'beta').attachmentMaxBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it("gives each account's callback workflow its own business hours (the callbackSettings activity)", async () => {
+    const activities = createCallActivities({ config } as unknown as ActivityDeps);
+    expect((await activities.callbackSettings({ account: 'acme' })).autoDial).toMatchObject({
+      enabled: false,
+      timezone: 'Europe/London',
+      start: '09:00',
+      end: '18:00',
+    });
+    expect(await activities.callbackSettings({ account: 'beta' })).toMatchObject({
+      dueInMs: 2 * 3_600_000,
+      autoDial: { enabled: true, timezone: 'America/New_York', start: '08:00', end: '18:00' },
+    });
+  });
+
+  it('names a bad or misspelt override', () => {
+    let error: unknown;
+    try {
+      parseConfig({
+        accounts: [
+          {
+            name: 'acme',
+            platform,
+            overrides: {
+              crm: { matchRule: 'newest', createUnknownContact: true },
+              callbacks: { autoDial: { start: '25:00' } },
+            },
+          },
+        ],
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/accounts\[0\]\.overrides\.crm\.matchRule/);
+    expect(message).toMatch(/accounts\[0\]\.overrides\.crm: .*createUnknownContact/);
+    expect(message).toMatch(/accounts\[0\]\.overrides\.callbacks\.autoDial\.start: must be HH:MM/);
+  });
+});
