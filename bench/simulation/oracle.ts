@@ -108,6 +108,7 @@ function crmLogs(f: DayFacts): BrokenPromise[] {
       out.push({
         promise: 'one CRM log per call',
         detail: `a log for no call of the day (${log.key})`,
+        ...(id !== null ? { callId: id } : {}),
         final: true,
       });
       continue;

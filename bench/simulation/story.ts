@@ -50,6 +50,17 @@ async function callStory(
           `; CDR ${call.cdr_id ?? 'none'}, recording ${call.recording_id ?? 'none'}`
       : `call ${callId}: not in the ledger`,
   );
+  if (!call) {
+    // What the platform holds of a call the simulator never played: its live row and CDRs.
+    const customer = stack.emulator.store.tables.calls.get(callId);
+    if (customer) lines.push(`live call row: ${JSON.stringify(customer.row)}`);
+    const cdrs = stack.emulator.store.tables.cdrs.query(stack.emulator.admin.customer_id, {
+      page: 1,
+      limit: 10,
+      filter: [{ property: 'live_id', operator: 'eq', value: callId }],
+    }).data;
+    for (const c of cdrs) lines.push(`CDR: ${JSON.stringify(c)}`);
+  }
   const deliveries = (
     (await stack.control('GET', '/webhooks/deliveries')) as { data: Delivery[] }
   ).data.filter((d) => d.call_id === callId);
