@@ -10,7 +10,13 @@ import type pg from 'pg';
 import { temporal } from '@temporalio/proto';
 import { formatErasures, runErasure } from '../../cli/commands/erase';
 import { addQuarantined, recentErasures } from '../../connectors/postgres';
-import { callWorkflowId, conversationsWorkflow, syncStreamWorkflow } from '../../contracts';
+import {
+  callWorkflowId,
+  conversationsWorkflow,
+  screenPopWorkflowId,
+  smsReceivedWorkflowId,
+  syncStreamWorkflow,
+} from '../../contracts';
 import { erasedToken, identifierHash } from '../../lib/erasure/identity';
 import { silentLogger } from '../../lib/logger';
 import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
@@ -179,6 +185,91 @@ describe('callsync erase', () => {
     });
   }
 
+  /** The platform's sms.received for an SMS from the person, as its webhook sends it. */
+  const smsHook = (id: string, text: string, at: string) => ({
+    id,
+    event_time: at,
+    event_name: 'sms.received',
+    customer_id: customer(),
+    user_id: 120001,
+    from_no: '447911123456',
+    // The number they wrote to (the seeded SMS's): the workflow finds the SMS by it.
+    to_no: String(tables().sms.query(customer(), { page: 1, limit: 1, filter: [] }).data[0]!.to),
+    text,
+  });
+
+  /** A voice message the person left on a call (copying a seeded row's shape when there is one). */
+  function voicemail(callId: number): void {
+    const [seeded] = tables().voicemessages.query(customer(), { page: 1, limit: 1, filter: [] }).data;
+    const { id: _id, ...shape } = seeded ?? {};
+    tables().voicemessages.insert(customer(), {
+      ...shape,
+      caller: `"${NAME}" <07911123456>`,
+      callerid: '07911123456',
+      dialled: '101',
+      duration: 12,
+      live_id: callId,
+      origtime: String(Math.floor(Date.now() / 1000)),
+      transcript: `Hi, it's ${NAME}, about order ZOMBIQUOKKA, mail me at ${EMAIL}`,
+    });
+  }
+
+  /** Resolves when a workflow exists; false when none was started within a few seconds. */
+  const started = async (workflowId: string, waitMs = 3000): Promise<boolean> => {
+    for (const until = Date.now() + waitMs; ;) {
+      const found = await h.client.workflow
+        .getHandle(workflowId)
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        );
+      if (found || Date.now() >= until) return found;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  /**
+   * No history left anywhere holds them, raw (through the service API) or decoded. The server
+   * deletes executions asynchronously (a run being deleted may still be listed and read for a
+   * moment), so the search is repeated until it comes back clean or a minute has passed.
+   */
+  const historiesClean = async () => {
+    const codec = payloadCodecFromConfig(h.config.temporal)!;
+    const tracesInHistories = async () => {
+      const listed = await h.client.workflowService.listWorkflowExecutions({
+        namespace: 'default',
+        pageSize: 1000,
+      });
+      expect(listed.executions.length).toBeGreaterThan(3);
+      const found: { id: string; raw: string[]; decoded: string[] }[] = [];
+      for (const e of listed.executions) {
+        const history = await h.client.workflowService
+          .getWorkflowExecutionHistory({ namespace: 'default', execution: e.execution! })
+          .then((r) => r.history)
+          .catch(() => null); // deleted between the list and the read
+        if (!history) continue;
+        const raw = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
+        const decoded = (await codec.decode(payloadsOf(history) as never)).map((p) =>
+          Buffer.from(p.data ?? []).toString('utf8'),
+        );
+        const hit = {
+          id: e.execution!.workflowId!,
+          raw: tracesIn(raw),
+          decoded: tracesIn(decoded.join('\n')),
+        };
+        if (hit.raw.length > 0 || hit.decoded.length > 0) found.push(hit);
+      }
+      return found;
+    };
+    let found = await tracesInHistories();
+    for (const until = Date.now() + 60_000; found.length > 0 && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      found = await tracesInHistories();
+    }
+    return found;
+  };
+
   let connectedId: number;
   let missedId: number;
   let theirSmsKey: string;
@@ -208,6 +299,32 @@ describe('callsync erase', () => {
       for (const [n, name] of events.entries())
         expect((await webhook(callHook(id, n + 1, name))).status).toBe(200);
     }
+    // The fast path's workflows: a screen-pop of their ringing call, the log of their SMS.
+    expect((await webhook(callHook(connectedId, 0, 'call.ringing'))).status).toBe(200);
+    const [theirSms] = tables().sms.query(customer(), {
+      page: 1,
+      limit: 1,
+      filter: [{ property: 'from', operator: 'eq', value: '447911123456' }],
+    }).data;
+    expect(
+      (await webhook(smsHook('erasure-sms-1', String(theirSms!.message), String(theirSms!.created_at))))
+        .status,
+    ).toBe(200);
+    for (const id of [
+      screenPopWorkflowId('acme', connectedId),
+      smsReceivedWorkflowId('acme', 'erasure-sms-1'),
+    ])
+      await eventually(
+        () =>
+          h.client.workflow
+            .getHandle(id)
+            .result()
+            .then(
+              () => true,
+              () => undefined, // not started yet (the fast path is fire and forget)
+            ),
+        `${id} done`,
+      );
     expect((await webhook(`{"id": "broken", "src": "+447911123456", `)).status).toBe(400);
     await addQuarantined(h.deps.warehouse.db, [
       {
@@ -354,7 +471,13 @@ describe('callsync erase', () => {
     for (const f of left) expect(tracesIn(readFileSync(f).toString('latin1'))).toEqual([]);
 
     // Temporal: their calls' and callback's executions are deleted (asynchronously, by the server).
-    for (const id of [callWorkflowId('acme', connectedId), callWorkflowId('acme', missedId), callbackId]) {
+    for (const id of [
+      callWorkflowId('acme', connectedId),
+      callWorkflowId('acme', missedId),
+      callbackId,
+      screenPopWorkflowId('acme', connectedId),
+      smsReceivedWorkflowId('acme', 'erasure-sms-1'),
+    ]) {
       await eventually(
         () =>
           h.client.workflow
@@ -367,42 +490,7 @@ describe('callsync erase', () => {
         `${id} deleted`,
       );
     }
-    // No history left anywhere holds them, raw (through the service API) or decoded. The server
-    // deletes executions asynchronously (a run being deleted may still be listed and read for a
-    // moment), so the search is repeated until it comes back clean or a minute has passed.
-    const codec = payloadCodecFromConfig(h.config.temporal)!;
-    const tracesInHistories = async () => {
-      const listed = await h.client.workflowService.listWorkflowExecutions({
-        namespace: 'default',
-        pageSize: 1000,
-      });
-      expect(listed.executions.length).toBeGreaterThan(3);
-      const found: { id: string; raw: string[]; decoded: string[] }[] = [];
-      for (const e of listed.executions) {
-        const history = await h.client.workflowService
-          .getWorkflowExecutionHistory({ namespace: 'default', execution: e.execution! })
-          .then((r) => r.history)
-          .catch(() => null); // deleted between the list and the read
-        if (!history) continue;
-        const raw = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
-        const decoded = (await codec.decode(payloadsOf(history) as never)).map((p) =>
-          Buffer.from(p.data ?? []).toString('utf8'),
-        );
-        const hit = {
-          id: e.execution!.workflowId!,
-          raw: tracesIn(raw),
-          decoded: tracesIn(decoded.join('\n')),
-        };
-        if (hit.raw.length > 0 || hit.decoded.length > 0) found.push(hit);
-      }
-      return found;
-    };
-    let found = await tracesInHistories();
-    for (const until = Date.now() + 60_000; found.length > 0 && Date.now() < until;) {
-      await new Promise((r) => setTimeout(r, 1000));
-      found = await tracesInHistories();
-    }
-    expect(found).toEqual([]);
+    expect(await historiesClean()).toEqual([]);
   });
 
   it('keeps them out: later syncs and webhooks about them are anonymised as they arrive', async () => {
@@ -428,10 +516,39 @@ describe('callsync erase', () => {
     expect(row.body).toMatchObject({ src: erasureToken(), src_name: null, call_id: laterId });
     expect((await webhook(`{"id": "broken-2", "src": "07911 123456", `)).status).toBe(400);
 
+    // They ring again, send an SMS and leave a voice message: the webhooks' fast path starts no
+    // screen-pop and no SMS workflow with their number, nothing is cached or stored in clear.
+    const againId = call('missed');
+    expect((await webhook(callHook(againId, 0, 'call.ringing'))).status).toBe(200);
+    const text = `Alice Liddell again, mail me at ${EMAIL}`;
+    sms(text);
+    expect((await webhook(smsHook('erasure-sms-2', text, h.emulator.store.clock.nowString()))).status).toBe(
+      200,
+    );
+    voicemail(againId);
+    expect((await webhook(callHook(againId, 1, 'call.missed'))).status).toBe(200);
+    expect(await started(screenPopWorkflowId('acme', againId))).toBe(false);
+    expect(await started(smsReceivedWorkflowId('acme', 'erasure-sms-2'))).toBe(false);
+    for (const stream of ['sms', 'cdrs', 'voicemessages']) await sync(stream);
+    await h.client.workflow.execute(conversationsWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: 'erasure-conversations-after',
+      args: [{ account: 'acme' }],
+    });
+    expect(await count(`SELECT count(*)::int AS n FROM voicemessages WHERE live_id = ${againId}`)).toBe(1);
+    const inbox = await h.deps.warehouse.db
+      .selectFrom('webhook_inbox')
+      .select(['event_id', 'status', 'body'])
+      .where('event_id', 'in', ['erasure-sms-2', `erasure-${againId}-0`])
+      .execute();
+    expect(inbox).toHaveLength(2);
+    for (const r of inbox) expect(tracesIn(JSON.stringify(r.body))).toEqual([]);
+
     expect(await tracesInWarehouse(pool)).toEqual([]);
     // Neither the webhook nor the CDR started a follow-up of their call (no CRM log, no callback).
     await expect(h.client.workflow.getHandle(callWorkflowId('acme', laterId)).describe()).rejects.toThrow();
     await expect(h.client.workflow.getHandle(callbackIdOf(h, E164)).describe()).rejects.toThrow();
+    expect(await historiesClean()).toEqual([]);
   });
 
   it('erasing again finds nothing and still succeeds', async () => {
