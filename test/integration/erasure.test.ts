@@ -42,6 +42,9 @@ const TRACES: [string, RegExp][] = [
   ['name', /liddell/i],
   ['e-mail', /alice\.liddell@/i],
   ['transcript', /zombiquokka/i],
+  // Their other numbers: on their contact, and on a second contact with their name and e-mail.
+  ['other number', new RegExp([...'7911777999'].join('[^0-9]{0,4}'))],
+  ['second contact number', new RegExp([...'7911777888'].join('[^0-9]{0,4}'))],
 ];
 const tracesIn = (text: string): string[] => TRACES.filter(([, re]) => re.test(text)).map(([what]) => what);
 
@@ -284,7 +287,16 @@ describe('callsync erase', () => {
       last_name: 'Liddell',
       tel: '07911 123456',
       mobile: '+447911123456',
+      tel_1: '+44 7911 777999',
       email: EMAIL,
+    });
+    tables().contacts.insert(customer(), {
+      ...contactShape,
+      first_name: 'Alice',
+      last_name: 'Liddell',
+      tel: null,
+      mobile: '07911 777888',
+      email: EMAIL.toUpperCase(),
     });
     sms('Hi, Alice Liddell here, call me on 07911 123456 please');
     // The CRM (the builtin one, from the platform's contacts) knows them before their calls and SMS
@@ -386,6 +398,8 @@ describe('callsync erase', () => {
       'sms.from: number',
       'sms.message: name',
       'contacts.tel: number',
+      'contacts.tel_1: other number',
+      'contacts.mobile: second contact number',
       'contacts.email: e-mail',
       'recordings.transcript: transcript',
       'call_events.detail: number',
@@ -427,6 +441,8 @@ describe('callsync erase', () => {
       'warehouse.cdrs.anonymised': expect.any(Number),
       'warehouse.sms.anonymised': 1,
       'warehouse.contacts.anonymised': 1,
+      // Their e-mail and other numbers, erased as linked to the number.
+      'linked.warehouse.contacts.anonymised': expect.any(Number),
       'warehouse.webhook_rejected.deleted': 1,
       'archive.audio': theirs.length,
       'crm.builtin.call_log': 2,
@@ -458,7 +474,7 @@ describe('callsync erase', () => {
       await count(`SELECT count(*)::int AS n FROM cdrs WHERE src = '${erasureToken()}'`),
     ).toBeGreaterThanOrEqual(2);
     expect(await count('SELECT count(*)::int AS n FROM erasure_requests')).toBe(0);
-    const [record] = (await pool.query('SELECT * FROM erasures')).rows as {
+    const [record] = (await pool.query('SELECT * FROM erasures ORDER BY requested_at LIMIT 1')).rows as {
       status: string;
       counts: object;
     }[];
@@ -559,7 +575,9 @@ describe('callsync erase', () => {
     const { rows } = await h.deps.warehouse.pool.query<{ status: string }>(
       'SELECT status FROM erasures ORDER BY id',
     );
-    expect(rows.map((r) => r.status)).toEqual(['done', 'done', 'done']);
+    // The number's, its linked identifiers' (e-mail, two other numbers), the e-mail's, the number's.
+    expect(rows.map((r) => r.status)).toEqual(Array(rows.length).fill('done'));
+    expect(rows.length).toBe(6);
     // What `callsync erase --status` (and `status`) shows: when, status, counts; no identifier.
     const shown = formatErasures(await recentErasures(h.deps.warehouse.db));
     expect(shown).toMatch(/number [0-9a-f]{12}….*done.*warehouse\.cdrs\.anonymised=\d+/);
