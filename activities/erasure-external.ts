@@ -24,6 +24,7 @@ import { subjectMatcher } from '../lib/erasure/matchers';
 import { callerKey } from '../lib/caller-key';
 import { erasureHashKey, payloadCodecFromConfig, workflowIdKey } from '../runtime/temporal-encryption';
 import { historiesNaming, namesPerson, type HistoryHit } from './erasure-histories';
+import { eraseFromReportFiles, reportDirs } from './erasure-reports';
 import type { ActivityDeps } from './deps';
 
 type Step = ErasePersonInput & { erasureId: string };
@@ -154,6 +155,22 @@ export function createErasureExternalActivities(
         hits.push(hit);
       for (const hit of hits) await remove(hit.workflowId, hit.runId);
       const counts = deleted > 0 ? { 'temporal.runs': deleted } : {};
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
+    /** Rewrites the report files and deletes the outbox messages that name the person (erasure-reports.ts). */
+    async eraseReports(input: Step): Promise<Record<string, number>> {
+      const { subject, names } = await context(input.subjectHash);
+      const matcher = subjectMatcher(hashKey, subject, country);
+      const counts: Record<string, number> = {};
+      for (const [place, dir] of reportDirs(deps.config)) {
+        const done = await eraseFromReportFiles(dir, matcher, names, (file) =>
+          Context.current().heartbeat(file.length),
+        );
+        if (done.rewritten > 0) counts[`${place}.rewritten`] = done.rewritten;
+        if (done.deleted > 0) counts[`${place}.deleted`] = done.deleted;
+      }
       await addErasureCounts(db, input.erasureId, counts);
       return counts;
     },

@@ -33,6 +33,7 @@ export async function erasePerson(input: ErasePersonInput): Promise<ErasePersonR
     const linked = input.linked ? [] : await acts.eraseLinked(input);
     await acts.eraseCrmRecords(step);
     await acts.eraseArchive(step);
+    await acts.eraseReports(step);
     for (const table of tables) await acts.eraseWarehouseTable({ ...step, table });
     await acts.eraseHistories(step);
     for (const other of linked) {
