@@ -4,11 +4,13 @@
 // table, any archived file or any Temporal history (raw or decoded); later syncs and webhooks about
 // them are anonymised as they arrive; erasing again changes nothing and still succeeds.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { temporal } from '@temporalio/proto';
 import { formatErasures, runErasure } from '../../cli/commands/erase';
+import { formatVerification, verifyErasure } from '../../cli/commands/erase-verify';
 import { addQuarantined, recentErasures } from '../../connectors/postgres';
 import {
   callWorkflowId,
@@ -17,7 +19,7 @@ import {
   smsReceivedWorkflowId,
   syncStreamWorkflow,
 } from '../../contracts';
-import { erasedToken, identifierHash } from '../../lib/erasure/identity';
+import { erasedToken, identifierHash, parseSubject } from '../../lib/erasure/identity';
 import { silentLogger } from '../../lib/logger';
 import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { startServer, type RunningServer } from '../../server';
@@ -86,7 +88,10 @@ describe('callsync erase', () => {
       label: 'erasure',
       cdrs: 100,
       temporal: { encryption: { keys: [key], activeKeyId: key.id, idKey } },
-      config: { erasure: { deleteCrmRecords: true } },
+      config: {
+        erasure: { deleteCrmRecords: true },
+        reports: { directory: mkdtempSync(join(tmpdir(), 'erasure-reports-')) },
+      },
     });
     server = await startServer({
       accounts: [{ name: 'acme', webhookSecret: SECRET }],
@@ -273,6 +278,9 @@ describe('callsync erase', () => {
     return found;
   };
 
+  const verify = (number: string) =>
+    verifyErasure(h.config, h.deps.warehouse, h.client, parseSubject({ number }, 'GB'));
+
   let connectedId: number;
   let missedId: number;
   let theirSmsKey: string;
@@ -391,6 +399,37 @@ describe('callsync erase', () => {
       .executeTakeFirstOrThrow();
     expect(recording.audio_uri).toMatch(/^file:/);
 
+    // A report that lists them, and its e-mail in the local outbox (the report attached).
+    const reportDir = join(h.config.reports.directory, 'acme');
+    mkdirSync(reportDir, { recursive: true });
+    const report = `caller,name,minutes\r\n07911 123456,${NAME},3\r\n+44 20 7946 0018,Bob Jones,5\r\n`;
+    writeFileSync(join(reportDir, 'calls-2026-11.csv'), report);
+    const outbox = h.config.reports.delivery.email.outboxDir;
+    mkdirSync(outbox, { recursive: true });
+    writeFileSync(
+      join(outbox, 'calls-2026-11.eml'),
+      [
+        'Subject: Calls report',
+        'Content-Type: text/csv; name=calls.csv',
+        'Content-Transfer-Encoding: base64',
+        '',
+        Buffer.from(report).toString('base64'),
+        '',
+      ].join('\r\n'),
+    );
+    const before = await verify(E164);
+    for (const place of [
+      /^warehouse\.cdrs: \d+ rows?$/,
+      /^warehouse\.contacts: 1 row$/,
+      /^temporal: screenpop-acme-\d+ \(screenPop/,
+      /^temporal: sms-acme-erasure-sms-1 \(smsReceived/,
+      /^reports\.files: .*calls-2026-11\.csv$/,
+      /^reports\.outbox: .*calls-2026-11\.eml$/,
+    ]) {
+      expect(before.left).toContainEqual(expect.stringMatching(place));
+    }
+    expect(formatVerification(before)).toMatch(/^LEFT \(\d+ places\):/);
+
     const found = await tracesInWarehouse(h.deps.warehouse.pool);
     for (const place of [
       'cdrs.src: number',
@@ -448,7 +487,12 @@ describe('callsync erase', () => {
       'crm.builtin.call_log': 2,
       'crm.builtin.task': 1,
       'crm.builtin.sms': 1,
+      'reports.files.rewritten': 1,
+      'reports.outbox.deleted': 1,
     });
+    const reportNow = readFileSync(join(h.config.reports.directory, 'acme', 'calls-2026-11.csv'), 'utf8');
+    expect(tracesIn(reportNow)).toEqual([]);
+    expect(reportNow).toContain('+44 20 7946 0018,Bob Jones,5');
     // Their SMS's log is deleted from the CRM, not only anonymised, and its mapping with it.
     expect(
       await count(
@@ -583,6 +627,16 @@ describe('callsync erase', () => {
     expect(shown).toMatch(/number [0-9a-f]{12}….*done.*warehouse\.cdrs\.anonymised=\d+/);
     expect(shown).toMatch(/email [0-9a-f]{12}….*done {2}nothing found/);
     expect(tracesIn(shown)).toEqual([]);
+
+    // `callsync erase --verify`: nothing left of them, under any of their identifiers.
+    for (const number of [E164, '+447911777999', '07911 777888']) {
+      const left = await verify(number);
+      expect(left).toEqual({ left: [], unread: [] });
+      expect(formatVerification(left)).toMatch(/^nothing left/);
+    }
+    expect(
+      await verifyErasure(h.config, h.deps.warehouse, h.client, parseSubject({ email: EMAIL }, 'GB')),
+    ).toEqual({ left: [], unread: [] });
   });
 });
 

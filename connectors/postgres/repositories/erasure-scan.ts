@@ -211,6 +211,25 @@ export async function findPersonInTable(
   }
 }
 
+/** Rows of one table that still name the person (`callsync erase --verify`; reads only). */
+export async function countPersonInTable(
+  pool: pg.Pool,
+  t: ErasableTable,
+  pattern: string,
+  matcher: IdentityMatcher,
+): Promise<number> {
+  const client = await pool.connect();
+  try {
+    const rows = await findRows(client, t, pattern, [], false);
+    return rows.filter((row) => {
+      const r = scrubRecord(row.values, { matcher });
+      return r.person && r.changed;
+    }).length;
+  } finally {
+    client.release();
+  }
+}
+
 /** Rows changed in one table: anonymised in place, or deleted. */
 export interface TableErasure {
   anonymised: number;
