@@ -21,6 +21,7 @@ import {
   type ErasePersonInput,
 } from '../contracts';
 import { subjectMatcher } from '../lib/erasure/matchers';
+import { unknownContactKey } from '../connectors/crm/upsert';
 import { callerKey } from '../lib/caller-key';
 import { erasureHashKey, payloadCodecFromConfig, workflowIdKey } from '../runtime/temporal-encryption';
 import { historiesNaming, namesPerson, type HistoryHit } from './erasure-histories';
@@ -176,9 +177,9 @@ export function createErasureExternalActivities(
     },
 
     /**
-     * Deletes, through the CRM connector, the call logs of the person's calls, their callback tasks
-     * and the logs of their SMS and voice messages that callsync created (crm_objects), then the
-     * mappings. Only with erasure.deleteCrmRecords.
+     * Deletes, through the CRM connector, the call logs of the person's calls, their callback tasks,
+     * the logs of their SMS and voice messages and the contact made for them as an unknown caller
+     * that callsync created (crm_objects), then the mappings. Only with erasure.deleteCrmRecords.
      */
     async eraseCrmRecords(input: Step): Promise<Record<string, number>> {
       if (!deps.config.erasure.deleteCrmRecords) return {};
@@ -194,7 +195,21 @@ export function createErasureExternalActivities(
               eb('source_key', 'in', callKeys.length > 0 ? callKeys : ['']),
             ]),
             ...(subject.kind === 'number'
-              ? [eb.and([eb('kind', '=', 'task'), eb('source_key', 'like', `%:callback:${subject.value}:%`)])]
+              ? [
+                  eb.and([
+                    eb('kind', '=', 'task'),
+                    eb('source_key', 'like', `%:callback:${subject.value}:%`),
+                  ]),
+                  // The contact callsync created for them as an unknown caller (crm.createUnknownContacts).
+                  eb.and([
+                    eb('kind', '=', 'contact'),
+                    eb(
+                      'source_key',
+                      'in',
+                      deps.config.accounts.map((a) => unknownContactKey(a.name, subject.value)),
+                    ),
+                  ]),
+                ]
               : []),
             ...(messages.length > 0
               ? [eb.and([eb('kind', 'in', ['sms', 'voicemail']), eb('source_key', 'in', messages)])]
@@ -244,6 +259,8 @@ function deleterOf(
     case 'sms':
     case 'voicemail':
       return connector.deleteMessageLog && ((id) => connector.deleteMessageLog!(id, kind));
+    case 'contact':
+      return connector.deleteContact && ((id) => connector.deleteContact!(id));
     default:
       return undefined;
   }

@@ -11,6 +11,8 @@ import type pg from 'pg';
 import { temporal } from '@temporalio/proto';
 import { formatErasures, runErasure } from '../../cli/commands/erase';
 import { formatVerification, verifyErasure } from '../../cli/commands/erase-verify';
+import { recordMapping } from '../../connectors/crm/mapping';
+import { unknownContactKey } from '../../connectors/crm/upsert';
 import { addQuarantined, recentErasures } from '../../connectors/postgres';
 import {
   callWorkflowId,
@@ -399,6 +401,16 @@ describe('callsync erase', () => {
       .executeTakeFirstOrThrow();
     expect(recording.audio_uri).toMatch(/^file:/);
 
+    // A contact callsync created for them as an unknown caller (crm.createUnknownContacts), mapped.
+    const made = await h.deps.crm('acme').createContact({ phone: E164, name: null });
+    await recordMapping(h.deps.warehouse.db, {
+      account: 'acme',
+      destination: 'builtin',
+      kind: 'contact',
+      sourceKey: unknownContactKey('acme', E164),
+      crmId: made.crmId,
+    });
+
     // A report that lists them, and its e-mail in the local outbox (the report attached).
     const reportDir = join(h.config.reports.directory, 'acme');
     mkdirSync(reportDir, { recursive: true });
@@ -487,9 +499,11 @@ describe('callsync erase', () => {
       'crm.builtin.call_log': 2,
       'crm.builtin.task': 1,
       'crm.builtin.sms': 1,
+      'crm.builtin.contact': 1,
       'reports.files.rewritten': 1,
       'reports.outbox.deleted': 1,
     });
+    expect(await count('SELECT count(*)::int AS n FROM builtin_contacts')).toBe(0);
     const reportNow = readFileSync(join(h.config.reports.directory, 'acme', 'calls-2026-11.csv'), 'utf8');
     expect(tracesIn(reportNow)).toEqual([]);
     expect(reportNow).toContain('+44 20 7946 0018,Bob Jones,5');
