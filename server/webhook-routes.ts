@@ -60,7 +60,7 @@ export function inboxEntry(account: string, webhook: WebhookEvent, body: string)
 /** The event as the inbox stored it: the anonymised one for an erased person. */
 export function storedEvent(webhook: WebhookEvent, entry: InboxEntry): WebhookEvent {
   if (!entry.suppressed) return webhook;
-  return { ...webhook, event: JSON.parse(entry.body) as never } as WebhookEvent;
+  return { ...webhook, event: JSON.parse(entry.body) as never };
 }
 
 /** Registers the webhook routes in their own scope (their body parser and errors stay local). */
