@@ -32,6 +32,7 @@ import { linkedSubjects } from '../lib/erasure/links';
 import { subjectMatcher } from '../lib/erasure/matchers';
 import { erasureHashKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
+import { rewriteInBigQuery } from './erasure-bigquery';
 import { createErasureExternalActivities, type ErasureContext } from './erasure-external';
 
 interface Findings {
@@ -140,8 +141,12 @@ export function createErasureActivities(deps: ActivityDeps) {
       const t = (await erasableTables(pool)).find((x) => x.table === input.table);
       if (!t) return {};
       const matcher = subjectMatcher(key, ctx.subject, country);
-      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx);
       const counts: Record<string, number> = {};
+      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx, async (rows) => {
+        const bq = await rewriteInBigQuery(deps, t.table, input.erasureId, rows);
+        if (bq.rewritten > 0) counts[`bigquery.${t.table}.anonymised`] = bq.rewritten;
+        if (bq.kept > 0) counts[`bigquery.${t.table}.kept`] = bq.kept;
+      });
       if (done.anonymised > 0) counts[`warehouse.${t.table}.anonymised`] = done.anonymised;
       if (done.deleted > 0) counts[`warehouse.${t.table}.deleted`] = done.deleted;
       await addErasureCounts(db, input.erasureId, counts);
