@@ -2,7 +2,7 @@
 // PostgreSQL are written again, anonymised, to the account's BigQuery table, whose MERGE on (account,
 // id) replaces the person's row in place. Runs inside the PostgreSQL table's transaction
 // (eraseFromTable's beforeCommit), so a failed write rolls the table back and the retry redoes both.
-import type { PageRecord, StreamName } from '../connectors/postgres';
+import type { PageRecord } from '../connectors/postgres';
 import { STREAMS, streamDefinition } from '../sync/streams';
 import type { ActivityDeps } from './deps';
 
@@ -28,7 +28,7 @@ export async function rewriteInBigQuery(
       continue;
     }
     const list = byAccount.get(row.account) ?? [];
-    list.push({ record: parsed.data, raw: row.raw } as PageRecord);
+    list.push({ record: parsed.data, raw: row.raw });
     byAccount.set(row.account, list);
   }
   for (const [account, records] of byAccount) {
@@ -38,7 +38,7 @@ export async function rewriteInBigQuery(
       await bq.writePage({
         position: {
           account,
-          stream: table as StreamName,
+          stream: table,
           // Job ids of an erasure's pages are its own (a retry finds its finished jobs).
           scope: `erasure:${erasureId}`,
           since: null,
