@@ -13,7 +13,9 @@ import {
   findPersonInTable,
   finishErasure,
   getErasureRequest,
+  linkRecords,
   openErasure,
+  putErasureRequest,
   saveErasureFindings,
   type PersonCall,
 } from '../connectors/postgres';
@@ -21,13 +23,16 @@ import type { ErasePersonInput, ErasePersonResult } from '../contracts';
 import {
   callHash,
   escapeRegex,
+  identifierHash,
   nationalDigitsPattern,
   subjectHashes,
   type ErasureSubject,
 } from '../lib/erasure/identity';
+import { linkedSubjects } from '../lib/erasure/links';
 import { subjectMatcher } from '../lib/erasure/matchers';
 import { erasureHashKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
+import { rewriteInBigQuery } from './erasure-bigquery';
 import { createErasureExternalActivities, type ErasureContext } from './erasure-external';
 
 interface Findings {
@@ -111,6 +116,23 @@ export function createErasureActivities(deps: ActivityDeps) {
       return { calls: calls.size, names: names.size, messages: messages.size };
     },
 
+    /**
+     * The person's other identifiers (numbers and e-mails on their contacts, numbers cached as their
+     * CRM contact), each stored as an erasure request of its own; their hashes go back to the
+     * workflow, which erases each of them (README "Erasure": linked identifiers).
+     */
+    async eraseLinked(input: ErasePersonInput): Promise<{ subjectHash: string; kind: 'number' | 'email' }[]> {
+      const { subject } = await context(input.subjectHash);
+      const linked = await linkedSubjects(subject, country, (q) => linkRecords(db, q));
+      const out: { subjectHash: string; kind: 'number' | 'email' }[] = [];
+      for (const s of linked) {
+        const subjectHash = identifierHash(key, s.kind, s.value);
+        await putErasureRequest(db, { subjectHash, kind: s.kind, subject: s.value });
+        out.push({ subjectHash, kind: s.kind });
+      }
+      return out;
+    },
+
     /** Second pass over one table: anonymises (or deletes) the person's rows; counts go to the record. */
     async eraseWarehouseTable(
       input: ErasePersonInput & { erasureId: string; table: string },
@@ -119,12 +141,29 @@ export function createErasureActivities(deps: ActivityDeps) {
       const t = (await erasableTables(pool)).find((x) => x.table === input.table);
       if (!t) return {};
       const matcher = subjectMatcher(key, ctx.subject, country);
-      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx);
       const counts: Record<string, number> = {};
+      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx, async (rows) => {
+        const bq = await rewriteInBigQuery(deps, t.table, input.erasureId, rows);
+        if (bq.rewritten > 0) counts[`bigquery.${t.table}.anonymised`] = bq.rewritten;
+        if (bq.kept > 0) counts[`bigquery.${t.table}.kept`] = bq.kept;
+      });
       if (done.anonymised > 0) counts[`warehouse.${t.table}.anonymised`] = done.anonymised;
       if (done.deleted > 0) counts[`warehouse.${t.table}.deleted`] = done.deleted;
       await addErasureCounts(db, input.erasureId, counts);
       return counts;
+    },
+
+    /** Adds a linked identifier's erasure counts to this erasure's record, as `linked.<place>`. */
+    async eraseLinkedCounts(input: { erasureId: string; counts: Record<string, number> }): Promise<void> {
+      const row = await db
+        .selectFrom('erasures')
+        .select('counts')
+        .where('id', '=', input.erasureId)
+        .executeTakeFirst();
+      const mine = (row?.counts ?? {}) as Record<string, number>;
+      const add: Record<string, number> = {};
+      for (const [k, v] of Object.entries(input.counts)) add[`linked.${k}`] = (mine[`linked.${k}`] ?? 0) + v;
+      await addErasureCounts(db, input.erasureId, add);
     },
 
     /** Ends the erasure: deletes the request row (the last copy of the identifier) and closes the record. */

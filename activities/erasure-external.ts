@@ -3,6 +3,7 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { sql } from 'kysely';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { audioObjectKey } from '../connectors/object-store';
 import type { CrmConnector } from '../connectors/crm/crm-connector';
 import {
@@ -16,10 +17,15 @@ import {
   callbackWorkflowId,
   callWorkflowId,
   legacyCallbackWorkflowId,
+  screenPopWorkflowId,
   type ErasePersonInput,
 } from '../contracts';
+import { subjectMatcher } from '../lib/erasure/matchers';
+import { unknownContactKey } from '../connectors/crm/upsert';
 import { callerKey } from '../lib/caller-key';
-import { workflowIdKey } from '../runtime/temporal-encryption';
+import { erasureHashKey, payloadCodecFromConfig, workflowIdKey } from '../runtime/temporal-encryption';
+import { historiesNaming, namesPerson, type HistoryHit } from './erasure-histories';
+import { eraseFromReportFiles, reportDirs } from './erasure-reports';
 import type { ActivityDeps } from './deps';
 
 type Step = ErasePersonInput & { erasureId: string };
@@ -43,6 +49,8 @@ export function createErasureExternalActivities(
 ) {
   const { db } = deps.warehouse;
   const idKey = workflowIdKey(deps.config.temporal);
+  const hashKey = erasureHashKey(deps.config);
+  const country = deps.config.crm.defaultCountry as CountryCode;
 
   return {
     /**
@@ -90,13 +98,16 @@ export function createErasureExternalActivities(
 
     /**
      * Deletes from Temporal every run of the person's workflows: their callbacks (hashed id, and the
-     * old id form with the number) and their calls' lifecycles. A running one is terminated with it.
+     * old id form with the number), their calls' lifecycles and screen-pops, and every other history
+     * naming them (erasure-histories.ts). A running one is terminated with it.
      */
     async eraseHistories(input: Step): Promise<Record<string, number>> {
-      const { subject, calls } = await context(input.subjectHash);
+      const found = await context(input.subjectHash);
+      const { subject, calls } = found;
       const temporal = deps.temporal;
       if (!temporal) throw new Error('erasure needs a Temporal client to delete histories');
       const ids = new Set(calls.map(([account, callId]) => callWorkflowId(account, callId)));
+      for (const [account, callId] of calls) ids.add(screenPopWorkflowId(account, callId));
       if (subject.kind === 'number') {
         for (const a of deps.config.accounts) {
           ids.add(callbackWorkflowId(a.name, callerKey(idKey, a.name, subject.value)));
@@ -105,6 +116,17 @@ export function createErasureExternalActivities(
       }
       const namespace = temporal.options.namespace;
       let deleted = 0;
+      const remove = async (workflowId: string, runId: string) => {
+        try {
+          await temporal.workflowService.deleteWorkflowExecution({
+            namespace,
+            workflowExecution: { workflowId, runId },
+          });
+          deleted++;
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      };
       for (const workflowId of ids) {
         Context.current().heartbeat(deleted);
         const runs: string[] = [];
@@ -123,27 +145,41 @@ export function createErasureExternalActivities(
             throw err;
           });
         if (latest && !runs.includes(latest)) runs.push(latest);
-        for (const runId of runs) {
-          try {
-            await temporal.workflowService.deleteWorkflowExecution({
-              namespace,
-              workflowExecution: { workflowId, runId },
-            });
-            deleted++;
-          } catch (err) {
-            if (!isNotFound(err)) throw err;
-          }
-        }
+        for (const runId of runs) await remove(workflowId, runId);
       }
+      // Every other history that names them (their SMS's workflow, any type whose input, result or
+      // failure holds their number, e-mail or name), found by reading each one.
+      const codec = payloadCodecFromConfig(deps.config.temporal);
+      const names = namesPerson(subjectMatcher(hashKey, subject, country), found.names);
+      const hits: HistoryHit[] = [];
+      for await (const hit of historiesNaming(temporal, codec, names, (n) => Context.current().heartbeat(n)))
+        hits.push(hit);
+      for (const hit of hits) await remove(hit.workflowId, hit.runId);
       const counts = deleted > 0 ? { 'temporal.runs': deleted } : {};
       await addErasureCounts(db, input.erasureId, counts);
       return counts;
     },
 
+    /** Rewrites the report files and deletes the outbox messages that name the person (erasure-reports.ts). */
+    async eraseReports(input: Step): Promise<Record<string, number>> {
+      const { subject, names } = await context(input.subjectHash);
+      const matcher = subjectMatcher(hashKey, subject, country);
+      const counts: Record<string, number> = {};
+      for (const [place, dir] of reportDirs(deps.config)) {
+        const done = await eraseFromReportFiles(dir, matcher, names, (file) =>
+          Context.current().heartbeat(file.length),
+        );
+        if (done.rewritten > 0) counts[`${place}.rewritten`] = done.rewritten;
+        if (done.deleted > 0) counts[`${place}.deleted`] = done.deleted;
+      }
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
     /**
-     * Deletes, through the CRM connector, the call logs of the person's calls, their callback tasks
-     * and the logs of their SMS and voice messages that callsync created (crm_objects), then the
-     * mappings. Only with erasure.deleteCrmRecords.
+     * Deletes, through the CRM connector, the call logs of the person's calls, their callback tasks,
+     * the logs of their SMS and voice messages and the contact made for them as an unknown caller
+     * that callsync created (crm_objects), then the mappings. Only with erasure.deleteCrmRecords.
      */
     async eraseCrmRecords(input: Step): Promise<Record<string, number>> {
       if (!deps.config.erasure.deleteCrmRecords) return {};
@@ -159,7 +195,21 @@ export function createErasureExternalActivities(
               eb('source_key', 'in', callKeys.length > 0 ? callKeys : ['']),
             ]),
             ...(subject.kind === 'number'
-              ? [eb.and([eb('kind', '=', 'task'), eb('source_key', 'like', `%:callback:${subject.value}:%`)])]
+              ? [
+                  eb.and([
+                    eb('kind', '=', 'task'),
+                    eb('source_key', 'like', `%:callback:${subject.value}:%`),
+                  ]),
+                  // The contact callsync created for them as an unknown caller (crm.createUnknownContacts).
+                  eb.and([
+                    eb('kind', '=', 'contact'),
+                    eb(
+                      'source_key',
+                      'in',
+                      deps.config.accounts.map((a) => unknownContactKey(a.name, subject.value)),
+                    ),
+                  ]),
+                ]
               : []),
             ...(messages.length > 0
               ? [eb.and([eb('kind', 'in', ['sms', 'voicemail']), eb('source_key', 'in', messages)])]
@@ -209,6 +259,8 @@ function deleterOf(
     case 'sms':
     case 'voicemail':
       return connector.deleteMessageLog && ((id) => connector.deleteMessageLog!(id, kind));
+    case 'contact':
+      return connector.deleteContact && ((id) => connector.deleteContact!(id));
     default:
       return undefined;
   }

@@ -6,6 +6,8 @@ export interface ErasePersonInput {
   /** identifierHash(key, kind, identifier) (lib/erasure/identity.ts). */
   subjectHash: string;
   kind: 'number' | 'email';
+  /** Erased as linked to another identifier's erasure (which followed the links): follows none. */
+  linked?: boolean;
 }
 
 /** What one erasure changed, by place (`warehouse.<table>`, `archive`, `temporal`, `crm.<kind>`). */

@@ -22,8 +22,16 @@ import { callIdOfEvent } from './webhook-body';
  */
 export const FAST_PATH_PRIORITY = { priorityKey: 1 } as const;
 
-/** Called once per committed delivery (with when it reached the receiver, epoch ms); must not throw. */
-export type FastPath = (account: string, webhook: WebhookEvent, receivedAt: number) => void;
+/**
+ * Called once per committed delivery with the event as stored (anonymised when it is an erased
+ * person's, `suppressed` true) and when it reached the receiver (epoch ms); must not throw.
+ */
+export type FastPath = (
+  account: string,
+  webhook: WebhookEvent,
+  receivedAt: number,
+  suppressed?: boolean,
+) => void;
 
 /** Whether a call event starts a screen-pop: an inbound call ringing. */
 export function startsScreenPop(webhook: WebhookEvent): boolean {
@@ -45,7 +53,10 @@ export function temporalFastPath(client: Client, taskQueue: string, logger: Logg
       );
     });
   };
-  return (account, webhook) => {
+  return (account, webhook, _receivedAt, suppressed) => {
+    // An erased person's delivery starts nothing: a screen-pop would look them up (and cache the
+    // answer), an SMS workflow would log and store it; the inbox keeps it anonymised, as relayed.
+    if (suppressed) return;
     if (startsScreenPop(webhook) && webhook.kind === 'call') {
       const callId = callIdOfEvent(webhook);
       if (callId === null) return;

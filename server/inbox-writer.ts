@@ -22,6 +22,12 @@ export type { InboxEntry } from '../connectors/postgres';
 /** What storing did: a new row, or a redelivery of an event already stored. */
 export type InboxOutcome = 'stored' | 'duplicate';
 
+/** What storing did, and the entry as stored (anonymised, `suppressed`, when it is an erased person's). */
+export interface InboxStored {
+  outcome: InboxOutcome;
+  entry: InboxEntry;
+}
+
 /** A row PostgreSQL refused for its content (not the batch's fault); the caller answers 400. */
 export class InboxRowRejected extends Error {
   override readonly name = 'InboxRowRejected';
@@ -51,7 +57,7 @@ export interface InboxWriterStats {
 
 interface Pending {
   entry: InboxEntry;
-  resolve: (outcome: InboxOutcome) => void;
+  resolve: (stored: InboxStored) => void;
   reject: (err: unknown) => void;
 }
 
@@ -84,9 +90,17 @@ export class InboxWriter {
   }
 
   /** Stores one delivery; resolves once it is committed. */
-  write(entry: InboxEntry): Promise<InboxOutcome> {
+  async write(entry: InboxEntry): Promise<InboxOutcome> {
+    return (await this.store(entry)).outcome;
+  }
+
+  /**
+   * Stores one delivery; resolves once it is committed, with the entry as stored: what follows the
+   * commit (the fast path) must see the anonymised event, never the raw one.
+   */
+  store(entry: InboxEntry): Promise<InboxStored> {
     this.arrivals.mark();
-    return new Promise<InboxOutcome>((resolve, reject) => {
+    return new Promise<InboxStored>((resolve, reject) => {
       this.queue.push({ entry, resolve, reject });
       this.pump();
     });
@@ -120,12 +134,10 @@ export class InboxWriter {
     this.stats.rows += batch.length;
     try {
       const suppress = await this.opts.suppressor?.();
-      const inserted = await insertInboxRows(
-        this.pool,
-        batch.map((p) => (suppress ? suppressed(p.entry, suppress) : p.entry)),
-      );
+      const entries = batch.map((p) => (suppress ? suppressed(p.entry, suppress) : p.entry));
+      const inserted = await insertInboxRows(this.pool, entries);
       if (inserted.size > 0) this.opts.onCommitted?.(inserted.size);
-      this.settle(batch, inserted);
+      this.settle(batch, entries, inserted);
     } catch (err) {
       this.stats.failedFlushes++;
       if (isRowError(err) && batch.length > 1) {
@@ -143,16 +155,17 @@ export class InboxWriter {
     }
   }
 
-  private settle(batch: Pending[], inserted: Set<string>): void {
-    for (const p of batch) {
-      const k = inboxKey(p.entry.account, p.entry.eventId);
+  private settle(batch: Pending[], entries: InboxEntry[], inserted: Set<string>): void {
+    for (const [i, p] of batch.entries()) {
+      const entry = entries[i]!;
+      const k = inboxKey(entry.account, entry.eventId);
       // The first of several copies in one batch is the one stored; later copies are duplicates.
       if (inserted.delete(k)) {
         this.stats.stored++;
-        p.resolve('stored');
+        p.resolve({ outcome: 'stored', entry });
       } else {
         this.stats.duplicates++;
-        p.resolve('duplicate');
+        p.resolve({ outcome: 'duplicate', entry });
       }
     }
   }

@@ -96,9 +96,9 @@ function fastPathOf(opts: StartServerOptions): FastPath | undefined {
     );
   const observe = opts.observeFastPath;
   if (!observe) return started;
-  return (account, webhook, receivedAt) => {
-    observe(account, webhook, receivedAt);
-    started?.(account, webhook, receivedAt);
+  return (account, webhook, receivedAt, suppressed) => {
+    observe(account, webhook, receivedAt, suppressed);
+    started?.(account, webhook, receivedAt, suppressed);
   };
 }
 

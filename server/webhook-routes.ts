@@ -57,6 +57,12 @@ export function inboxEntry(account: string, webhook: WebhookEvent, body: string)
   };
 }
 
+/** The event as the inbox stored it: the anonymised one for an erased person. */
+export function storedEvent(webhook: WebhookEvent, entry: InboxEntry): WebhookEvent {
+  if (!entry.suppressed) return webhook;
+  return { ...webhook, event: JSON.parse(entry.body) as never };
+}
+
 /** Registers the webhook routes in their own scope (their body parser and errors stay local). */
 export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookRoutesOptions): Promise<void> {
   const log = opts.logger;
@@ -126,9 +132,11 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
       // The test event only proves the URL works; it is acknowledged and not stored.
       if (parsed.test) return reply.code(200).send({ status: 'ok', test: true });
       try {
-        const outcome = await opts.inbox.write(inboxEntry(account, parsed.event, text));
-        // elapsedTime runs from the request's first byte: when the event reached the receiver.
-        opts.fastPath?.(account, parsed.event, Date.now() - reply.elapsedTime);
+        const { outcome, entry } = await opts.inbox.store(inboxEntry(account, parsed.event, text));
+        // elapsedTime runs from the request's first byte: when the event reached the receiver. The
+        // fast path gets the event as stored: an erased person's comes anonymised (README "Erasure").
+        const handed = storedEvent(parsed.event, entry);
+        opts.fastPath?.(account, handed, Date.now() - reply.elapsedTime, entry.suppressed === true);
         return reply.code(200).send({ status: outcome });
       } catch (err) {
         if (err instanceof InboxRowRejected) {

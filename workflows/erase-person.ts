@@ -1,6 +1,6 @@
-import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { ErasePersonInput, ErasePersonResult } from '../contracts';
+import { erasureWorkflowId, type ErasePersonInput, type ErasePersonResult } from '../contracts';
 import { HEARTBEAT_TIMEOUT } from '../contracts/activity-options';
 
 // Each step may scan whole tables: long timeouts, heartbeats, and a bounded number of attempts so a
@@ -19,8 +19,9 @@ const acts = proxyActivities<Activities>({
 
 /**
  * Erases one person (a number or an e-mail, known to the activities only through its keyed hash):
- * suppression first, then what they are found in (names, calls), their CRM records, archived audio,
- * every warehouse table, their workflows' histories; the record keeps the counts. Idempotent: a run
+ * suppression first, then what they are found in (names, calls) and their other identifiers, their
+ * CRM records, archived audio, every warehouse table, their workflows' histories, then each linked
+ * identifier by a child erasure; the record keeps the counts (the linked ones' as `linked.…`). Idempotent: a run
  * after a finished one finds nothing and succeeds with empty counts.
  */
 export async function erasePerson(input: ErasePersonInput): Promise<ErasePersonResult> {
@@ -28,10 +29,20 @@ export async function erasePerson(input: ErasePersonInput): Promise<ErasePersonR
   const step = { ...input, erasureId };
   try {
     await acts.eraseCollect(input);
+    // Before anything is anonymised: the records that tie their other identifiers to them.
+    const linked = input.linked ? [] : await acts.eraseLinked(input);
     await acts.eraseCrmRecords(step);
     await acts.eraseArchive(step);
+    await acts.eraseReports(step);
     for (const table of tables) await acts.eraseWarehouseTable({ ...step, table });
     await acts.eraseHistories(step);
+    for (const other of linked) {
+      const done = await executeChild(erasePerson, {
+        workflowId: erasureWorkflowId(other.subjectHash),
+        args: [{ ...other, linked: true }],
+      });
+      await acts.eraseLinkedCounts({ erasureId, counts: done.counts });
+    }
     return await acts.eraseFinish(step);
   } catch (err) {
     const message = err instanceof ApplicationFailure || err instanceof Error ? err.message : String(err);

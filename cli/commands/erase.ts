@@ -1,5 +1,6 @@
 // `callsync erase --number <n> | --email <e>`: erases one person everywhere through the erasePerson
-// workflow and prints what it changed; `callsync erase --status` lists recent erasures. The identifier
+// workflow and prints what it changed; `callsync erase --status` lists recent erasures;
+// `callsync erase --verify <n>` lists what is left of them (erase-verify.ts). The identifier
 // goes only into the short-lived erasure_requests row; the workflow's id and arguments carry its hash.
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
@@ -25,6 +26,7 @@ import {
   requireRunningStack,
   resolveDatabase,
 } from '../context';
+import { formatVerification, verifyErasure } from './erase-verify';
 
 /** The "erasures" section of `status` and `erase --status`: one line per erasure, no identifiers. */
 export function formatErasures(rows: readonly ErasureRow[]): string {
@@ -59,6 +61,13 @@ export async function runErasure(
   });
 }
 
+interface EraseOptions {
+  number?: string;
+  email?: string;
+  status?: boolean;
+  verify?: string | boolean;
+}
+
 /** Registers `erase` on the CLI program. */
 export function registerEraseCommand(program: Command): void {
   program
@@ -72,10 +81,23 @@ export function registerEraseCommand(program: Command): void {
     )
     .option('--email <email>', 'their e-mail address')
     .option('--status', 'list recent erasures (what, when, counts) instead')
-    .action(async (raw: { number?: string; email?: string; status?: boolean }, cmd: Command) => {
+    .option(
+      '--verify [number]',
+      'erase nothing: list what is left of the person (tables, Temporal histories, report files); exits 1 when anything is',
+    )
+    .action(async (opts: EraseOptions, cmd: Command) => {
       requireRunningStack(globalOptions(cmd), 'erase');
       const config = loadCliConfig(globalOptions(cmd));
-      if (!raw.status) parseSubject(raw, config.crm.defaultCountry as CountryCode);
+      const raw = typeof opts.verify === 'string' ? { ...opts, number: opts.verify } : opts;
+      const subject = raw.status
+        ? undefined
+        : parseSubject(
+            {
+              ...(raw.number !== undefined ? { number: raw.number } : {}),
+              ...(raw.email !== undefined ? { email: raw.email } : {}),
+            },
+            config.crm.defaultCountry as CountryCode,
+          );
       const logger = cliLogger(config, 'erase');
       const database = await resolveDatabase(config, logger);
       const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
@@ -89,6 +111,12 @@ export function registerEraseCommand(program: Command): void {
           return;
         }
         temporal = await connectTemporal(config);
+        if (raw.verify !== undefined) {
+          const found = await verifyErasure(config, warehouse, temporal.client, subject!);
+          process.stdout.write(`${formatVerification(found)}\n`);
+          if (found.left.length > 0) process.exitCode = 1;
+          return;
+        }
         const result = await runErasure(config, warehouse, temporal.client, raw);
         process.stdout.write(`${JSON.stringify(result)}\n`);
       } finally {

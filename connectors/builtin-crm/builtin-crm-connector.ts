@@ -175,6 +175,16 @@ export class BuiltinCrmConnector implements CrmConnector {
     await this.db.deleteFrom('builtin_tasks').where('id', '=', toId(crmId)).execute();
   }
 
+  /** Erasure: a contact callsync created goes (gone already counts as deleted); synced ones are not its to delete. */
+  async deleteContact(crmId: string): Promise<void> {
+    if (!crmId.startsWith(CREATED_PREFIX)) return;
+    await this.db
+      .deleteFrom('builtin_contacts')
+      .where('account', '=', this.account)
+      .where('id', '=', toId(crmId.slice(CREATED_PREFIX.length)))
+      .execute();
+  }
+
   /** Erasure: the message goes (gone already counts as deleted). */
   async deleteMessageLog(crmId: string): Promise<void> {
     await this.db.deleteFrom('builtin_messages').where('id', '=', toId(crmId)).execute();

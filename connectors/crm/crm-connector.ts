@@ -198,6 +198,8 @@ export interface CrmConnector {
   deleteTask?(crmId: string): Promise<void>;
   /** Deletes an SMS or voice message log callsync created (erasure); one already gone counts as deleted. */
   deleteMessageLog?(crmId: string, channel: MessageLog['channel']): Promise<void>;
+  /** Deletes a contact callsync created for an unknown caller (erasure); one already gone counts as deleted. */
+  deleteContact?(crmId: string): Promise<void>;
 }
 
 /** The destination's identity (type plus portal, org or instance), for keys of caches and windows. */

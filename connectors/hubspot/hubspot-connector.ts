@@ -456,6 +456,11 @@ export class HubSpotConnector implements CrmConnector {
     await this.archive(() => this.client.crm.objects.calls.basicApi.archive(crmId));
   }
 
+  /** Erasure: archives a contact callsync created for an unknown caller; one already gone counts as deleted. */
+  async deleteContact(crmId: string): Promise<void> {
+    await this.archive(() => this.client.crm.contacts.basicApi.archive(crmId));
+  }
+
   /** Erasure: archives a task callsync created; one already gone counts as deleted. */
   async deleteTask(crmId: string): Promise<void> {
     await this.archive(() => this.client.crm.objects.tasks.basicApi.archive(crmId));

@@ -232,9 +232,9 @@ export class SalesforceConnector implements CrmConnector {
   }
 
   /** Deletes a Task; one already gone (NOT_FOUND, ENTITY_IS_DELETED) counts as deleted. */
-  private async destroy(id: string): Promise<void> {
+  private async destroy(id: string, type: 'Task' | 'Contact' = 'Task'): Promise<void> {
     try {
-      const res = (await this.call(() => this.connection.sobject('Task').destroy(id))) as SaveResultLike;
+      const res = (await this.call(() => this.connection.sobject(type).destroy(id))) as SaveResultLike;
       if (!res.success) throw saveError(res);
     } catch (err) {
       if (err instanceof CrmError && err.status === 404) return;
@@ -250,6 +250,11 @@ export class SalesforceConnector implements CrmConnector {
   /** Erasure: deletes an SMS or voice message log (a Task) callsync created. */
   deleteMessageLog(crmId: string): Promise<void> {
     return this.destroy(crmId);
+  }
+
+  /** Erasure: deletes a Contact callsync created for an unknown caller. */
+  deleteContact(crmId: string): Promise<void> {
+    return this.destroy(crmId, 'Contact');
   }
 
   /** Erasure: deletes a callback Task callsync created. */

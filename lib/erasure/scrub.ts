@@ -14,6 +14,8 @@ const TEXT_KEYS = new Set([
   'transcriptExcerpt',
   'summary',
   'message',
+  // A received SMS's body (sms.received `text`): it may hold the sender's name and e-mail.
+  'text',
   'notes',
 ]);
 

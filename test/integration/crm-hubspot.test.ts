@@ -247,6 +247,14 @@ describe('HubSpotConnector', () => {
     await expect(hubspot.updateTask(taskId, callbackTask({ contact: null }))).rejects.toThrow(CrmError);
   });
 
+  it('erasure: archives a contact it created for an unknown caller; one already gone counts as deleted', async () => {
+    const created = await hubspot.createContact({ phone: '+441632960077', name: null });
+    expect(fake.objects('contacts').map((o) => o.id)).toContain(created.crmId);
+    await hubspot.deleteContact(created.crmId);
+    expect(fake.objects('contacts').map((o) => o.id)).not.toContain(created.crmId);
+    await expect(hubspot.deleteContact(created.crmId)).resolves.toBeUndefined();
+  });
+
   it('erasure: deletes an SMS (a communication) and a voice message (a note) it logged', async () => {
     const contactId = fake.seedContact({ lastname: 'Texter', phone: '+442079460777' });
     const message = {

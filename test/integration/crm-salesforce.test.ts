@@ -195,6 +195,14 @@ describe('SalesforceConnector', () => {
     await expect(sf.deleteTask(taskId)).resolves.toBeUndefined();
   });
 
+  it('erasure: deletes a Contact it created for an unknown caller; one already gone counts as deleted', async () => {
+    const created = await sf.createContact({ phone: '+441632960077', name: null });
+    expect(fake.records('Contact').map((r) => r.Id)).toContain(created.crmId);
+    await sf.deleteContact(created.crmId);
+    expect(fake.records('Contact').map((r) => r.Id)).not.toContain(created.crmId);
+    await expect(sf.deleteContact(created.crmId)).resolves.toBeUndefined();
+  });
+
   it('logs an SMS and a voicemail as completed Tasks on the contact and lead, found by key, updated in place', async () => {
     const who = fake.seed('Contact', { LastName: 'Lovelace', Phone: '+44 20 7946 0300' });
     const lead = fake.seed('Lead', { LastName: 'Kay', Company: 'X', Phone: '+44 20 7946 0301' });

@@ -4,14 +4,24 @@
 // table, any archived file or any Temporal history (raw or decoded); later syncs and webhooks about
 // them are anonymised as they arrive; erasing again changes nothing and still succeeds.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { temporal } from '@temporalio/proto';
 import { formatErasures, runErasure } from '../../cli/commands/erase';
+import { formatVerification, verifyErasure } from '../../cli/commands/erase-verify';
+import { recordMapping } from '../../connectors/crm/mapping';
+import { unknownContactKey } from '../../connectors/crm/upsert';
 import { addQuarantined, recentErasures } from '../../connectors/postgres';
-import { callWorkflowId, conversationsWorkflow, syncStreamWorkflow } from '../../contracts';
-import { erasedToken, identifierHash } from '../../lib/erasure/identity';
+import {
+  callWorkflowId,
+  conversationsWorkflow,
+  screenPopWorkflowId,
+  smsReceivedWorkflowId,
+  syncStreamWorkflow,
+} from '../../contracts';
+import { erasedToken, identifierHash, parseSubject } from '../../lib/erasure/identity';
 import { silentLogger } from '../../lib/logger';
 import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { startServer, type RunningServer } from '../../server';
@@ -36,6 +46,9 @@ const TRACES: [string, RegExp][] = [
   ['name', /liddell/i],
   ['e-mail', /alice\.liddell@/i],
   ['transcript', /zombiquokka/i],
+  // Their other numbers: on their contact, and on a second contact with their name and e-mail.
+  ['other number', new RegExp([...'7911777999'].join('[^0-9]{0,4}'))],
+  ['second contact number', new RegExp([...'7911777888'].join('[^0-9]{0,4}'))],
 ];
 const tracesIn = (text: string): string[] => TRACES.filter(([, re]) => re.test(text)).map(([what]) => what);
 
@@ -77,7 +90,10 @@ describe('callsync erase', () => {
       label: 'erasure',
       cdrs: 100,
       temporal: { encryption: { keys: [key], activeKeyId: key.id, idKey } },
-      config: { erasure: { deleteCrmRecords: true } },
+      config: {
+        erasure: { deleteCrmRecords: true },
+        reports: { directory: mkdtempSync(join(tmpdir(), 'erasure-reports-')) },
+      },
     });
     server = await startServer({
       accounts: [{ name: 'acme', webhookSecret: SECRET }],
@@ -179,6 +195,94 @@ describe('callsync erase', () => {
     });
   }
 
+  /** The platform's sms.received for an SMS from the person, as its webhook sends it. */
+  const smsHook = (id: string, text: string, at: string) => ({
+    id,
+    event_time: at,
+    event_name: 'sms.received',
+    customer_id: customer(),
+    user_id: 120001,
+    from_no: '447911123456',
+    // The number they wrote to (the seeded SMS's): the workflow finds the SMS by it.
+    to_no: String(tables().sms.query(customer(), { page: 1, limit: 1, filter: [] }).data[0]!.to),
+    text,
+  });
+
+  /** A voice message the person left on a call (copying a seeded row's shape when there is one). */
+  function voicemail(callId: number): void {
+    const [seeded] = tables().voicemessages.query(customer(), { page: 1, limit: 1, filter: [] }).data;
+    const { id: _id, ...shape } = seeded ?? {};
+    tables().voicemessages.insert(customer(), {
+      ...shape,
+      caller: `"${NAME}" <07911123456>`,
+      callerid: '07911123456',
+      dialled: '101',
+      duration: 12,
+      live_id: callId,
+      origtime: String(Math.floor(Date.now() / 1000)),
+      transcript: `Hi, it's ${NAME}, about order ZOMBIQUOKKA, mail me at ${EMAIL}`,
+    });
+  }
+
+  /** Resolves when a workflow exists; false when none was started within a few seconds. */
+  const started = async (workflowId: string, waitMs = 3000): Promise<boolean> => {
+    for (const until = Date.now() + waitMs; ;) {
+      const found = await h.client.workflow
+        .getHandle(workflowId)
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        );
+      if (found || Date.now() >= until) return found;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  /**
+   * No history left anywhere holds them, raw (through the service API) or decoded. The server
+   * deletes executions asynchronously (a run being deleted may still be listed and read for a
+   * moment), so the search is repeated until it comes back clean or a minute has passed.
+   */
+  const historiesClean = async () => {
+    const codec = payloadCodecFromConfig(h.config.temporal)!;
+    const tracesInHistories = async () => {
+      const listed = await h.client.workflowService.listWorkflowExecutions({
+        namespace: 'default',
+        pageSize: 1000,
+      });
+      expect(listed.executions.length).toBeGreaterThan(3);
+      const found: { id: string; raw: string[]; decoded: string[] }[] = [];
+      for (const e of listed.executions) {
+        const history = await h.client.workflowService
+          .getWorkflowExecutionHistory({ namespace: 'default', execution: e.execution! })
+          .then((r) => r.history)
+          .catch(() => null); // deleted between the list and the read
+        if (!history) continue;
+        const raw = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
+        const decoded = (await codec.decode(payloadsOf(history) as never)).map((p) =>
+          Buffer.from(p.data ?? []).toString('utf8'),
+        );
+        const hit = {
+          id: e.execution!.workflowId!,
+          raw: tracesIn(raw),
+          decoded: tracesIn(decoded.join('\n')),
+        };
+        if (hit.raw.length > 0 || hit.decoded.length > 0) found.push(hit);
+      }
+      return found;
+    };
+    let found = await tracesInHistories();
+    for (const until = Date.now() + 60_000; found.length > 0 && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 1000));
+      found = await tracesInHistories();
+    }
+    return found;
+  };
+
+  const verify = (number: string) =>
+    verifyErasure(h.config, h.deps.warehouse, h.client, parseSubject({ number }, 'GB'));
+
   let connectedId: number;
   let missedId: number;
   let theirSmsKey: string;
@@ -193,7 +297,16 @@ describe('callsync erase', () => {
       last_name: 'Liddell',
       tel: '07911 123456',
       mobile: '+447911123456',
+      tel_1: '+44 7911 777999',
       email: EMAIL,
+    });
+    tables().contacts.insert(customer(), {
+      ...contactShape,
+      first_name: 'Alice',
+      last_name: 'Liddell',
+      tel: null,
+      mobile: '07911 777888',
+      email: EMAIL.toUpperCase(),
     });
     sms('Hi, Alice Liddell here, call me on 07911 123456 please');
     // The CRM (the builtin one, from the platform's contacts) knows them before their calls and SMS
@@ -208,6 +321,32 @@ describe('callsync erase', () => {
       for (const [n, name] of events.entries())
         expect((await webhook(callHook(id, n + 1, name))).status).toBe(200);
     }
+    // The fast path's workflows: a screen-pop of their ringing call, the log of their SMS.
+    expect((await webhook(callHook(connectedId, 0, 'call.ringing'))).status).toBe(200);
+    const [theirSms] = tables().sms.query(customer(), {
+      page: 1,
+      limit: 1,
+      filter: [{ property: 'from', operator: 'eq', value: '447911123456' }],
+    }).data;
+    expect(
+      (await webhook(smsHook('erasure-sms-1', String(theirSms!.message), String(theirSms!.created_at))))
+        .status,
+    ).toBe(200);
+    for (const id of [
+      screenPopWorkflowId('acme', connectedId),
+      smsReceivedWorkflowId('acme', 'erasure-sms-1'),
+    ])
+      await eventually(
+        () =>
+          h.client.workflow
+            .getHandle(id)
+            .result()
+            .then(
+              () => true,
+              () => undefined, // not started yet (the fast path is fire and forget)
+            ),
+        `${id} done`,
+      );
     expect((await webhook(`{"id": "broken", "src": "+447911123456", `)).status).toBe(400);
     await addQuarantined(h.deps.warehouse.db, [
       {
@@ -262,6 +401,47 @@ describe('callsync erase', () => {
       .executeTakeFirstOrThrow();
     expect(recording.audio_uri).toMatch(/^file:/);
 
+    // A contact callsync created for them as an unknown caller (crm.createUnknownContacts), mapped.
+    const made = await h.deps.crm('acme').createContact({ phone: E164, name: null });
+    await recordMapping(h.deps.warehouse.db, {
+      account: 'acme',
+      destination: 'builtin',
+      kind: 'contact',
+      sourceKey: unknownContactKey('acme', E164),
+      crmId: made.crmId,
+    });
+
+    // A report that lists them, and its e-mail in the local outbox (the report attached).
+    const reportDir = join(h.config.reports.directory, 'acme');
+    mkdirSync(reportDir, { recursive: true });
+    const report = `caller,name,minutes\r\n07911 123456,${NAME},3\r\n+44 20 7946 0018,Bob Jones,5\r\n`;
+    writeFileSync(join(reportDir, 'calls-2026-11.csv'), report);
+    const outbox = h.config.reports.delivery.email.outboxDir;
+    mkdirSync(outbox, { recursive: true });
+    writeFileSync(
+      join(outbox, 'calls-2026-11.eml'),
+      [
+        'Subject: Calls report',
+        'Content-Type: text/csv; name=calls.csv',
+        'Content-Transfer-Encoding: base64',
+        '',
+        Buffer.from(report).toString('base64'),
+        '',
+      ].join('\r\n'),
+    );
+    const before = await verify(E164);
+    for (const place of [
+      /^warehouse\.cdrs: \d+ rows?$/,
+      /^warehouse\.contacts: 1 row$/,
+      /^temporal: screenpop-acme-\d+ \(screenPop/,
+      /^temporal: sms-acme-erasure-sms-1 \(smsReceived/,
+      /^reports\.files: .*calls-2026-11\.csv$/,
+      /^reports\.outbox: .*calls-2026-11\.eml$/,
+    ]) {
+      expect(before.left).toContainEqual(expect.stringMatching(place));
+    }
+    expect(formatVerification(before)).toMatch(/^LEFT \(\d+ places\):/);
+
     const found = await tracesInWarehouse(h.deps.warehouse.pool);
     for (const place of [
       'cdrs.src: number',
@@ -269,6 +449,8 @@ describe('callsync erase', () => {
       'sms.from: number',
       'sms.message: name',
       'contacts.tel: number',
+      'contacts.tel_1: other number',
+      'contacts.mobile: second contact number',
       'contacts.email: e-mail',
       'recordings.transcript: transcript',
       'call_events.detail: number',
@@ -310,12 +492,21 @@ describe('callsync erase', () => {
       'warehouse.cdrs.anonymised': expect.any(Number),
       'warehouse.sms.anonymised': 1,
       'warehouse.contacts.anonymised': 1,
+      // Their e-mail and other numbers, erased as linked to the number.
+      'linked.warehouse.contacts.anonymised': expect.any(Number),
       'warehouse.webhook_rejected.deleted': 1,
       'archive.audio': theirs.length,
       'crm.builtin.call_log': 2,
       'crm.builtin.task': 1,
       'crm.builtin.sms': 1,
+      'crm.builtin.contact': 1,
+      'reports.files.rewritten': 1,
+      'reports.outbox.deleted': 1,
     });
+    expect(await count('SELECT count(*)::int AS n FROM builtin_contacts')).toBe(0);
+    const reportNow = readFileSync(join(h.config.reports.directory, 'acme', 'calls-2026-11.csv'), 'utf8');
+    expect(tracesIn(reportNow)).toEqual([]);
+    expect(reportNow).toContain('+44 20 7946 0018,Bob Jones,5');
     // Their SMS's log is deleted from the CRM, not only anonymised, and its mapping with it.
     expect(
       await count(
@@ -341,7 +532,7 @@ describe('callsync erase', () => {
       await count(`SELECT count(*)::int AS n FROM cdrs WHERE src = '${erasureToken()}'`),
     ).toBeGreaterThanOrEqual(2);
     expect(await count('SELECT count(*)::int AS n FROM erasure_requests')).toBe(0);
-    const [record] = (await pool.query('SELECT * FROM erasures')).rows as {
+    const [record] = (await pool.query('SELECT * FROM erasures ORDER BY requested_at LIMIT 1')).rows as {
       status: string;
       counts: object;
     }[];
@@ -354,7 +545,13 @@ describe('callsync erase', () => {
     for (const f of left) expect(tracesIn(readFileSync(f).toString('latin1'))).toEqual([]);
 
     // Temporal: their calls' and callback's executions are deleted (asynchronously, by the server).
-    for (const id of [callWorkflowId('acme', connectedId), callWorkflowId('acme', missedId), callbackId]) {
+    for (const id of [
+      callWorkflowId('acme', connectedId),
+      callWorkflowId('acme', missedId),
+      callbackId,
+      screenPopWorkflowId('acme', connectedId),
+      smsReceivedWorkflowId('acme', 'erasure-sms-1'),
+    ]) {
       await eventually(
         () =>
           h.client.workflow
@@ -367,42 +564,7 @@ describe('callsync erase', () => {
         `${id} deleted`,
       );
     }
-    // No history left anywhere holds them, raw (through the service API) or decoded. The server
-    // deletes executions asynchronously (a run being deleted may still be listed and read for a
-    // moment), so the search is repeated until it comes back clean or a minute has passed.
-    const codec = payloadCodecFromConfig(h.config.temporal)!;
-    const tracesInHistories = async () => {
-      const listed = await h.client.workflowService.listWorkflowExecutions({
-        namespace: 'default',
-        pageSize: 1000,
-      });
-      expect(listed.executions.length).toBeGreaterThan(3);
-      const found: { id: string; raw: string[]; decoded: string[] }[] = [];
-      for (const e of listed.executions) {
-        const history = await h.client.workflowService
-          .getWorkflowExecutionHistory({ namespace: 'default', execution: e.execution! })
-          .then((r) => r.history)
-          .catch(() => null); // deleted between the list and the read
-        if (!history) continue;
-        const raw = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
-        const decoded = (await codec.decode(payloadsOf(history) as never)).map((p) =>
-          Buffer.from(p.data ?? []).toString('utf8'),
-        );
-        const hit = {
-          id: e.execution!.workflowId!,
-          raw: tracesIn(raw),
-          decoded: tracesIn(decoded.join('\n')),
-        };
-        if (hit.raw.length > 0 || hit.decoded.length > 0) found.push(hit);
-      }
-      return found;
-    };
-    let found = await tracesInHistories();
-    for (const until = Date.now() + 60_000; found.length > 0 && Date.now() < until;) {
-      await new Promise((r) => setTimeout(r, 1000));
-      found = await tracesInHistories();
-    }
-    expect(found).toEqual([]);
+    expect(await historiesClean()).toEqual([]);
   });
 
   it('keeps them out: later syncs and webhooks about them are anonymised as they arrive', async () => {
@@ -428,10 +590,39 @@ describe('callsync erase', () => {
     expect(row.body).toMatchObject({ src: erasureToken(), src_name: null, call_id: laterId });
     expect((await webhook(`{"id": "broken-2", "src": "07911 123456", `)).status).toBe(400);
 
+    // They ring again, send an SMS and leave a voice message: the webhooks' fast path starts no
+    // screen-pop and no SMS workflow with their number, nothing is cached or stored in clear.
+    const againId = call('missed');
+    expect((await webhook(callHook(againId, 0, 'call.ringing'))).status).toBe(200);
+    const text = `Alice Liddell again, mail me at ${EMAIL}`;
+    sms(text);
+    expect((await webhook(smsHook('erasure-sms-2', text, h.emulator.store.clock.nowString()))).status).toBe(
+      200,
+    );
+    voicemail(againId);
+    expect((await webhook(callHook(againId, 1, 'call.missed'))).status).toBe(200);
+    expect(await started(screenPopWorkflowId('acme', againId))).toBe(false);
+    expect(await started(smsReceivedWorkflowId('acme', 'erasure-sms-2'))).toBe(false);
+    for (const stream of ['sms', 'cdrs', 'voicemessages']) await sync(stream);
+    await h.client.workflow.execute(conversationsWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: 'erasure-conversations-after',
+      args: [{ account: 'acme' }],
+    });
+    expect(await count(`SELECT count(*)::int AS n FROM voicemessages WHERE live_id = ${againId}`)).toBe(1);
+    const inbox = await h.deps.warehouse.db
+      .selectFrom('webhook_inbox')
+      .select(['event_id', 'status', 'body'])
+      .where('event_id', 'in', ['erasure-sms-2', `erasure-${againId}-0`])
+      .execute();
+    expect(inbox).toHaveLength(2);
+    for (const r of inbox) expect(tracesIn(JSON.stringify(r.body))).toEqual([]);
+
     expect(await tracesInWarehouse(pool)).toEqual([]);
     // Neither the webhook nor the CDR started a follow-up of their call (no CRM log, no callback).
     await expect(h.client.workflow.getHandle(callWorkflowId('acme', laterId)).describe()).rejects.toThrow();
     await expect(h.client.workflow.getHandle(callbackIdOf(h, E164)).describe()).rejects.toThrow();
+    expect(await historiesClean()).toEqual([]);
   });
 
   it('erasing again finds nothing and still succeeds', async () => {
@@ -442,12 +633,24 @@ describe('callsync erase', () => {
     const { rows } = await h.deps.warehouse.pool.query<{ status: string }>(
       'SELECT status FROM erasures ORDER BY id',
     );
-    expect(rows.map((r) => r.status)).toEqual(['done', 'done', 'done']);
+    // The number's, its linked identifiers' (e-mail, two other numbers), the e-mail's, the number's.
+    expect(rows.map((r) => r.status)).toEqual(Array(rows.length).fill('done'));
+    expect(rows.length).toBe(6);
     // What `callsync erase --status` (and `status`) shows: when, status, counts; no identifier.
     const shown = formatErasures(await recentErasures(h.deps.warehouse.db));
     expect(shown).toMatch(/number [0-9a-f]{12}….*done.*warehouse\.cdrs\.anonymised=\d+/);
     expect(shown).toMatch(/email [0-9a-f]{12}….*done {2}nothing found/);
     expect(tracesIn(shown)).toEqual([]);
+
+    // `callsync erase --verify`: nothing left of them, under any of their identifiers.
+    for (const number of [E164, '+447911777999', '07911 777888']) {
+      const left = await verify(number);
+      expect(left).toEqual({ left: [], unread: [] });
+      expect(formatVerification(left)).toMatch(/^nothing left/);
+    }
+    expect(
+      await verifyErasure(h.config, h.deps.warehouse, h.client, parseSubject({ email: EMAIL }, 'GB')),
+    ).toEqual({ left: [], unread: [] });
   });
 });
 

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { runErasure } from '../../cli/commands/erase';
 import { backfillWorkflow, syncStreamWorkflow } from '../../contracts';
 import {
   startBigQueryTarget,
@@ -142,5 +143,35 @@ describe('warehouse sync into BigQuery', () => {
     const { ids } = await target.ids('cdrs');
     expect(ids).toEqual(expect.arrayContaining([Number(good!.id), Number(after!.id)]));
     expect(ids).not.toContain(Number(bad.id));
+  });
+
+  it("erasure: the person's rows in BigQuery are anonymised in place (number to the token, name gone)", async () => {
+    const customer = h.emulator.admin.customer_id;
+    const [cdr] = h.emulator.store.addCdrs(customer, 1);
+    h.emulator.store.tables.cdrs.update(cdr!.id, {
+      src: '07911123456',
+      src_name: 'Alice Liddell',
+      clid: '"Alice Liddell" <07911123456>',
+    });
+    await h.client.workflow.execute(syncStreamWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: 'sync-bq-erasure',
+      args: [{ account: 'acme', stream: 'cdrs' }],
+    });
+    const theirs = async () =>
+      JSON.stringify(await target.rows(`SELECT * FROM ${table('cdrs')} WHERE id = ${Number(cdr!.id)}`));
+    expect(await theirs()).toMatch(/7911123456/);
+    expect(await theirs()).toMatch(/Liddell/);
+
+    const result = await runErasure(h.config, h.deps.warehouse, h.client, { number: '+447911123456' });
+    expect(result.counts['bigquery.cdrs.anonymised']).toBeGreaterThanOrEqual(1);
+    const after = await theirs();
+    expect(after).toMatch(/erased:/);
+    expect(after).not.toMatch(/7\D{0,3}9\D{0,3}1\D{0,3}1\D{0,3}1\D{0,3}2\D{0,3}3\D{0,3}4\D{0,3}5\D{0,3}6/);
+    expect(after).not.toMatch(/Liddell/);
+    // The row is still there (counts stay right), once.
+    expect((await target.rows(`SELECT id FROM ${table('cdrs')} WHERE id = ${Number(cdr!.id)}`)).length).toBe(
+      1,
+    );
   });
 });

@@ -89,6 +89,20 @@ describe('scrubRecord', () => {
     expect(s.replaceInText('ring 07911 123456 today')).toBe(`ring ${token} today`);
   });
 
+  it('deletes the text of an SMS from an erased number (it may hold their name and e-mail)', () => {
+    const hashes = new Set(subjectHashes(key, subject).map((h) => h.hash));
+    const received = {
+      id: 'sms-1',
+      event_name: 'sms.received',
+      from_no: '447911123456',
+      to_no: '442071234567',
+      text: 'Alice here, write to alice@example.org',
+    };
+    for (const matcher of [m, suppressionMatcher(key, hashes, 'GB')]) {
+      expect(scrubRecord(received, { matcher }).value).toEqual({ ...received, from_no: token, text: null });
+    }
+  });
+
   it('matches e-mails case-insensitively', () => {
     const e = parseSubject({ email: 'Alice@Example.com' }, 'GB');
     const em = subjectMatcher(key, e, 'GB');

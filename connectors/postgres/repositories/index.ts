@@ -19,6 +19,7 @@ export * from './rate-slots';
 export * from './rate-windows';
 export * from './erasure';
 export * from './erasure-scan';
+export * from './erasure-links';
 export * from './dashboard';
 export * from './contact-sync';
 export * from './crm-contact-cache';

@@ -1,0 +1,93 @@
+// `callsync erase --verify <number>` (or `--verify --email <e>`): looks for what is left of one person
+// after their erasure, everywhere callsync can read: every column of every warehouse table (the
+// built-in CRM's tables, the CRM mappings, the report outbox and the webhook inbox included), every
+// Temporal history (raw and decoded), and the report files written under reports.directory. Reads
+// only. Places it cannot read (BigQuery, delivered e-mails, files in Drive, external CRMs) are named
+// in README "Erasure" with what an operator checks there.
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { CountryCode } from 'libphonenumber-js/max';
+import type { CallsyncConfig } from '../../config/schema';
+import { historiesNaming, namesPerson } from '../../activities/erasure-histories';
+import { emlText, filesUnder, reportDirs, TEXT_REPORT_EXTENSIONS } from '../../activities/erasure-reports';
+import {
+  countPersonInTable,
+  erasableTables,
+  getErasureRequest,
+  type WarehouseDatabase,
+} from '../../connectors/postgres';
+import {
+  escapeRegex,
+  identifierHash,
+  nationalDigitsPattern,
+  type ErasureSubject,
+} from '../../lib/erasure/identity';
+import { subjectMatcher } from '../../lib/erasure/matchers';
+import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
+
+/** What verification found: places still naming the person, and places it could not read. */
+export interface ErasureVerification {
+  /** `warehouse.<table>: N rows`, `temporal: <workflow id> (<type>)`, `reports: <file>`, … */
+  left: string[];
+  /** Files it could not search (binary report formats). */
+  unread: string[];
+}
+
+/** Everything left of the person (empty `left` when nothing is). */
+export async function verifyErasure(
+  config: CallsyncConfig,
+  warehouse: WarehouseDatabase,
+  temporal: Client,
+  subject: ErasureSubject,
+): Promise<ErasureVerification> {
+  const key = erasureHashKey(config);
+  const matcher = subjectMatcher(key, subject, config.crm.defaultCountry as CountryCode);
+  const pattern =
+    subject.kind === 'number' ? nationalDigitsPattern(subject.value) : escapeRegex(subject.value);
+  const left: string[] = [];
+  const unread: string[] = [];
+
+  if (await getErasureRequest(warehouse.db, identifierHash(key, subject.kind, subject.value))) {
+    left.push('erasure_requests: an erasure of them has not finished (run `callsync erase` again)');
+  }
+  for (const t of await erasableTables(warehouse.pool)) {
+    const n = await countPersonInTable(warehouse.pool, t, pattern, matcher);
+    if (n > 0) left.push(`warehouse.${t.table}: ${n} row${n === 1 ? '' : 's'}`);
+  }
+  const codec = payloadCodecFromConfig(config.temporal);
+  for await (const hit of historiesNaming(temporal, codec, namesPerson(matcher, []))) {
+    left.push(`temporal: ${hit.workflowId} (${hit.workflowType}, run ${hit.runId})`);
+  }
+  for (const [place, dir] of reportDirs(config)) {
+    for (const file of await filesUnder(dir)) {
+      const ext = extname(file).toLowerCase();
+      if (ext !== '.eml' && !TEXT_REPORT_EXTENSIONS.has(ext)) {
+        unread.push(file);
+        continue;
+      }
+      const raw = await readFile(file, 'utf8');
+      const text = ext === '.eml' ? emlText(raw) : raw;
+      if (matcher.replaceInText(text) !== text) left.push(`${place}: ${file}`);
+    }
+  }
+  return { left, unread };
+}
+
+/** What `--verify` prints. */
+export function formatVerification(v: ErasureVerification): string {
+  const lines =
+    v.left.length === 0
+      ? ['nothing left: no table, Temporal history or report file names them']
+      : [`LEFT (${v.left.length} places):`, ...v.left.map((l) => `  ${l}`)];
+  if (v.unread.length > 0) {
+    lines.push(
+      `not searched (binary report files; regenerate or delete them by hand, README "Erasure"): ${v.unread.length}`,
+      ...v.unread.map((f) => `  ${f}`),
+    );
+  }
+  lines.push(
+    'not searched from here: BigQuery, delivered report e-mails and Drive/Sheets files, external CRM records: see README "Erasure"',
+  );
+  return lines.join('\n');
+}
