@@ -1,7 +1,7 @@
 // `callsync server`: the HTTP server (webhook receiver) and the relay into Temporal, for the
 // configured accounts, until SIGINT/SIGTERM. Prints one JSON ready line on stdout.
 import type { Command } from 'commander';
-import { erasureHashKey } from '../../runtime/temporal-encryption';
+import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { z } from 'zod';
 import { postgresSsl } from '../../connectors/postgres/tls';
 import { startServer } from '../../server';
@@ -27,6 +27,8 @@ export function registerServerCommand(program: Command): void {
     .action(async (raw: unknown, cmd: Command) => {
       const opts = optionsSchema.parse(raw);
       const config = loadCliConfig(globalOptions(cmd));
+      // Before anything starts: no keys (and no explicit encryption "off") refuses, naming the setting.
+      payloadCodecFromConfig(config.temporal);
       const logger = cliLogger(config, 'server');
       installTemporalRuntime(logger);
       const without = config.accounts.filter((a) => !a.webhookSecret).map((a) => a.name);

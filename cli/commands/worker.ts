@@ -4,6 +4,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import type { Logger } from '../../lib/logger';
 import { createActivityDeps } from '../../runtime/activity-deps';
+import { payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { createWorker, tuneWorkerHeap } from '../../runtime/worker';
 import { startMetricsServer } from '../../runtime/metrics-server';
 import { metrics } from '../../lib/metrics';
@@ -38,6 +39,8 @@ export async function runWorker(
 ): Promise<void> {
   tuneWorkerHeap();
   const config = loadCliConfig(opts);
+  // Before anything starts: no keys (and no explicit encryption "off") refuses, naming the setting.
+  payloadCodecFromConfig(config.temporal);
   const logger = cliLogger(config, 'worker');
   const address = temporalAddress(config);
   installTemporalRuntime(logger, config.metrics.temporalSdkBindAddress);
