@@ -3,15 +3,27 @@
 import { z } from 'zod';
 
 /** `server.codec`: Temporal's remote codec endpoint on callsync's server (/codec/encode, /codec/decode). */
-export const codecEndpointSchema = z.object({
-  /**
-   * Bearer token the UI (Data Encoder settings) or CLI (`--codec-auth "Bearer …"`) must send; a secret.
-   * Without one the endpoint answers only when the server listens on a loopback interface.
-   */
-  token: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** Browser origins allowed to call the endpoint: the Temporal UI's address. */
-  corsOrigins: z.array(z.url()).default(['http://localhost:8233', 'http://127.0.0.1:8233']),
-});
+export const codecEndpointSchema = z
+  .object({
+    /**
+     * Bearer token the UI (Data Encoder settings) or CLI (`--codec-auth "Bearer …"`) must send; a secret.
+     * Without one the endpoint is off (`npm start` generates one).
+     */
+    token: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** A file holding the token (first line), instead of `token`, e.g. a mounted secret; `npm start` generates one. */
+    tokenFile: z.string().min(1).optional(),
+    /**
+     * Host names (no port) the endpoint answers under besides localhost, 127.0.0.1 and ::1, e.g. the
+     * server's name behind a reverse proxy; any other Host header is refused (DNS rebinding).
+     */
+    hosts: z.array(z.string().min(1)).default([]),
+    /** Browser origins allowed to call the endpoint: the Temporal UI's address. */
+    corsOrigins: z.array(z.url()).default(['http://localhost:8233', 'http://127.0.0.1:8233']),
+  })
+  .refine((c) => !(c.token && c.tokenFile), {
+    message: 'give token or tokenFile, not both',
+    path: ['tokenFile'],
+  });
 
 /** `metrics`: Prometheus endpoints (README "Metrics"). */
 export const metricsConfigSchema = z.object({

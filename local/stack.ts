@@ -23,7 +23,7 @@ import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules'
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { erasureHashKey, temporalDataConverter } from '../runtime/temporal-encryption';
 import { serverObservability } from '../runtime/server-observability';
-import { localDashboardPasswordFile, localEncryption } from './local-keys';
+import { localCodecTokenFile, localDashboardPasswordFile, localEncryption } from './local-keys';
 import { dashboardSettings } from '../runtime/dashboard-settings';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
@@ -196,6 +196,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (dashboardConfig.enabled && !dashboardConfig.password && !dashboardConfig.passwordFile) {
       const passwordFile = localDashboardPasswordFile(opts.dataDir);
       config = { ...config, server: { ...config.server, dashboard: { ...dashboardConfig, passwordFile } } };
+    }
+    // The codec endpoint's bearer token: generated in a file (never printed) unless one is configured.
+    const codecConfig = config.server.codec;
+    if (!codecConfig.token && !codecConfig.tokenFile) {
+      const tokenFile = localCodecTokenFile(opts.dataDir);
+      config = { ...config, server: { ...config.server, codec: { ...codecConfig, tokenFile } } };
     }
     const { dashboard } = dashboardSettings(config);
     logger = opts.createLogger(config.logLevel);
@@ -404,7 +410,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
           ...(observability.metrics ? [`  metrics             ${server.url}/metrics`] : []),
           ...(observability.codec
-            ? [`  codec endpoint      ${server.url}/codec (Temporal UI: Data Encoder → this URL)`]
+            ? [
+                `  codec endpoint      ${server.url}/codec (bearer token: ${config.server.codec.tokenFile ?? 'server.codec.token'})`,
+                `                      Temporal UI: sign in once at ${server.url}/codec/login with the token, then`,
+                `                      Data Encoder → ${server.url}/codec, "Include cross-origin credentials" on`,
+                `                      CLI: temporal workflow show --codec-endpoint ${server.url}/codec --codec-auth "Bearer <token>"`,
+              ]
             : []),
           `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
           `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,
