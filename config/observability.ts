@@ -26,19 +26,33 @@ export const codecEndpointSchema = z
   });
 
 /** `metrics`: Prometheus endpoints (README "Metrics"). */
-export const metricsConfigSchema = z.object({
-  /** Serve callsync_* metrics at /metrics on callsync's HTTP server (the receiver). */
-  enabled: z.boolean().default(true),
-  /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
-  workerPort: z.number().int().min(0).max(65535).optional(),
-  /** host:port where the worker's Temporal SDK serves its temporal_* metrics; off when absent. */
-  temporalSdkBindAddress: z
-    .string()
-    .regex(/^[^:]+:\d+$/, 'must be host:port, e.g. 0.0.0.0:9464')
-    .optional(),
-  /** Interface the worker's metrics port listens on. */
-  host: z.string().default('127.0.0.1'),
-});
+export const metricsConfigSchema = z
+  .object({
+    /**
+     * Serve the server's callsync_* metrics at /metrics: on `serverPort` when set, else on the
+     * receiver's port behind `token`; with neither they are not served (the receiver's port is public).
+     */
+    enabled: z.boolean().default(true),
+    /** Port of the server's own /metrics (on `host`; 0 picks a free one), apart from the public receiver port. */
+    serverPort: z.number().int().min(0).max(65535).optional(),
+    /** Bearer token every scrape must carry (Prometheus `authorization.credentials_file`); a secret. */
+    token: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** A file holding the token (first line), instead of `token`. */
+    tokenFile: z.string().min(1).optional(),
+    /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
+    workerPort: z.number().int().min(0).max(65535).optional(),
+    /** host:port where the worker's Temporal SDK serves its temporal_* metrics; off when absent. */
+    temporalSdkBindAddress: z
+      .string()
+      .regex(/^[^:]+:\d+$/, 'must be host:port, e.g. 0.0.0.0:9464')
+      .optional(),
+    /** Interface the metrics ports (worker's, server's) listen on. */
+    host: z.string().default('127.0.0.1'),
+  })
+  .refine((m) => !(m.token && m.tokenFile), {
+    message: 'give token or tokenFile, not both',
+    path: ['tokenFile'],
+  });
 
 export type CodecEndpointConfig = z.infer<typeof codecEndpointSchema>;
 export type MetricsConfig = z.infer<typeof metricsConfigSchema>;

@@ -203,6 +203,10 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       const tokenFile = localCodecTokenFile(opts.dataDir);
       config = { ...config, server: { ...config.server, codec: { ...codecConfig, tokenFile } } };
     }
+    // /metrics on a port of its own (a free one, on loopback) unless one or a token is configured.
+    if (config.metrics.serverPort === undefined && !config.metrics.token && !config.metrics.tokenFile) {
+      config = { ...config, metrics: { ...config.metrics, serverPort: 0 } };
+    }
     const { dashboard } = dashboardSettings(config);
     logger = opts.createLogger(config.logLevel);
     const log = logger;
@@ -330,6 +334,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           requestTimeoutMs: config.server.requestTimeout,
           codec: observability.codec,
           metrics: observability.metrics,
+          metricsEndpoint: observability.metricsEndpoint,
           erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
           dashboard,
         }),
@@ -408,7 +413,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
               ]
             : []),
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
-          ...(observability.metrics ? [`  metrics             ${server.url}/metrics`] : []),
+          ...(server.metricsUrl ? [`  metrics             ${server.metricsUrl}`] : []),
           ...(observability.codec
             ? [
                 `  codec endpoint      ${server.url}/codec (bearer token: ${config.server.codec.tokenFile ?? 'server.codec.token'})`,

@@ -47,10 +47,12 @@ export function registerServerCommand(program: Command): void {
       const temporal = opts.relay ? await connectTemporal(config) : undefined;
       const observability = serverObservability(config, host);
       if (observability.codecOff) logger.warn(`codec endpoint off: ${observability.codecOff}`);
+      if (observability.metricsOff) logger.warn(`/metrics off: ${observability.metricsOff}`);
       const server = await startServer({
         dashboard,
         codec: observability.codec,
         metrics: observability.metrics,
+        metricsEndpoint: observability.metricsEndpoint,
         accounts: config.accounts,
         databaseUrl: database.url,
         databaseSsl: postgresSsl(config.database.sslmode, config.database.sslCa),
@@ -62,7 +64,7 @@ export function registerServerCommand(program: Command): void {
         requestTimeoutMs: config.server.requestTimeout,
         erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
       });
-      logger.info({ url: server.url, relay: opts.relay }, 'server listening');
+      logger.info({ url: server.url, metrics: server.metricsUrl, relay: opts.relay }, 'server listening');
       const ready = { server: 'ready', url: server.url, port: server.port };
       process.stdout.write(
         `${JSON.stringify(dashboard ? { ...ready, dashboard: `${server.url}/dashboard` } : ready)}\n`,

@@ -7,6 +7,7 @@ import { createActivityDeps } from '../../runtime/activity-deps';
 import { payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { createWorker, tuneWorkerHeap } from '../../runtime/worker';
 import { startMetricsServer } from '../../runtime/metrics-server';
+import { tokenSetting } from '../../runtime/server-observability';
 import { metrics } from '../../lib/metrics';
 import {
   cliLogger,
@@ -46,7 +47,9 @@ export async function runWorker(
   installTemporalRuntime(logger, config.metrics.temporalSdkBindAddress);
   const metricsServer =
     config.metrics.workerPort !== undefined
-      ? await startMetricsServer(metrics().registry, config.metrics.workerPort, config.metrics.host)
+      ? await startMetricsServer(metrics().registry, config.metrics.workerPort, config.metrics.host, {
+          token: tokenSetting(config.metrics, 'metrics'),
+        })
       : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, 'worker metrics served');
   const database = await resolveDatabase(config, logger);

@@ -170,6 +170,21 @@ describe('serverObservability', () => {
     expect(isLoopbackHost('10.0.0.1')).toBe(false);
   });
 
+  it('serves /metrics on its own port, or on the receiver port behind a token, never open there', () => {
+    const withEnc = { ...base, temporal: { encryption } };
+    const none = serverObservability(parseConfig(withEnc));
+    expect(none.metricsEndpoint).toBeUndefined();
+    expect(none.metricsOff).toMatch(/neither metrics.serverPort nor metrics.token/);
+    const own = serverObservability(
+      parseConfig({ ...withEnc, metrics: { serverPort: 9466, host: '0.0.0.0' } }),
+    );
+    expect(own.metricsEndpoint).toEqual({ port: 9466, host: '0.0.0.0', token: undefined });
+    const guarded = serverObservability(parseConfig({ ...withEnc, metrics: { token: TOKEN } }));
+    expect(guarded.metricsEndpoint).toEqual({ token: TOKEN });
+    const off = serverObservability(parseConfig({ ...withEnc, metrics: { enabled: false, token: TOKEN } }));
+    expect(off.metricsEndpoint).toBeUndefined();
+  });
+
   it('reads the token from server.codec.tokenFile; errors name the setting', () => {
     const read = ((path: string) => {
       if (path === '/run/secrets/codec') return `${TOKEN}\n`;
