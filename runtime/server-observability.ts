@@ -21,6 +21,7 @@ export function tokenSetting(
   } catch (err) {
     throw new Error(
       `${prefix}.tokenFile: cannot read ${block.tokenFile} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      { cause: err },
     );
   }
   const token = text.split('\n')[0]!.trim();

@@ -115,14 +115,14 @@ describe('temporal.encryption config', () => {
     expect(temporalDataConverter(t, read).payloadCodecs).toHaveLength(1);
     expect(() =>
       payloadCodecFromConfig(
-        { ...t, encryption: { ...t.encryption!, keys: [{ id: 'b', keyFile: '/x' }] } },
+        { ...t, encryption: { ...t.encryption, keys: [{ id: 'b', keyFile: '/x' }] } },
         read,
       ),
     ).toThrow('temporal.encryption.keys[0].keyFile: cannot read /x (ENOENT)');
     const short = randomBytes(16).toString('base64');
     let message = '';
     try {
-      payloadCodecFromConfig({ ...t, encryption: { ...t.encryption!, keys: [{ id: 'b', key: short }] } });
+      payloadCodecFromConfig({ ...t, encryption: { ...t.encryption, keys: [{ id: 'b', key: short }] } });
     } catch (err) {
       message = (err as Error).message;
     }
