@@ -16,7 +16,7 @@ import {
   syncStreamWorkflow,
   type CallEventSignal,
 } from '../../contracts';
-import { payloadCodecFromConfig } from '../../runtime/temporal-encryption';
+import { payloadCodecFromConfig, temporalDataConverter } from '../../runtime/temporal-encryption';
 import { deliverCallEvents } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
@@ -468,6 +468,8 @@ describe('call lifecycle', () => {
             taskQueue,
             activities,
             workflowsPath: require.resolve('../../workflows'),
+            // The harness's client encrypts (as in production): this worker must read its payloads.
+            dataConverter: temporalDataConverter(h.config.temporal),
           }),
         ),
       );
