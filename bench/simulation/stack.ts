@@ -175,7 +175,6 @@ function seedConfig(
         activeKeyId: 'sim',
         idKey: randomBytes(24).toString('base64'),
       },
-      requireEncryption: true,
     },
     sync: {
       // Pages smaller than the platform's history, so every read spans several (capped) pages.
