@@ -49,6 +49,8 @@ const REDACT_PATHS = SECRET_KEYS.flatMap((k) => [
 
 /** An error as pino serializes it, with phone numbers masked in its message and stack (and causes'). */
 export function serializeError(err: unknown): unknown {
+  // Callers also log an error already described as text (`{ err: describeError(err) }`).
+  if (typeof err === 'string') return maskPhoneNumbers(err);
   const out = pino.stdSerializers.err(err as Error) as unknown;
   return maskErrorText(out, 0);
 }

@@ -34,6 +34,7 @@ describe('log redaction', () => {
       log.error({ err }, 'call log failed');
       log.warn(new Error('callback to 0044 7700 900123 refused'));
       log.warn('retrying: contact +1 415 555 2671 is locked');
+      log.info({ err: 'hubspot: no contact with phone 020 7946 0958' }, 'described error');
     });
     for (const digits of ['7946', '0958', '441632960123', '7700', '900123', '2671'])
       expect(text).not.toContain(digits);
