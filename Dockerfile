@@ -16,6 +16,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --chown=node:node . .
 COPY --from=build --chown=node:node /app/dist ./dist
+# Where compose's `keys` volume is mounted: created here so the volume starts owned by `node`.
+RUN mkdir -p /app/keys && chown node:node /app/keys && chmod 700 /app/keys
 ENV NODE_ENV=production
 # Worker memory (README, "Worker memory"): two malloc arenas, the compiled worker.
 ENV MALLOC_ARENA_MAX=2

@@ -43,6 +43,7 @@ import { platformTimeOrUndefined } from '../sync/time';
 import { callerKey } from '../lib/caller-key';
 import { metrics } from '../lib/metrics';
 import { workflowIdKey } from '../runtime/temporal-encryption';
+import { maskPhoneNumbers } from '../lib/redact-pii';
 import type { ActivityDeps } from './deps';
 import { spendCrmDailyBudget } from './vendor-budget';
 
@@ -340,15 +341,17 @@ export function createCallActivities(deps: ActivityDeps) {
         },
         `call follow-up failed: ${input.message}`,
       );
+      // The row outlives the history and is shown by status: no number in clear in it. A call's
+      // subject is its id (digits only, kept); a callback's is the caller's number (masked).
       await recordCallFailure(deps.warehouse.db, {
         account: input.account,
         workflow_id: input.workflowId,
         run_id: input.runId,
         workflow_type: input.workflowType,
-        subject: input.subject,
+        subject: /^\d+$/.test(input.subject) ? input.subject : maskPhoneNumbers(input.subject),
         activity: input.activity,
         failure_type: input.failureType,
-        message: input.message.slice(0, 2000),
+        message: maskPhoneNumbers(input.message).slice(0, 2000),
         retry_state: input.retryState,
       });
     },

@@ -3,6 +3,7 @@
 // its own process, then measures the local limit: a raw COPY of the same rows, from COPY text
 // prepared beforehand, into an empty table defined exactly like the warehouse's cdrs table.
 // Progress goes to stderr; the last stdout line is the result as one JSON object.
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { writeFile } from 'node:fs/promises';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH } from '../runtime/temporal-encryption';
 import { Command } from 'commander';
 import { from as copyFrom } from 'pg-copy-streams';
 import { z } from 'zod';
@@ -240,7 +242,10 @@ async function main(): Promise<Record<string, unknown>> {
     log(`prepared ${N} rows; calldate ${prepared.min} .. ${prepared.max}`);
 
     // Workflows are bundled ahead, as a production deployment does, so the worker does not webpack at start.
-    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows') });
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      failureConverterPath: FAILURE_CONVERTER_PATH,
+    });
     const workflowBundlePath = join(temp, 'workflow-bundle.js');
     await writeFile(workflowBundlePath, bundle.code);
 
@@ -248,7 +253,14 @@ async function main(): Promise<Record<string, unknown>> {
     const workerInput = {
       config: {
         accounts: [{ name: ACCOUNT, platform }],
-        temporal: { address: temporal.address, taskQueue },
+        temporal: {
+          address: temporal.address,
+          taskQueue,
+          encryption: {
+            keys: [{ id: 'bench', key: randomBytes(32).toString('base64') }],
+            activeKeyId: 'bench',
+          },
+        },
         sync: { pageSize: opts.pageSize },
         archive: { dir: join(temp, 'archive') },
         logLevel: 'warn',

@@ -4,6 +4,7 @@
 // Usage: npm run bench:e2e -- [--calls 3000] [--rate 10] [--crm hubspot|salesforce]
 //   (rate = calls placed per second). Prints, besides throughput and latency, the CRM requests per
 //   call and the vendor's rate-limit refusals (HubSpot 429, Salesforce REQUEST_LIMIT_EXCEEDED).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,7 +87,11 @@ async function main(): Promise<Record<string, unknown>> {
         },
       },
     ],
-    temporal: { address: temporal.address, taskQueue: 'bench-e2e' },
+    temporal: {
+      address: temporal.address,
+      taskQueue: 'bench-e2e',
+      encryption: { keys: [{ id: 'bench', key: randomBytes(32).toString('base64') }], activeKeyId: 'bench' },
+    },
     crm: {
       destination: hubspot
         ? {

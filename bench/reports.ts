@@ -9,12 +9,14 @@
 // formatting in SQL stays visible. A COPY nobody measures runs first, so every measured run finds
 // the table in the cache.
 // Progress goes to stderr; the last stdout line is the result as one JSON object.
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Client } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH } from '../runtime/temporal-encryption';
 import { Command } from 'commander';
 import { to as copyTo } from 'pg-copy-streams';
 import { z } from 'zod';
@@ -126,7 +128,10 @@ async function main(): Promise<Record<string, unknown>> {
     log('starting Temporal dev server');
     const temporal = await startTemporalDevServer();
     cleanups.push(() => temporal.stop());
-    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows') });
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      failureConverterPath: FAILURE_CONVERTER_PATH,
+    });
     const workflowBundlePath = join(temp, 'workflow-bundle.js');
     await writeFile(workflowBundlePath, bundle.code);
     const taskQueue = `bench-reports-${process.pid}`;
@@ -142,7 +147,14 @@ async function main(): Promise<Record<string, unknown>> {
           },
         },
       ],
-      temporal: { address: temporal.address, taskQueue },
+      temporal: {
+        address: temporal.address,
+        taskQueue,
+        encryption: {
+          keys: [{ id: 'bench', key: randomBytes(32).toString('base64') }],
+          activeKeyId: 'bench',
+        },
+      },
       reports: { directory: reportsDir },
       logLevel: 'warn',
     };

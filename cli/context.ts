@@ -96,12 +96,10 @@ export function temporalAddress(config: CallsyncConfig): string {
 export async function connectTemporal(
   config: CallsyncConfig,
 ): Promise<{ client: Client; close(): Promise<void> }> {
+  // Before connecting: without keys (and without encryption "off") this refuses, naming the setting.
+  const dataConverter = temporalDataConverter(config.temporal);
   const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress(config) });
-  const client = new Client({
-    connection,
-    namespace: config.temporal.namespace,
-    dataConverter: temporalDataConverter(config.temporal),
-  });
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter });
   return { client, close: () => connection.close() };
 }
 

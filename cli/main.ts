@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerBackfillCommand } from './commands/backfill';
 import { registerEmulatorCommand } from './commands/emulator';
 import { registerEraseCommand } from './commands/erase';
+import { registerKeysCommand } from './commands/keys';
 import { registerSchedulesCommand } from './commands/schedules';
 import { registerReportsCommand } from './commands/reports';
 import { registerServerCommand } from './commands/server';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerReportsCommand(program);
   registerEraseCommand(program);
   registerUsersCommand(program);
+  registerKeysCommand(program);
   return program;
 }
 

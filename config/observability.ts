@@ -3,30 +3,56 @@
 import { z } from 'zod';
 
 /** `server.codec`: Temporal's remote codec endpoint on callsync's server (/codec/encode, /codec/decode). */
-export const codecEndpointSchema = z.object({
-  /**
-   * Bearer token the UI (Data Encoder settings) or CLI (`--codec-auth "Bearer …"`) must send; a secret.
-   * Without one the endpoint answers only when the server listens on a loopback interface.
-   */
-  token: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** Browser origins allowed to call the endpoint: the Temporal UI's address. */
-  corsOrigins: z.array(z.url()).default(['http://localhost:8233', 'http://127.0.0.1:8233']),
-});
+export const codecEndpointSchema = z
+  .object({
+    /**
+     * Bearer token the UI (Data Encoder settings) or CLI (`--codec-auth "Bearer …"`) must send; a secret.
+     * Without one the endpoint is off (`npm start` generates one).
+     */
+    token: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** A file holding the token (first line), instead of `token`, e.g. a mounted secret; `npm start` generates one. */
+    tokenFile: z.string().min(1).optional(),
+    /**
+     * Host names (no port) the endpoint answers under besides localhost, 127.0.0.1 and ::1, e.g. the
+     * server's name behind a reverse proxy; any other Host header is refused (DNS rebinding).
+     */
+    hosts: z.array(z.string().min(1)).default([]),
+    /** Browser origins allowed to call the endpoint: the Temporal UI's address. */
+    corsOrigins: z.array(z.url()).default(['http://localhost:8233', 'http://127.0.0.1:8233']),
+  })
+  .refine((c) => !(c.token && c.tokenFile), {
+    message: 'give token or tokenFile, not both',
+    path: ['tokenFile'],
+  });
 
 /** `metrics`: Prometheus endpoints (README "Metrics"). */
-export const metricsConfigSchema = z.object({
-  /** Serve callsync_* metrics at /metrics on callsync's HTTP server (the receiver). */
-  enabled: z.boolean().default(true),
-  /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
-  workerPort: z.number().int().min(0).max(65535).optional(),
-  /** host:port where the worker's Temporal SDK serves its temporal_* metrics; off when absent. */
-  temporalSdkBindAddress: z
-    .string()
-    .regex(/^[^:]+:\d+$/, 'must be host:port, e.g. 0.0.0.0:9464')
-    .optional(),
-  /** Interface the worker's metrics port listens on. */
-  host: z.string().default('127.0.0.1'),
-});
+export const metricsConfigSchema = z
+  .object({
+    /**
+     * Serve the server's callsync_* metrics at /metrics: on `serverPort` when set, else on the
+     * receiver's port behind `token`; with neither they are not served (the receiver's port is public).
+     */
+    enabled: z.boolean().default(true),
+    /** Port of the server's own /metrics (on `host`; 0 picks a free one), apart from the public receiver port. */
+    serverPort: z.number().int().min(0).max(65535).optional(),
+    /** Bearer token every scrape must carry (Prometheus `authorization.credentials_file`); a secret. */
+    token: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** A file holding the token (first line), instead of `token`. */
+    tokenFile: z.string().min(1).optional(),
+    /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
+    workerPort: z.number().int().min(0).max(65535).optional(),
+    /** host:port where the worker's Temporal SDK serves its temporal_* metrics; off when absent. */
+    temporalSdkBindAddress: z
+      .string()
+      .regex(/^[^:]+:\d+$/, 'must be host:port, e.g. 0.0.0.0:9464')
+      .optional(),
+    /** Interface the metrics ports (worker's, server's) listen on. */
+    host: z.string().default('127.0.0.1'),
+  })
+  .refine((m) => !(m.token && m.tokenFile), {
+    message: 'give token or tokenFile, not both',
+    path: ['tokenFile'],
+  });
 
 export type CodecEndpointConfig = z.infer<typeof codecEndpointSchema>;
 export type MetricsConfig = z.infer<typeof metricsConfigSchema>;

@@ -37,10 +37,22 @@ export const temporalConfigSchema = z.object({
   tls: temporalTlsSchema.optional(),
   /** Temporal Cloud API key (sent as a bearer token, over TLS); a secret, no default. */
   apiKey: z.string().min(1).optional(),
-  /** Payload encryption (README "Personal data in Temporal"); payloads are stored in clear when absent. */
-  encryption: temporalEncryptionSchema.optional(),
-  /** Refuse to start when `encryption` is absent (set it in production). */
-  requireEncryption: z.boolean().default(false),
+  /**
+   * Payload encryption (README "Personal data in Temporal"): the keys (`callsync keys generate`), or
+   * `"off"` to store payloads in clear. Required: a worker or server refuses to start without it.
+   */
+  encryption: z.union([z.literal('off'), temporalEncryptionSchema]).optional(),
+  /**
+   * Deprecated: encryption is required unless `encryption` is `"off"`. `true` changes nothing;
+   * `false` is refused (say `encryption: "off"` instead).
+   */
+  requireEncryption: z
+    .boolean()
+    .refine((v) => v, {
+      message:
+        'encryption is now required; to store payloads in clear set temporal.encryption to "off" (and remove temporal.requireEncryption)',
+    })
+    .optional(),
 });
 
 export type TemporalConfig = z.infer<typeof temporalConfigSchema>;

@@ -34,3 +34,12 @@ export function localDashboardPasswordFile(dataDir: string): string {
   keepKey(file);
   return file;
 }
+
+/** The codec endpoint's bearer token file under `<dataDir>/keys/`, created (0600, random) when missing. */
+export function localCodecTokenFile(dataDir: string): string {
+  const dir = resolve(join(dataDir, 'keys'));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, 'codec-token');
+  keepKey(file);
+  return file;
+}

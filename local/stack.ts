@@ -23,7 +23,7 @@ import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules'
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { erasureHashKey, temporalDataConverter } from '../runtime/temporal-encryption';
 import { serverObservability } from '../runtime/server-observability';
-import { localDashboardPasswordFile, localEncryption } from './local-keys';
+import { localCodecTokenFile, localDashboardPasswordFile, localEncryption } from './local-keys';
 import { dashboardSettings } from '../runtime/dashboard-settings';
 import { createWorker } from '../runtime/worker';
 import { startServer, type RunningServer } from '../server';
@@ -197,6 +197,16 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       const passwordFile = localDashboardPasswordFile(opts.dataDir);
       config = { ...config, server: { ...config.server, dashboard: { ...dashboardConfig, passwordFile } } };
     }
+    // The codec endpoint's bearer token: generated in a file (never printed) unless one is configured.
+    const codecConfig = config.server.codec;
+    if (!codecConfig.token && !codecConfig.tokenFile) {
+      const tokenFile = localCodecTokenFile(opts.dataDir);
+      config = { ...config, server: { ...config.server, codec: { ...codecConfig, tokenFile } } };
+    }
+    // /metrics on a port of its own (a free one, on loopback) unless one or a token is configured.
+    if (config.metrics.serverPort === undefined && !config.metrics.token && !config.metrics.tokenFile) {
+      config = { ...config, metrics: { ...config.metrics, serverPort: 0 } };
+    }
     const { dashboard } = dashboardSettings(config);
     logger = opts.createLogger(config.logLevel);
     const log = logger;
@@ -325,6 +335,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           trustProxy: config.server.trustProxy,
           codec: observability.codec,
           metrics: observability.metrics,
+          metricsEndpoint: observability.metricsEndpoint,
           erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
           dashboard,
         }),
@@ -403,9 +414,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
               ]
             : []),
           `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
-          ...(observability.metrics ? [`  metrics             ${server.url}/metrics`] : []),
+          ...(server.metricsUrl ? [`  metrics             ${server.metricsUrl}`] : []),
           ...(observability.codec
-            ? [`  codec endpoint      ${server.url}/codec (Temporal UI: Data Encoder → this URL)`]
+            ? [
+                `  codec endpoint      ${server.url}/codec (bearer token: ${config.server.codec.tokenFile ?? 'server.codec.token'})`,
+                `                      Temporal UI: sign in once at ${server.url}/codec/login with the token, then`,
+                `                      Data Encoder → ${server.url}/codec, "Include cross-origin credentials" on`,
+                `                      CLI: temporal workflow show --codec-endpoint ${server.url}/codec --codec-auth "Bearer <token>"`,
+              ]
             : []),
           `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
           `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,

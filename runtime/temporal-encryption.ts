@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { DataConverter } from '@temporalio/common';
 import type { ErasureConfig } from '../config/erasure';
 import type { TemporalConfig } from '../config/temporal';
+import type { TemporalEncryptionConfig } from '../config/temporal-encryption';
 import { AesGcmPayloadCodec, type EncryptionKey } from '../lib/payload-codec';
 
 /** Bad encryption settings; the message names the setting. */
@@ -38,20 +39,30 @@ function readKeyFile(path: string, setting: string, read: typeof readFileSync): 
   }
 }
 
-/** The codec of `temporal.encryption`, or undefined when payloads are not encrypted. */
+/** The `temporal.encryption` block, or undefined when it is absent or `"off"`. */
+export function encryptionBlock(
+  temporal: Pick<TemporalConfig, 'encryption'>,
+): TemporalEncryptionConfig | undefined {
+  return temporal.encryption === 'off' ? undefined : temporal.encryption;
+}
+
+/** Why a worker or server refuses to start without keys; names the setting and how to fix it. */
+export const MISSING_ENCRYPTION_MESSAGE =
+  'temporal.encryption: is not set, and callsync does not send personal data to Temporal in clear. ' +
+  'Generate a key with `callsync keys generate --out <file>` and set temporal.encryption to the block it ' +
+  'prints (README "Personal data in Temporal"), or set temporal.encryption to "off" to store payloads in clear';
+
+/**
+ * The codec of `temporal.encryption`, or undefined when it is `"off"`; throws (naming the setting)
+ * when it is absent: payloads are never stored in clear unless the config says so.
+ */
 export function payloadCodecFromConfig(
-  temporal: Pick<TemporalConfig, 'encryption' | 'requireEncryption'>,
+  temporal: Pick<TemporalConfig, 'encryption'>,
   read = readFileSync,
 ): AesGcmPayloadCodec | undefined {
-  const enc = temporal.encryption;
-  if (!enc) {
-    if (temporal.requireEncryption) {
-      throw new EncryptionConfigError(
-        'temporal.encryption: is not set, and temporal.requireEncryption refuses to send personal data to Temporal in clear',
-      );
-    }
-    return undefined;
-  }
+  if (temporal.encryption === undefined) throw new EncryptionConfigError(MISSING_ENCRYPTION_MESSAGE);
+  const enc = encryptionBlock(temporal);
+  if (!enc) return undefined;
   const keys: EncryptionKey[] = enc.keys.map((k, i) => {
     const setting = `temporal.encryption.keys[${i}].${k.keyFile !== undefined ? 'keyFile' : 'key'}`;
     const text = k.keyFile !== undefined ? readKeyFile(k.keyFile, setting, read) : k.key!;
@@ -60,13 +71,25 @@ export function payloadCodecFromConfig(
   return new AesGcmPayloadCodec(keys, enc.activeKeyId);
 }
 
-/** The data converter for Client and Worker (`{}` when not encrypting: the SDK's default). */
+/**
+ * Path of the failure converter (contracts/failure-converter.ts) that encodes failure messages and
+ * stack traces; workflow bundles are built with it (`bundleWorkflowCode({ failureConverterPath })`).
+ */
+export const FAILURE_CONVERTER_PATH = require.resolve('../contracts/failure-converter');
+
+/**
+ * The data converter for Client and Worker: failure messages and stacks encoded as payloads, and
+ * the payload codec (when encrypting) that encrypts them with everything else.
+ */
 export function temporalDataConverter(
-  temporal: Pick<TemporalConfig, 'encryption' | 'requireEncryption'>,
+  temporal: Pick<TemporalConfig, 'encryption'>,
   read = readFileSync,
 ): DataConverter {
   const codec = payloadCodecFromConfig(temporal, read);
-  return codec ? { payloadCodecs: [codec] } : {};
+  return {
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    ...(codec ? { payloadCodecs: [codec] } : {}),
+  };
 }
 
 /** The HMAC key of callback workflow ids (lib/caller-key.ts), or undefined (unkeyed) when not set. */
@@ -74,7 +97,7 @@ export function workflowIdKey(
   temporal: Pick<TemporalConfig, 'encryption'>,
   read = readFileSync,
 ): Buffer | undefined {
-  const enc = temporal.encryption;
+  const enc = encryptionBlock(temporal);
   if (enc?.idKeyFile !== undefined) {
     return decodeKey(
       readKeyFile(enc.idKeyFile, 'temporal.encryption.idKeyFile', read),

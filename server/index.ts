@@ -12,6 +12,7 @@ import {
   type WarehouseDatabase,
 } from '../connectors/postgres';
 import type { CallsyncMetrics } from '../lib/metrics';
+import { startMetricsServer } from '../runtime/metrics-server';
 import type { Logger } from '../lib/logger';
 import { buildServerApp, type TrustProxy } from './app';
 import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
@@ -55,8 +56,10 @@ export interface StartServerOptions {
   trustProxy?: TrustProxy | undefined;
   /** Temporal's remote codec endpoint (server/codec-routes.ts); off when absent. */
   codec?: Omit<CodecRoutesOptions, 'logger'> | undefined;
-  /** Serves /metrics and counts webhooks into these; off when absent. */
+  /** Counts webhooks into these (and serves them at `metricsEndpoint`); off when absent. */
   metrics?: CallsyncMetrics | undefined;
+  /** Where /metrics is served (never on the receiver's port without a token); not served when absent. */
+  metricsEndpoint?: MetricsEndpoint | undefined;
   /**
    * Anonymises deliveries about erased people before they are stored (the suppression list, README
    * "Erasure"): the key of its hashes and the country of national numbers.
@@ -68,12 +71,21 @@ export interface StartServerOptions {
   observeFastPath?: FastPath | undefined;
 }
 
+/**
+ * Where the server serves /metrics: a port of its own (on `host`, with an optional token), or the
+ * receiver's public port behind a bearer token (no `port`).
+ */
+export type MetricsEndpoint =
+  { port: number; host: string; token?: string | undefined } | { port?: undefined; token: string };
+
 /** The dashboard's settings from config; the server adds its warehouse and Temporal client. */
 export type DashboardSettings = Omit<DashboardOptions, 'logger' | 'db' | 'temporal'>;
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:8788 */
   url: string;
+  /** Where /metrics is served, when it is. */
+  metricsUrl: string | undefined;
   port: number;
   app: FastifyInstance;
   inbox: InboxWriter;
@@ -103,6 +115,12 @@ function fastPathOf(opts: StartServerOptions): FastPath | undefined {
 }
 
 /** Migrates the warehouse, starts listening and (with Temporal) starts the relay. */
+/** The host of a URL to a server listening on `host` (a wildcard is reached on loopback). */
+function urlHostOf(host: string): string {
+  const h = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return h.includes(':') ? `[${h}]` : h;
+}
+
 export async function startServer(opts: StartServerOptions): Promise<RunningServer> {
   const log = opts.logger;
   const warehouse = createDatabase(opts.databaseUrl, {
@@ -112,6 +130,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     onIdleError: (err) => log.warn({ err }, 'idle PostgreSQL connection failed'),
   });
   let relay: Relay | undefined;
+  let metricsServer: { url: string; close(): Promise<void> } | undefined;
   try {
     await migrateToLatest(warehouse.db).catch((err: unknown) => {
       throw explainPostgresTlsError(err);
@@ -146,6 +165,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       });
     }
     const relayRef = relay;
+    const endpoint = opts.metricsEndpoint;
+    const beforeScrape = async (): Promise<void> => {
+      const backlog = await inboxBacklog(warehouse.pool);
+      opts.metrics!.inboxBacklog.set(backlog.pending);
+      opts.metrics!.relayLag.set(backlog.oldestAgeSeconds);
+    };
     const app = await buildServerApp({
       logger: log,
       ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
@@ -164,22 +189,26 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       },
       codec: opts.codec,
       dashboard: opts.dashboard && { ...opts.dashboard, db: warehouse.db, temporal: opts.temporal },
-      metrics: opts.metrics && {
-        metrics: opts.metrics,
-        beforeScrape: async () => {
-          const backlog = await inboxBacklog(warehouse.pool);
-          opts.metrics!.inboxBacklog.set(backlog.pending);
-          opts.metrics!.relayLag.set(backlog.oldestAgeSeconds);
-        },
-      },
+      metrics:
+        opts.metrics && endpoint && endpoint.port === undefined
+          ? { metrics: opts.metrics, beforeScrape, token: endpoint.token }
+          : undefined,
     });
     await app.listen({ port: opts.port, host: opts.host });
     const port = (app.server.address() as AddressInfo).port;
-    const urlHost = opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
-    const url = `http://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
+    const url = `http://${urlHostOf(opts.host)}:${port}`;
+    if (opts.metrics && endpoint?.port !== undefined) {
+      metricsServer = await startMetricsServer(opts.metrics.registry, endpoint.port, endpoint.host, {
+        beforeScrape,
+        token: endpoint.token,
+        onScrapeError: (err) => log.warn({ err }, 'metrics: a gauge could not be read'),
+      });
+    }
+    const metricsUrl = !opts.metrics || !endpoint ? undefined : (metricsServer?.url ?? `${url}/metrics`);
     relay?.start();
     return {
       url,
+      metricsUrl,
       port,
       app,
       inbox,
@@ -188,6 +217,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       webhookUrl: (account, secret) =>
         `${url}/webhooks/${encodeURIComponent(account)}/${encodeURIComponent(secret)}`,
       async close() {
+        await metricsServer?.close();
         await app.close();
         await inbox.drain();
         await relayRef?.stop();
@@ -195,6 +225,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       },
     };
   } catch (err) {
+    await metricsServer?.close();
     await relay?.stop();
     await warehouse.close();
     throw err;

@@ -156,7 +156,6 @@ export async function startChaosStack(opts: StackOptions): Promise<ChaosStack> {
         address: `127.0.0.1:${temporalPort}`,
         taskQueue: TASK_QUEUE,
         encryption: { keys: [{ id: 'chaos', key: encryptionKey }], activeKeyId: 'chaos', idKey },
-        requireEncryption: true,
       },
       sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },
       crm: {

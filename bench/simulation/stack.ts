@@ -20,7 +20,7 @@ import { startTemporalDevServer, type RunningTemporal } from '../../local/tempor
 import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
 import { applySchedules } from '../../runtime/schedules';
 import { connectTemporalClient } from '../../runtime/temporal-connection';
-import { temporalDataConverter } from '../../runtime/temporal-encryption';
+import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../../runtime/temporal-encryption';
 import { createWorker, type WorkerGroup } from '../../runtime/worker';
 import { startServer, type RunningServer } from '../../server';
 import { emulatorControl, type EmulatorControl } from '../../test/support/emulator-control';
@@ -70,6 +70,7 @@ export async function startSharedServices(
     log('bundling the workflows');
     const bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('../../workflows'),
+      failureConverterPath: FAILURE_CONVERTER_PATH,
       logger: new DefaultLogger('ERROR'),
     });
     bundlePath = join(scratch, 'workflow-bundle.js');
@@ -174,7 +175,6 @@ function seedConfig(
         activeKeyId: 'sim',
         idKey: randomBytes(24).toString('base64'),
       },
-      requireEncryption: true,
     },
     sync: {
       // Pages smaller than the platform's history, so every read spans several (capped) pages.

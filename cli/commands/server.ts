@@ -1,7 +1,7 @@
 // `callsync server`: the HTTP server (webhook receiver) and the relay into Temporal, for the
 // configured accounts, until SIGINT/SIGTERM. Prints one JSON ready line on stdout.
 import type { Command } from 'commander';
-import { erasureHashKey } from '../../runtime/temporal-encryption';
+import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { z } from 'zod';
 import { postgresSsl } from '../../connectors/postgres/tls';
 import { startServer } from '../../server';
@@ -27,6 +27,8 @@ export function registerServerCommand(program: Command): void {
     .action(async (raw: unknown, cmd: Command) => {
       const opts = optionsSchema.parse(raw);
       const config = loadCliConfig(globalOptions(cmd));
+      // Before anything starts: no keys (and no explicit encryption "off") refuses, naming the setting.
+      payloadCodecFromConfig(config.temporal);
       const logger = cliLogger(config, 'server');
       installTemporalRuntime(logger);
       const without = config.accounts.filter((a) => !a.webhookSecret).map((a) => a.name);
@@ -45,10 +47,12 @@ export function registerServerCommand(program: Command): void {
       const temporal = opts.relay ? await connectTemporal(config) : undefined;
       const observability = serverObservability(config, host);
       if (observability.codecOff) logger.warn(`codec endpoint off: ${observability.codecOff}`);
+      if (observability.metricsOff) logger.warn(`/metrics off: ${observability.metricsOff}`);
       const server = await startServer({
         dashboard,
         codec: observability.codec,
         metrics: observability.metrics,
+        metricsEndpoint: observability.metricsEndpoint,
         accounts: config.accounts,
         databaseUrl: database.url,
         databaseSsl: postgresSsl(config.database.sslmode, config.database.sslCa),
@@ -61,7 +65,7 @@ export function registerServerCommand(program: Command): void {
         trustProxy: config.server.trustProxy,
         erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
       });
-      logger.info({ url: server.url, relay: opts.relay }, 'server listening');
+      logger.info({ url: server.url, metrics: server.metricsUrl, relay: opts.relay }, 'server listening');
       const ready = { server: 'ready', url: server.url, port: server.port };
       process.stdout.write(
         `${JSON.stringify(dashboard ? { ...ready, dashboard: `${server.url}/dashboard` } : ready)}\n`,

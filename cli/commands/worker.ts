@@ -4,8 +4,10 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import type { Logger } from '../../lib/logger';
 import { createActivityDeps } from '../../runtime/activity-deps';
+import { payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { createWorker, tuneWorkerHeap } from '../../runtime/worker';
 import { startMetricsServer } from '../../runtime/metrics-server';
+import { tokenSetting } from '../../runtime/server-observability';
 import { metrics } from '../../lib/metrics';
 import {
   cliLogger,
@@ -38,12 +40,16 @@ export async function runWorker(
 ): Promise<void> {
   tuneWorkerHeap();
   const config = loadCliConfig(opts);
+  // Before anything starts: no keys (and no explicit encryption "off") refuses, naming the setting.
+  payloadCodecFromConfig(config.temporal);
   const logger = cliLogger(config, 'worker');
   const address = temporalAddress(config);
   installTemporalRuntime(logger, config.metrics.temporalSdkBindAddress);
   const metricsServer =
     config.metrics.workerPort !== undefined
-      ? await startMetricsServer(metrics().registry, config.metrics.workerPort, config.metrics.host)
+      ? await startMetricsServer(metrics().registry, config.metrics.workerPort, config.metrics.host, {
+          token: tokenSetting(config.metrics, 'metrics'),
+        })
       : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, 'worker metrics served');
   const database = await resolveDatabase(config, logger);

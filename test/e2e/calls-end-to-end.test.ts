@@ -4,6 +4,7 @@
 // right contact, updated with recording and transcript, and one callback task per missed caller. It
 // runs for the built-in destination and for HubSpot and Salesforce (their test servers, enforcing
 // the vendors' limits), where callsync looks contacts up and writes logs and tasks in batches.
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
 import { Client, Connection } from '@temporalio/client';
 import { silentLogger } from '../../lib/logger';
 import { startServer, type RunningServer } from '../../server';
@@ -56,7 +57,11 @@ describe.each(['builtin', 'hubspot', 'salesforce'] as const)(
         ...(destination ? { config: { crm: { destination } } } : {}),
       });
       if (crm === 'builtin') view = builtinView(h.deps.warehouse);
-      temporal = new Client({ connection: await Connection.connect({ address: h.temporal.address }) });
+      // The relay signals through an encrypting client, as `callsync server` does.
+      temporal = new Client({
+        connection: await Connection.connect({ address: h.temporal.address }),
+        dataConverter: temporalDataConverter(h.config.temporal),
+      });
       server = await startServer({
         accounts: [{ name: 'acme', webhookSecret: SECRET }],
         databaseUrl: h.database.url,

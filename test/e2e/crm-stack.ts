@@ -1,6 +1,7 @@
 // The whole real-time stack against a CRM (the local HubSpot, or a given destination), for end-to-end tests: the emulator, Temporal,
 // PostgreSQL and a worker (the sync harness), the receiver with its relay and fast path, and the
 // emulator's webhook pointed at the receiver.
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
 import { Client, Connection } from '@temporalio/client';
 import { silentLogger } from '../../lib/logger';
 import { startServer, type RunningServer } from '../../server';
@@ -47,7 +48,11 @@ export async function startCrmStack(
 ): Promise<CrmStack> {
   const secret = `${label}-webhook-secret-0123456789`;
   const h = await startSyncHarness({ label, cdrs: 20, config: { crm: { destination } } });
-  const temporal = new Client({ connection: await Connection.connect({ address: h.temporal.address }) });
+  // The relay signals through an encrypting client, as `callsync server` does.
+  const temporal = new Client({
+    connection: await Connection.connect({ address: h.temporal.address }),
+    dataConverter: temporalDataConverter(h.config.temporal),
+  });
   const server = await startServer({
     accounts: [{ name: 'acme', webhookSecret: secret }],
     databaseUrl: h.database.url,

@@ -51,9 +51,17 @@ export interface FakeHubSpot extends FakeHubSpotContacts {
   rateLimitNext(count: number, retryAfterSeconds?: number): void;
   /**
    * The next `count` requests matching `method` and `path` (exact, no query) get this error status
-   * (a 429 in HubSpot's rate-limit format, with Retry-After when `retryAfterSeconds` is given).
+   * (a 429 in HubSpot's rate-limit format, with Retry-After when `retryAfterSeconds` is given);
+   * `message` replaces the error body's message (HubSpot's validation errors quote the values).
    */
-  failNext(method: string, path: string, status: number, count?: number, retryAfterSeconds?: number): void;
+  failNext(
+    method: string,
+    path: string,
+    status: number,
+    count?: number,
+    retryAfterSeconds?: number,
+    message?: string,
+  ): void;
   /**
    * From now on each request is answered 429 (with Retry-After) with chance `rate429`, or a 5xx
    * (500, 502 or 503 in turn) with chance `rate5xx`, drawn from a seeded generator; null stops it.
@@ -259,6 +267,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     status: number;
     count: number;
     retryAfter: number | undefined;
+    message?: string | undefined;
   }[] = [];
   const store = new Map<ObjectType, Map<string, FakeObject>>([
     ['calls', new Map()],
@@ -565,7 +574,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       }
       return reply.code(failure.status).send({
         status: 'error',
-        message: `fault injected by the test (${failure.status})`,
+        message: failure.message ?? `fault injected by the test (${failure.status})`,
         correlationId: randomUUID(),
         category: failure.status === 400 ? 'VALIDATION_ERROR' : 'INTERNAL_ERROR',
       });
@@ -954,8 +963,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       rateLimited = count;
       retryAfter = retryAfterSeconds;
     },
-    failNext: (method, path, status, count = 1, retryAfterSeconds) => {
-      failures.push({ method, path, status, count, retryAfter: retryAfterSeconds });
+    failNext: (method, path, status, count = 1, retryAfterSeconds, message) => {
+      failures.push({ method, path, status, count, retryAfter: retryAfterSeconds, message });
     },
     randomFaults: (faults) => {
       random = faults && { ...faults, next: mulberry32(faults.seed ?? 17), served: 0 };

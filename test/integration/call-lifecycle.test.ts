@@ -16,6 +16,7 @@ import {
   syncStreamWorkflow,
   type CallEventSignal,
 } from '../../contracts';
+import { payloadCodecFromConfig, temporalDataConverter } from '../../runtime/temporal-encryption';
 import { deliverCallEvents } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
@@ -251,13 +252,18 @@ describe('call lifecycle', () => {
     // A third read finds nothing new: the call is not told again.
     await syncRecordings(3);
     const history = await h.client.workflow.getHandle(callWorkflowId('acme', callId)).fetchHistory();
-    const notes = (history.events ?? []).filter((e) =>
-      (e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []).some((p) =>
+    // The history's payloads are encrypted (as in production): read the signals through the codec.
+    const codec = payloadCodecFromConfig(h.config.temporal)!;
+    const notes = [];
+    for (const e of history.events ?? []) {
+      const payloads = await codec.decode(e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []);
+      const seen = payloads.some((p) =>
         Buffer.from(p.data ?? [])
           .toString()
           .includes(`"transcript-seen-${monitorId}"`),
-      ),
-    );
+      );
+      if (seen) notes.push(e);
+    }
     expect(notes).toHaveLength(1);
     // The note moved the workflow along; the call's timeline holds only the platform's events.
     const { rows } = await sql<{ n: number }>`
@@ -462,6 +468,8 @@ describe('call lifecycle', () => {
             taskQueue,
             activities,
             workflowsPath: require.resolve('../../workflows'),
+            // The harness's client encrypts (as in production): this worker must read its payloads.
+            dataConverter: temporalDataConverter(h.config.temporal),
           }),
         ),
       );

@@ -94,6 +94,28 @@ describe('callsync start', () => {
     expect(overview.status).toBe(200);
     expect(await overview.text()).toContain('id="streams"');
 
+    // The codec endpoint: behind a token generated into the data directory (named, never printed),
+    // with how to give it to the Temporal UI; /metrics on a loopback port of its own.
+    const codec = /codec endpoint\s+(http:\/\/\S+\/codec) \(bearer token: (\S+)\)/.exec(stdout);
+    expect(codec).not.toBeNull();
+    const [, codecUrl, tokenFile] = codec!;
+    expect(tokenFile).toBe(join(dataDir, 'keys', 'codec-token'));
+    expect(stdout).toContain(`sign in once at ${codecUrl}/login`);
+    const codecToken = readFileSync(tokenFile!, 'utf8').trim();
+    expect(stdout + stderr).not.toContain(codecToken);
+    const decode = (headers: Record<string, string>) =>
+      fetch(`${codecUrl}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ payloads: [] }),
+      });
+    expect((await decode({})).status).toBe(401);
+    expect((await decode({ authorization: `Bearer ${codecToken}` })).status).toBe(200);
+    const metricsUrl = /metrics\s+(http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(stdout)?.[1];
+    expect(metricsUrl).toBeDefined();
+    expect((await fetch(metricsUrl!)).status).toBe(200);
+    expect((await fetch(codecUrl!.replace(/\/codec$/, '/metrics'))).status).toBe(404);
+
     // The schedules ran once at creation: CDRs reach the warehouse without anyone asking.
     type Row = { account: string; stream: string; records: number; lastSuccess: string | null };
     let cdrs: Row | undefined;

@@ -45,3 +45,13 @@ it('the compiled Temporal CLI lookup finds the installer from dist/', () => {
   ]);
   expect(path.trim()).toMatch(/temporal$/);
 });
+
+it('the compiled data converter loads its failure converter (encoded failure messages) from dist/', () => {
+  const printed = run([
+    '-e',
+    `const m = require(${JSON.stringify(join(out, 'runtime/temporal-encryption.js'))});` +
+      'const { failureConverter } = require(m.FAILURE_CONVERTER_PATH);' +
+      'console.log(m.FAILURE_CONVERTER_PATH, failureConverter.options.encodeCommonAttributes)',
+  ]);
+  expect(printed.trim()).toBe(`${join(out, 'contracts/failure-converter.js')} true`);
+});

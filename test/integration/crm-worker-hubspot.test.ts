@@ -4,6 +4,7 @@
 // start, naming the scope. At the activity boundary: a CRM 400 fails the call once (no retry) and
 // shows in call_failures and `callsync status`; waiting out a Retry-After keeps the activity alive.
 import { formatCallFailures } from '../../cli/commands/status-call-failures';
+import { temporal } from '@temporalio/proto';
 import { parseConfig } from '../../config/load';
 import { callWorkflowId } from '../../contracts';
 import { recentCallFailures } from '../../connectors/postgres';
@@ -114,7 +115,9 @@ describe('callsync worker with HubSpot on a new portal', () => {
 
   it('records a CRM 400 once, as a typed failure shown by status, instead of retrying for ever', async () => {
     const caller = '+442079460778';
-    fake.failNext('POST', '/crm/v3/objects/calls/batch/create', 400);
+    // HubSpot's validation errors quote the values they refuse: here, the caller's number.
+    const quoted = `Property values were not valid: "${caller}" was not a valid value for hs_call_from_number (fault injected by the test (400))`;
+    fake.failNext('POST', '/crm/v3/objects/calls/batch/create', 400, 1, undefined, quoted);
     const before = fake.requests.filter(
       (r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls/batch/create',
     ).length;
@@ -135,6 +138,26 @@ describe('callsync worker with HubSpot on a new portal', () => {
       failure_type: 'CrmBadRequestError',
     });
     expect(failure?.message).toMatch(/fault injected by the test \(400\)/);
+    // Neither the row nor the raw history (read without the codec) holds the number in clear; the
+    // client, with the codec, reads the failure as HubSpot wrote it.
+    expect(failure?.message).toContain('"[number …78]" was not a valid value');
+    const raw = await h.client.workflowService.getWorkflowExecutionHistory({
+      namespace: 'default',
+      execution: { workflowId: callWorkflowId('acme', callId) },
+    });
+    const rawText = Buffer.from(temporal.api.history.v1.History.encode(raw.history!).finish()).toString(
+      'latin1',
+    );
+    expect(rawText).toContain('Encoded failure');
+    for (const digits of [caller, caller.slice(1), '2079460778']) expect(rawText).not.toContain(digits);
+    const messages: string[] = [];
+    for (
+      let e = (await handle.result().catch((err: unknown) => err)) as Error | undefined;
+      e;
+      e = e.cause as Error
+    )
+      messages.push(e.message);
+    expect(messages.join('\n')).toContain(`"${caller}" was not a valid value`);
     expect(formatCallFailures(failures)).toMatch(
       new RegExp(`FAILED CALL FOLLOW-UPS[\\s\\S]*callLifecycle ${callId}  logCall: CrmBadRequestError`),
     );
@@ -147,7 +170,8 @@ describe('callsync worker with HubSpot on a new portal', () => {
     const callback = h.client.workflow.getHandle(callbackIdOf(h, caller));
     await eventually(() => callback.describe().catch(() => undefined), 'the callback workflow', 60_000);
     await expect(callback.result()).rejects.toThrow();
-    const failure = (await recentCallFailures(h.deps.warehouse.db)).find((f) => f.subject === caller);
+    // The subject is the caller, masked: call_failures holds no number in clear.
+    const failure = (await recentCallFailures(h.deps.warehouse.db)).find((f) => f.subject === '[number …80]');
     expect(failure).toMatchObject({
       workflow_type: 'callback',
       activity: 'upsertCallbackTask',

@@ -2,6 +2,7 @@
 // real receiver and relay into the real workflows (emulator, Temporal, PostgreSQL, built-in CRM),
 // they reach the call's timeline and nothing else. No second lifecycle logs the call again, and no
 // callback reopens for a caller a later call already reached.
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
 import { Client, Connection } from '@temporalio/client';
 import { reconcileCalls } from '../../activities/reconcile';
 import type { Cdr } from '../../connectors/platform';
@@ -23,7 +24,11 @@ describe('late webhooks of a settled call', () => {
 
   beforeAll(async () => {
     h = await startSyncHarness({ label: 'late-webhooks', cdrs: 200 });
-    temporal = new Client({ connection: await Connection.connect({ address: h.temporal.address }) });
+    // The relay signals through an encrypting client, as `callsync server` does.
+    temporal = new Client({
+      connection: await Connection.connect({ address: h.temporal.address }),
+      dataConverter: temporalDataConverter(h.config.temporal),
+    });
     server = await startServer({
       accounts: [{ name: 'acme', webhookSecret: SECRET }],
       databaseUrl: h.database.url,

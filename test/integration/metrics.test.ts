@@ -1,5 +1,6 @@
 // Prometheus metrics over real HTTP: webhooks, the inbox backlog and a real sync (emulator, Temporal
-// dev server, PostgreSQL) move the counters on /metrics by exactly what happened.
+// dev server, PostgreSQL) move the counters on /metrics by exactly what happened. /metrics is never
+// open on the public receiver port: it is on a port of its own, or behind its bearer token.
 import { syncStreamWorkflow } from '../../contracts';
 import { silentLogger } from '../../lib/logger';
 import { metrics } from '../../lib/metrics';
@@ -25,6 +26,7 @@ describe('Prometheus metrics', () => {
       host: '127.0.0.1',
       logger: silentLogger,
       metrics: metrics(),
+      metricsEndpoint: { port: 0, host: '127.0.0.1' },
     });
   }, 120_000);
 
@@ -34,7 +36,7 @@ describe('Prometheus metrics', () => {
   });
 
   const scrape = async (): Promise<Sample[]> => {
-    const res = await fetch(`${server.url}/metrics`);
+    const res = await fetch(server.metricsUrl!);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     return parsePrometheusText(await res.text());
@@ -57,6 +59,36 @@ describe('Prometheus metrics', () => {
       src: '+442071234567',
       dst: '101',
     });
+
+  it('serves /metrics on its own port, not on the public receiver port', async () => {
+    expect(server.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(server.metricsUrl).not.toBe(`${server.url}/metrics`);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+  });
+
+  it('on the receiver port, serves /metrics only with its bearer token', async () => {
+    const token = 'metrics-token-0123456789abcdef';
+    const guarded = await startServer({
+      accounts: [{ name: 'acme', webhookSecret: SECRET }],
+      databaseUrl: h.database.url,
+      port: 0,
+      host: '127.0.0.1',
+      logger: silentLogger,
+      metrics: metrics(),
+      metricsEndpoint: { token },
+    });
+    try {
+      expect(guarded.metricsUrl).toBe(`${guarded.url}/metrics`);
+      expect((await fetch(guarded.metricsUrl!)).status).toBe(401);
+      const wrong = await fetch(guarded.metricsUrl!, { headers: { authorization: 'Bearer nope' } });
+      expect(wrong.status).toBe(401);
+      const ok = await fetch(guarded.metricsUrl!, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toContain('callsync_inbox_backlog');
+    } finally {
+      await guarded.close();
+    }
+  });
 
   it('counts webhooks received and rejected, their latency, and the inbox backlog', async () => {
     const before = await scrape();

@@ -1,5 +1,6 @@
 // Everything a sync test needs, all real: the emulator, a Temporal dev server, a fresh PostgreSQL
 // database, and a callsync worker running the real workflows and activities in this process.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,19 @@ export interface SyncHarnessOptions {
     Record<string, unknown>[] | ((admin: { user_id: number; email: string }) => Record<string, unknown>[]);
 }
 
+/** A fresh payload key and workflow-id key, inline (the config file written for worker processes is 0600). */
+export function harnessEncryption(): {
+  keys: { id: string; key: string }[];
+  activeKeyId: string;
+  idKey: string;
+} {
+  return {
+    keys: [{ id: 'harness', key: randomBytes(32).toString('base64') }],
+    activeKeyId: 'harness',
+    idKey: randomBytes(32).toString('base64'),
+  };
+}
+
 export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHarness> {
   quietTemporalRuntime();
   const emulator = await startEmulator({ port: 0, seed: opts.seed ?? 5, cdrs: opts.cdrs, now: DEFAULT_NOW });
@@ -78,7 +92,9 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
       : (opts.accounts ?? [{ name: 'acme' }])
     ).map((a) => ({ ...a, platform })),
     database: { url: database.url },
-    temporal: { address: temporal.address, taskQueue, ...opts.temporal },
+    // Encrypted like production (encryption is required): fresh keys per harness, unless the test
+    // gives its own (or "off").
+    temporal: { address: temporal.address, taskQueue, encryption: harnessEncryption(), ...opts.temporal },
     sync: { pageSize: 2000, backfillWindow: '30d', backfillParallelism: 2 },
     // The audio of the emulator's last ten days (its clock stands at DEFAULT_NOW): archiving all
     // 183 days is thousands of full-length recordings, minutes of disk writes no test needs.

@@ -59,7 +59,10 @@ describe('personal data encrypted in Temporal', () => {
     });
     const obs = serverObservability({
       ...h.config,
-      server: { ...h.config.server, codec: { token: TOKEN, corsOrigins: ['http://localhost:8233'] } },
+      server: {
+        ...h.config.server,
+        codec: { token: TOKEN, hosts: [], corsOrigins: ['http://localhost:8233'] },
+      },
     });
     server = await startServer({
       accounts: h.config.accounts,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../local/embedded-postgres';
 import { temporalCliPath } from '../../local/temporal-cli';
+import { FAILURE_CONVERTER_PATH } from '../../runtime/temporal-encryption';
 
 declare global {
   var __CALLSYNC_PG__: RunningPostgres | undefined;
@@ -39,6 +40,8 @@ export default async function globalSetup(): Promise<void> {
   const bundleDir = mkdtempSync(join(tmpdir(), 'callsync-test-bundle-'));
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../workflows'),
+    // Failure messages encoded in the sandbox too, as the product's workers do.
+    failureConverterPath: FAILURE_CONVERTER_PATH,
     logger: new DefaultLogger('ERROR'),
   });
   const bundlePath = join(bundleDir, 'workflows.js');

@@ -5,8 +5,8 @@ import { parseConfig } from '../../config/load';
 import { silentLogger } from '../../lib/logger';
 import { lagSeconds, createMetrics, recordApiRequest, statusClass } from '../../lib/metrics';
 import { AesGcmPayloadCodec } from '../../lib/payload-codec';
-import { isLoopbackHost, serverObservability } from '../../runtime/server-observability';
-import { bearerMatches, registerCodecRoutes, toJsonPayload } from '../../server/codec-routes';
+import { codecToken, isLoopbackHost, serverObservability } from '../../runtime/server-observability';
+import { bearerMatches, hostAllowed, registerCodecRoutes, toJsonPayload } from '../../server/codec-routes';
 
 const TOKEN = 'a-codec-token-of-some-length';
 const codec = new AesGcmPayloadCodec([{ id: 'k1', key: randomBytes(32) }], 'k1');
@@ -18,6 +18,7 @@ describe('codec endpoint', () => {
     await registerCodecRoutes(app, {
       codec,
       token: TOKEN,
+      allowedHosts: ['codec.internal.example'],
       corsOrigins: ['http://localhost:8233'],
       logger: silentLogger,
     });
@@ -59,6 +60,65 @@ describe('codec endpoint', () => {
     );
   });
 
+  it('answers 401 to a request without a token, loopback or not (nothing is open by default)', async () => {
+    const none = await app.inject({ method: 'POST', url: '/codec/decode', payload: { payloads: [] } });
+    expect(none.statusCode).toBe(401);
+    expect((await call('encode', { payloads: [] }, '')).statusCode).toBe(401);
+  });
+
+  it('answers 403 to a request addressed to a foreign Host (DNS rebinding), token or not', async () => {
+    const to = (host: string, token = TOKEN) =>
+      app.inject({
+        method: 'POST',
+        url: '/codec/decode',
+        headers: { host, authorization: `Bearer ${token}` },
+        payload: { payloads: [] },
+      });
+    expect((await to('attacker.example:8788')).statusCode).toBe(403);
+    expect((await to('attacker.example')).statusCode).toBe(403);
+    expect((await to('localhost.attacker.example:8788')).statusCode).toBe(403);
+    expect((await to('127.0.0.1:8788')).statusCode).toBe(200);
+    expect((await to('[::1]:8788')).statusCode).toBe(200);
+    expect((await to('localhost')).statusCode).toBe(200);
+    expect((await to('codec.internal.example:443')).statusCode).toBe(200);
+    expect((await to('CODEC.internal.example')).statusCode).toBe(200);
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/codec/decode',
+      headers: {
+        host: 'attacker.example',
+        origin: 'http://localhost:8233',
+        'access-control-request-method': 'POST',
+      },
+    });
+    expect(preflight.statusCode).toBe(403);
+    expect(hostAllowed(undefined)).toBe(false);
+    expect(hostAllowed('localhost:8788 evil')).toBe(false);
+  });
+
+  it('lets a browser signed in at /codec/login decode with its cookie (the Temporal UI), not with a wrong token', async () => {
+    const form = (token: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/codec/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ token }).toString(),
+      });
+    const wrong = await form('not-the-token-at-all');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const ok = await form(TOKEN);
+    expect(ok.statusCode).toBe(200);
+    const cookie = String(ok.headers['set-cookie']);
+    expect(cookie).toMatch(/^callsync_codec=[0-9a-f]{64}; Path=\/codec; HttpOnly; SameSite=Strict/);
+    expect(cookie).not.toContain(TOKEN);
+    const decode = (c: string) =>
+      app.inject({ method: 'POST', url: '/codec/decode', headers: { cookie: c }, payload: { payloads: [] } });
+    expect((await decode(cookie.split(';')[0]!)).statusCode).toBe(200);
+    expect((await decode('callsync_codec=0000')).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/codec/login' })).statusCode).toBe(200);
+  });
+
   it('compares the bearer token exactly', () => {
     expect(bearerMatches(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
     expect(bearerMatches(`bearer ${TOKEN}`, TOKEN)).toBe(true);
@@ -79,26 +139,65 @@ describe('serverObservability', () => {
   };
   const encryption = { keys: [{ id: 'k', key: randomBytes(32).toString('base64') }], activeKeyId: 'k' };
 
-  it('serves the codec endpoint only with encryption, and only behind a token off loopback', () => {
-    expect(serverObservability(parseConfig(base)).codecOff).toMatch(/temporal.encryption is not set/);
+  it('serves the codec endpoint only with encryption and a token, on loopback too', () => {
+    expect(() => serverObservability(parseConfig(base))).toThrow(/temporal.encryption: is not set/);
+    const off = serverObservability(parseConfig({ ...base, temporal: { encryption: 'off' } }));
+    expect(off.codecOff).toMatch(/temporal.encryption is "off"/);
     const loop = serverObservability(parseConfig({ ...base, temporal: { encryption } }));
-    expect(loop.codec).toBeDefined();
-    const open = serverObservability(
-      parseConfig({ ...base, temporal: { encryption }, server: { host: '0.0.0.0' } }),
+    expect(loop.codec).toBeUndefined();
+    expect(loop.codecOff).toBe(
+      'server.codec.token (or tokenFile) is not set (the codec endpoint needs its bearer token)',
     );
-    expect(open.codec).toBeUndefined();
-    expect(open.codecOff).toBe('server.codec.token is not set and server.host is 0.0.0.0');
     const guarded = serverObservability(
       parseConfig({
         ...base,
         temporal: { encryption },
-        server: { host: '0.0.0.0', codec: { token: TOKEN } },
+        server: { host: '0.0.0.0', codec: { token: TOKEN, hosts: ['callsync.example.com'] } },
       }),
     );
     expect(guarded.codec?.token).toBe(TOKEN);
+    expect(guarded.codec?.allowedHosts).toEqual(['callsync.example.com']);
+    const named = serverObservability(
+      parseConfig({
+        ...base,
+        temporal: { encryption },
+        server: { host: '10.0.0.5', codec: { token: TOKEN } },
+      }),
+    );
+    expect(named.codec?.allowedHosts).toEqual(['10.0.0.5']);
     expect(isLoopbackHost('127.0.0.1')).toBe(true);
     expect(isLoopbackHost('::1')).toBe(true);
     expect(isLoopbackHost('10.0.0.1')).toBe(false);
+  });
+
+  it('serves /metrics on its own port, or on the receiver port behind a token, never open there', () => {
+    const withEnc = { ...base, temporal: { encryption } };
+    const none = serverObservability(parseConfig(withEnc));
+    expect(none.metricsEndpoint).toBeUndefined();
+    expect(none.metricsOff).toMatch(/neither metrics.serverPort nor metrics.token/);
+    const own = serverObservability(
+      parseConfig({ ...withEnc, metrics: { serverPort: 9466, host: '0.0.0.0' } }),
+    );
+    expect(own.metricsEndpoint).toEqual({ port: 9466, host: '0.0.0.0', token: undefined });
+    const guarded = serverObservability(parseConfig({ ...withEnc, metrics: { token: TOKEN } }));
+    expect(guarded.metricsEndpoint).toEqual({ token: TOKEN });
+    const off = serverObservability(parseConfig({ ...withEnc, metrics: { enabled: false, token: TOKEN } }));
+    expect(off.metricsEndpoint).toBeUndefined();
+  });
+
+  it('reads the token from server.codec.tokenFile; errors name the setting', () => {
+    const read = ((path: string) => {
+      if (path === '/run/secrets/codec') return `${TOKEN}\n`;
+      if (path === '/short') return 'short\n';
+      throw Object.assign(new Error('nope'), { code: 'ENOENT' });
+    }) as never;
+    expect(codecToken({ tokenFile: '/run/secrets/codec' }, read)).toBe(TOKEN);
+    expect(() => codecToken({ tokenFile: '/missing' }, read)).toThrow(
+      'server.codec.tokenFile: cannot read /missing (ENOENT)',
+    );
+    expect(() => codecToken({ tokenFile: '/short' }, read)).toThrow(
+      'server.codec.tokenFile: /short must hold a token of at least 16 characters',
+    );
   });
 });
 

@@ -20,6 +20,22 @@ describe('deployment files', () => {
     expect(read('docker-compose.yml')).toContain('mb --ignore-existing local/callsync-archive');
   });
 
+  it('the example config encrypts with the key files compose generates, and the codec token', () => {
+    const config = parseConfig(JSON.parse(read('callsync.example.json')), 'callsync.example.json');
+    expect(config.temporal.encryption).toMatchObject({
+      keys: [{ id: 'k1', keyFile: 'keys/temporal-payload.key' }],
+      activeKeyId: 'k1',
+      idKeyFile: 'keys/workflow-id.key',
+    });
+    expect(config.server.codec.tokenFile).toBe('keys/codec-token');
+    const compose = read('docker-compose.yml');
+    for (const file of ['temporal-payload.key', 'workflow-id.key', 'codec-token'])
+      expect(compose).toContain(file);
+    expect(compose).toContain('- keys:/app/keys:ro');
+    expect(compose).toContain('./bin/callsync keys generate --out');
+    expect(read('Dockerfile')).toContain('mkdir -p /app/keys && chown node:node /app/keys');
+  });
+
   it('the image runs unprivileged, without dev dependencies (no embedded PostgreSQL)', () => {
     const dockerfile = read('Dockerfile');
     expect(dockerfile).toMatch(/^USER node$/m);

@@ -16,4 +16,18 @@ describe("a worker's metrics server", () => {
       await server.close();
     }
   });
+
+  it('with a token, answers 401 to a scrape without it', async () => {
+    const m = createMetrics();
+    const token = 'a-metrics-token-0123456789';
+    const server = await startMetricsServer(m.registry, 0, '127.0.0.1', { token });
+    try {
+      expect((await fetch(server.url)).status).toBe(401);
+      expect((await fetch(server.url, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      const ok = await fetch(server.url, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -41,17 +41,20 @@ describe('monitoring profile', () => {
   it('scrapes the server, the workers and the Temporal SDK', () => {
     const prom = yamlFile<{ scrape_configs: ScrapeJob[] }>('monitoring/prometheus.yml');
     const jobs = Object.fromEntries(prom.scrape_configs.map((j) => [j.job_name, j]));
-    expect(jobs['callsync-server']!.static_configs![0]!.targets).toEqual(['server:8788']);
+    // The server's metrics port, not its public receiver port (8788).
+    expect(jobs['callsync-server']!.static_configs![0]!.targets).toEqual(['server:9466']);
     expect(jobs['callsync-worker']!.dns_sd_configs![0]).toMatchObject({ names: ['worker'], port: 9465 });
     expect(jobs['temporal-sdk']!.dns_sd_configs![0]).toMatchObject({ names: ['worker'], port: 9464 });
     // The example config's workers serve on the ports scraped.
     const example = JSON.parse(readFileSync(join(root, 'callsync.example.json'), 'utf8')) as {
-      metrics: { workerPort: number; temporalSdkBindAddress: string };
+      metrics: { serverPort: number; workerPort: number; temporalSdkBindAddress: string };
     };
+    expect(example.metrics.serverPort).toBe(9466);
     expect(example.metrics.workerPort).toBe(9465);
     expect(example.metrics.temporalSdkBindAddress).toMatch(/:9464$/);
-    // The server's port in compose is the one scraped.
+    // The server's receiver port in compose is published; its metrics port is not.
     expect(compose.services.server!.command).toContain('8788');
+    expect(JSON.stringify(compose.services.server)).not.toContain('9466');
   });
 
   it('provisions the data source and a dashboard whose queries name real metrics', () => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { ApplicationFailure, defaultPayloadConverter, type FailureConverter } from '@temporalio/common';
 import { AesGcmPayloadCodec, ENCODING_ENCRYPTED, METADATA_KEY_ID } from '../../lib/payload-codec';
 import { callerKey } from '../../lib/caller-key';
 import {
+  encryptionBlock,
   payloadCodecFromConfig,
   temporalDataConverter,
   workflowIdKey,
@@ -95,7 +96,7 @@ describe('temporal.encryption config', () => {
   });
 
   it('builds the codec from inline keys and key files; errors name the setting, never the key', () => {
-    const t = temporalConfigSchema.parse({
+    const parsed = temporalConfigSchema.parse({
       encryption: {
         keys: [
           { id: 'a', keyFile: '/keys/a' },
@@ -105,6 +106,7 @@ describe('temporal.encryption config', () => {
         idKey: randomBytes(32).toString('base64'),
       },
     });
+    const t = { ...parsed, encryption: encryptionBlock(parsed)! };
     const read = ((path: string) => {
       if (path === '/keys/a') return `${keyA.key.toString('base64')}\n`;
       throw Object.assign(new Error('nope'), { code: 'ENOENT' });
@@ -113,14 +115,14 @@ describe('temporal.encryption config', () => {
     expect(temporalDataConverter(t, read).payloadCodecs).toHaveLength(1);
     expect(() =>
       payloadCodecFromConfig(
-        { ...t, encryption: { ...t.encryption!, keys: [{ id: 'b', keyFile: '/x' }] } },
+        { ...t, encryption: { ...t.encryption, keys: [{ id: 'b', keyFile: '/x' }] } },
         read,
       ),
     ).toThrow('temporal.encryption.keys[0].keyFile: cannot read /x (ENOENT)');
     const short = randomBytes(16).toString('base64');
     let message = '';
     try {
-      payloadCodecFromConfig({ ...t, encryption: { ...t.encryption!, keys: [{ id: 'b', key: short }] } });
+      payloadCodecFromConfig({ ...t, encryption: { ...t.encryption, keys: [{ id: 'b', key: short }] } });
     } catch (err) {
       message = (err as Error).message;
     }
@@ -129,11 +131,43 @@ describe('temporal.encryption config', () => {
     expect(workflowIdKey(t)).toHaveLength(32);
   });
 
-  it('without encryption: the SDK default, unless requireEncryption refuses to start', () => {
-    expect(temporalDataConverter(temporalConfigSchema.parse({}))).toEqual({});
-    expect(() => temporalDataConverter(temporalConfigSchema.parse({ requireEncryption: true }))).toThrow(
-      'temporal.encryption: is not set, and temporal.requireEncryption refuses',
+  it('without keys refuses to start, naming the setting, unless encryption is "off"', () => {
+    expect(() => temporalDataConverter(temporalConfigSchema.parse({}))).toThrow(
+      'temporal.encryption: is not set, and callsync does not send personal data to Temporal in clear',
     );
+    expect(() => payloadCodecFromConfig(temporalConfigSchema.parse({}))).toThrow(
+      /callsync keys generate --out <file>.*or set temporal.encryption to "off"/,
+    );
+    const off = temporalConfigSchema.parse({ encryption: 'off' });
+    expect(payloadCodecFromConfig(off)).toBeUndefined();
+    expect(temporalDataConverter(off).payloadCodecs).toBeUndefined();
+    expect(workflowIdKey(off)).toBeUndefined();
+    // requireEncryption (before encryption was required): true is the default now, false is refused.
+    expect(() => payloadCodecFromConfig(temporalConfigSchema.parse({ requireEncryption: true }))).toThrow(
+      'temporal.encryption: is not set',
+    );
+    const legacy = temporalConfigSchema.safeParse({ requireEncryption: false });
+    expect(legacy.error!.issues[0]).toMatchObject({
+      path: ['requireEncryption'],
+      message: expect.stringContaining('set temporal.encryption to "off"'),
+    });
+    expect(temporalConfigSchema.safeParse({ encryption: 'on' }).success).toBe(false);
+  });
+
+  it('encodes failure messages and stack traces (the codec then encrypts them)', async () => {
+    const converter = temporalDataConverter(temporalConfigSchema.parse({ encryption: 'off' }));
+    const { failureConverter } = (await import(converter.failureConverterPath!)) as {
+      failureConverter: FailureConverter;
+    };
+    const failure = failureConverter.errorToFailure(
+      ApplicationFailure.nonRetryable('no contact with phone +442079460123', 'CrmBadRequestError'),
+      defaultPayloadConverter,
+    );
+    expect(failure.message).toBe('Encoded failure');
+    expect(failure.stackTrace).toBe('');
+    expect(JSON.stringify(failure)).not.toContain('2079460123');
+    const back = failureConverter.failureToError(failure, defaultPayloadConverter);
+    expect(back.message).toBe('no contact with phone +442079460123');
   });
 });
 
