@@ -102,6 +102,25 @@ export async function gatherFacts(
   audio: PlatformAudio,
   crmKnownBefore: Map<string, string>,
 ): Promise<DayFacts> {
+  // The CRM first, then the ledger: every call the CRM has heard of (auto-dials go on after the day's
+  // traffic) is then in the ledger read after it, and a call played since is at worst still pending.
+  const contactIds = new Set(stack.hubspot.objects('contacts').map((c) => c.id));
+  const crm = {
+    calls: stack.hubspot.objects('calls').map((o) => ({
+      key: o.properties.callsync_key ?? '',
+      status: o.properties.hs_call_status ?? '',
+      disposition: o.properties.hs_call_disposition ?? null,
+      contactIds: o.associations.filter((a) => contactIds.has(a.toId)).map((a) => a.toId),
+      recordingUrl: o.properties.hs_call_recording_url ?? null,
+      body: o.properties.hs_call_body ?? '',
+    })),
+    tasks: stack.hubspot.objects('tasks').map((o) => ({
+      key: o.properties.callsync_key ?? '',
+      status: o.properties.hs_task_status ?? '',
+      body: o.properties.hs_task_body ?? '',
+    })),
+    contacts: stack.hubspot.objects('contacts').map((o) => ({ id: o.id, phone: o.properties.phone ?? null })),
+  };
   const ledger = await readLedger(stack);
   const customer = stack.emulator.admin.customer_id;
   const monitors = stack.emulator.store.tables.monitors;
@@ -133,7 +152,6 @@ export async function gatherFacts(
   const archived = ledger.calls
     .map((c) => c.recording_id)
     .filter((id): id is number => id !== null && archive.get(id)?.audioUri != null);
-  const contactIds = new Set(stack.hubspot.objects('contacts').map((c) => c.id));
   const s = stack.settings;
   return {
     account: ACCOUNT,
@@ -156,24 +174,7 @@ export async function gatherFacts(
     },
     platformAudioMd5: await audio.md5s(archived),
     archiveFiles: archiveFiles(stack.archiveDir),
-    crm: {
-      calls: stack.hubspot.objects('calls').map((o) => ({
-        key: o.properties.callsync_key ?? '',
-        status: o.properties.hs_call_status ?? '',
-        disposition: o.properties.hs_call_disposition ?? null,
-        contactIds: o.associations.filter((a) => contactIds.has(a.toId)).map((a) => a.toId),
-        recordingUrl: o.properties.hs_call_recording_url ?? null,
-        body: o.properties.hs_call_body ?? '',
-      })),
-      tasks: stack.hubspot.objects('tasks').map((o) => ({
-        key: o.properties.callsync_key ?? '',
-        status: o.properties.hs_task_status ?? '',
-        body: o.properties.hs_task_body ?? '',
-      })),
-      contacts: stack.hubspot
-        .objects('contacts')
-        .map((o) => ({ id: o.id, phone: o.properties.phone ?? null })),
-    },
+    crm,
     crmKnownBefore,
     settings: {
       autoDial: s.autoDial,
