@@ -17,6 +17,7 @@ import { startServer, type RunningServer } from '../../server';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { missedCall } from '../integration/missed-call';
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
 import { emulatorControl } from '../support/emulator-control';
 import { eventually } from '../support/eventually';
@@ -107,7 +108,10 @@ describe('accounts on different CRMs sharing callers', () => {
       .execute();
     ids.ivy = `builtin:${ivy!.id}`;
 
-    temporal = new Client({ connection: await Connection.connect({ address: h.temporal.address }) });
+    temporal = new Client({
+      connection: await Connection.connect({ address: h.temporal.address }),
+      dataConverter: temporalDataConverter(h.config.temporal),
+    });
     server = await startServer({
       accounts: ACCOUNTS.map((name) => ({ name, webhookSecret: secret(name) })),
       databaseUrl: h.database.url,

@@ -255,10 +255,12 @@ describe('webhook receiver (HTTP + PostgreSQL)', () => {
       expect(flushes).toBeGreaterThan(0);
       expect(flushes).toBeLessThan(100);
       // The server's own view agrees: one transaction per flush, none per delivery (the count's own
-      // reads are two transactions each; a few more allow for PostgreSQL's background work).
+      // reads are two transactions each; a few more allow for PostgreSQL's background work, which
+      // on a loaded machine (CI, 2 cores, other suites) reached flushes + 5; a commit per delivery
+      // would be 200).
       reads = 0;
       const commits = (await settledCommitCount()) - before - 2 * reads;
-      if (commits > 0) expect(commits).toBeLessThanOrEqual(flushes + 4);
+      if (commits > 0) expect(commits).toBeLessThanOrEqual(flushes + 10);
       const { rows } = await w.pool.query<{ event_id: string }>(
         'SELECT event_id FROM webhook_inbox WHERE event_id = ANY($1)',
         [events.map((e) => e.id)],
