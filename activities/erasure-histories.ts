@@ -7,25 +7,13 @@ import type { Client } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { IdentityMatcher } from '../lib/erasure/matchers';
+import { payloadsOf } from '../lib/history-payloads';
 
 /** One execution whose history names the person. */
 export interface HistoryHit {
   workflowId: string;
   runId: string;
   workflowType: string;
-}
-
-type RawPayload = { metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null };
-
-/** Every payload anywhere in a history (inputs, results, signals, queries, failures' details). */
-function payloadsOf(node: unknown, out: RawPayload[] = []): RawPayload[] {
-  if (Array.isArray(node)) for (const n of node) payloadsOf(n, out);
-  else if (node && typeof node === 'object' && !(node instanceof Uint8Array)) {
-    const o = node as Record<string, unknown>;
-    if (Array.isArray(o.payloads)) out.push(...(o.payloads as RawPayload[]));
-    for (const [k, v] of Object.entries(o)) if (k !== 'payloads') payloadsOf(v, out);
-  }
-  return out;
 }
 
 /** Whether a text names the person: one of their identifiers in any form, or one of their names. */

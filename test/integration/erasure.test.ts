@@ -28,6 +28,7 @@ import { startServer, type RunningServer } from '../../server';
 import { eventually } from '../support/eventually';
 import { callbackIdOf } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { payloadsOf } from '../../lib/history-payloads';
 
 jest.setTimeout(300_000);
 
@@ -653,16 +654,3 @@ describe('callsync erase', () => {
     ).toEqual({ left: [], unread: [] });
   });
 });
-
-type RawPayload = { metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null };
-
-/** Every payload anywhere in a history (inputs, results, signals, failures' details). */
-function payloadsOf(node: unknown, out: RawPayload[] = []): RawPayload[] {
-  if (Array.isArray(node)) for (const n of node) payloadsOf(n, out);
-  else if (node && typeof node === 'object' && !(node instanceof Uint8Array)) {
-    const o = node as Record<string, unknown>;
-    if (Array.isArray(o.payloads)) out.push(...(o.payloads as RawPayload[]));
-    for (const [k, v] of Object.entries(o)) if (k !== 'payloads') payloadsOf(v, out);
-  }
-  return out;
-}

@@ -23,6 +23,7 @@ import { createWorker } from '../../runtime/worker';
 import { eventually } from '../support/eventually';
 import { callbackIdOf, deliverCallEvents, missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { payloadsOf, type RawPayload } from '../../lib/history-payloads';
 
 jest.setTimeout(180_000);
 
@@ -33,19 +34,6 @@ const TOKEN = 'codec-token-0123456789abcdef';
 const keyA = { id: 'key-a', key: randomBytes(32).toString('base64') };
 const keyB = { id: 'key-b', key: randomBytes(32).toString('base64') };
 const idKey = randomBytes(32).toString('base64');
-
-type RawPayload = { metadata?: Record<string, Uint8Array> | null; data?: Uint8Array | null };
-
-/** Every payload anywhere in a history (inputs, results, signals, failures' details). */
-function payloadsOf(node: unknown, out: RawPayload[] = []): RawPayload[] {
-  if (Array.isArray(node)) for (const n of node) payloadsOf(n, out);
-  else if (node && typeof node === 'object' && !(node instanceof Uint8Array)) {
-    const o = node as Record<string, unknown>;
-    if (Array.isArray(o.payloads)) out.push(...(o.payloads as RawPayload[]));
-    for (const [k, v] of Object.entries(o)) if (k !== 'payloads') payloadsOf(v, out);
-  }
-  return out;
-}
 
 describe('personal data encrypted in Temporal', () => {
   let h: SyncHarness;
