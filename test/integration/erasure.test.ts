@@ -3,6 +3,7 @@
 // leaves no form of their number and no trace of their name or transcript in any column of any
 // table, any archived file or any Temporal history (raw or decoded); later syncs and webhooks about
 // them are anonymised as they arrive; erasing again changes nothing and still succeeds.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ import { eventually } from '../support/eventually';
 import { callbackIdOf } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { payloadsOf } from '../../lib/history-payloads';
+import { cliCommand, cliEnv, root } from './cli-process';
 
 jest.setTimeout(300_000);
 
@@ -281,6 +283,19 @@ describe('callsync erase', () => {
     return found;
   };
 
+  /** `callsync --config <the harness's file> erase --verify <number>`, in a child process. */
+  const verifyCli = (number: string) => {
+    const [cmd, argv] = cliCommand(['--config', h.configFile, 'erase', '--verify', number]);
+    return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(cmd, argv, { cwd: root, env: cliEnv() });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+  };
+
   const verify = (number: string) =>
     verifyErasure(h.config, h.deps.warehouse, h.client, parseSubject({ number }, 'GB'));
 
@@ -442,6 +457,10 @@ describe('callsync erase', () => {
       expect(before.left).toContainEqual(expect.stringMatching(place));
     }
     expect(formatVerification(before)).toMatch(/^LEFT \(\d+ places\):/);
+    // The same, as an operator runs it: the command lists what is left and exits 1.
+    const cli = await verifyCli(E164);
+    expect(cli.status).toBe(1);
+    expect(cli.stdout).toMatch(/^LEFT \(\d+ places\):/);
 
     const found = await tracesInWarehouse(h.deps.warehouse.pool);
     for (const place of [
@@ -652,5 +671,7 @@ describe('callsync erase', () => {
     expect(
       await verifyErasure(h.config, h.deps.warehouse, h.client, parseSubject({ email: EMAIL }, 'GB')),
     ).toEqual({ left: [], unread: [] });
+    const cli = await verifyCli('07911 123456');
+    expect({ status: cli.status, stdout: cli.stdout }).toMatchObject({ status: 0, stdout: /^nothing left/ });
   });
 });
