@@ -191,8 +191,16 @@ describe('callsync worker with HubSpot on a new portal', () => {
       'the call log after the rate limit',
       120_000,
     );
-    const history = await handle.fetchHistory();
-    const events = history.events ?? [];
+    // The log is in HubSpot as soon as the batch is written; the activity's start and completion
+    // reach the history together, once it returns.
+    const events = await eventually(
+      async () => {
+        const all = (await handle.fetchHistory()).events ?? [];
+        return all.some((e) => e.activityTaskCompletedEventAttributes) ? all : undefined;
+      },
+      'logCall completed in the history',
+      60_000,
+    );
     expect(events.filter((e) => e.activityTaskTimedOutEventAttributes)).toEqual([]);
     const attempts = events
       .map((e) => e.activityTaskStartedEventAttributes?.attempt)
