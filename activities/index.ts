@@ -1,5 +1,6 @@
 import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
+import { createCallCatchUpActivities } from './call-catch-up';
 import type { ActivityDeps } from './deps';
 import { createDialActivities } from './dial-activities';
 import { createReportActivities } from './report-activities';
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSyncActivities(deps),
     ...createAudioActivities(deps),
     ...createCallActivities(deps),
+    ...createCallCatchUpActivities(deps),
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
     ...createReportActivities(deps),

@@ -12,7 +12,7 @@ import {
   smsReceivedWorkflowId,
 } from '../contracts';
 import type { Logger } from '../lib/logger';
-import { callIdOfEvent } from './webhook-body';
+import { callIdOfEvent } from '../connectors/platform/webhook-body';
 
 /**
  * Priority of the fast path's workflows (1 is the highest of Temporal's five; everything else runs at

@@ -2,7 +2,7 @@
 // order, together in as few signals as the limits allow; rows of no call are done at once; rows
 // whose stored body no longer validates can never be relayed. Pure, so it is tested on its own.
 import { callWorkflowId, type CallEventSignal } from '../contracts';
-import { storedCallSignal } from './webhook-body';
+import { storedCallSignal } from '../connectors/platform/webhook-body';
 
 /** Most events handed to a workflow in one signal. */
 export const MAX_EVENTS_PER_SIGNAL = 100;

@@ -9,7 +9,7 @@ import { InboxRowRejected, type InboxEntry, type InboxWriter } from './inbox-wri
 import type { FastPath } from './fast-path';
 import type { RejectedDelivery } from './rejected-store';
 import { basicPassword, type WebhookAuthenticator } from './webhook-auth';
-import { callIdOfEvent, parseWebhookBody, type BodyProblem } from './webhook-body';
+import { callIdOfEvent, parseWebhookBody, type BodyProblem } from '../connectors/platform/webhook-body';
 import type { WebhookEvent } from '../connectors/platform/schemas/events';
 
 /** Largest accepted webhook body; the spec's events are well under 2 KiB. */

@@ -48,6 +48,9 @@ const LOCAL_STEPS_PATCH = 'call-local-steps-and-recording-checks';
  */
 const CALLBACK_ON_END_PATCH = 'callback-on-call-end';
 
+/** Runs continued with this patch read back, from the inbox, events lost at the hand-over. */
+const CATCH_UP_PATCH = 'catch-up-after-hand-over';
+
 // A call with no end event for this long is followed up from its CDR anyway (lost hangup webhook).
 const MAX_CALL_MS = 4 * 3_600_000;
 
@@ -124,8 +127,17 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   // Decided once per run: a run replaying history from before the patch stays on the old steps.
   const v2 = patched(LOCAL_STEPS_PATCH);
   const onEnd = patched(CALLBACK_ON_END_PATCH);
+  // Decided with the others, before the first step: a patch asked after a local activity is not
+  // found again in the same place when the history is replayed.
+  const catchUp = input.carried !== undefined && patched(CATCH_UP_PATCH);
   const step = v2 ? local : acts;
   const settings = await step.callSettings({ account });
+  // A run that took over from another reads back the relayed events it may not have been handed
+  // (a signal racing the hand-over can be lost: activities/call-catch-up.ts). Runs from before keep
+  // their history.
+  if (catchUp && v2) {
+    (await local.relayedCallEvents({ account, callId })).forEach(receive);
+  }
 
   const saveTimeline = async (): Promise<void> => {
     if (s.unsaved.length === 0) return;

@@ -17,10 +17,16 @@ import {
   type CallEventSignal,
 } from '../../contracts';
 import { payloadCodecFromConfig, temporalDataConverter } from '../../runtime/temporal-encryption';
+import { storedCallSignal } from '../../connectors/platform/webhook-body';
+import { silentLogger } from '../../lib/logger';
+import { claimInboxRows, markInboxDone } from '../../connectors/postgres';
+import { InboxWriter } from '../../server/inbox-writer';
+import { Relay, temporalSignaller } from '../../server/relay';
 import { deliverCallEvents } from './missed-call';
+import { storeWebhook } from './inbox-fixtures';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 import { eventually } from '../support/eventually';
-import { workflowStory } from '../support/workflow-story';
+import { chainStory, workflowStory } from '../support/workflow-story';
 
 jest.setTimeout(240_000);
 
@@ -340,7 +346,9 @@ describe('call lifecycle', () => {
 
   it('opens the callback as soon as the missed call ends, before its CDR', async () => {
     const caller = '+442079460888';
-    const callId = 880_000_000 + (process.pid % 100_000);
+    // No call of the emulator's (its live ids start at 880 000 001 and the seeded CDRs and makeCall
+    // use them): a CDR found for this id would end the wait early.
+    const callId = 980_000_000 + (process.pid % 100_000);
     await deliver(callId, [
       event(callId, 1, 'call.ringing', caller, 'QUEUE'),
       event(callId, 2, 'call.missed', caller, 'QUEUE'),
@@ -365,56 +373,98 @@ describe('call lifecycle', () => {
     await handle.terminate('test done');
   });
 
-  it('continues a call with hundreds of events as new, keeping its state, its timeline and every signal', async () => {
-    const { callId } = makeCall(contact.tel, 'connected');
-    const many = Array.from({ length: 300 }, (_, i): CallEventSignal => {
-      const name = i % 2 === 0 ? 'call.hold' : 'call.unhold';
-      const second = String(i % 60).padStart(2, '0');
-      const minute = String(Math.floor(i / 60)).padStart(2, '0');
-      return {
-        ...event(callId, 1, name, contact.tel),
-        eventId: `${callId}-many-${i}`,
-        time: `2026-11-01 12:${minute}:${second}`,
-      };
+  /** A platform webhook body of `callId`'s, as the receiver stores it and the relay hands it over. */
+  const webhookBody = (callId: number, id: string, i: number, name: string): string =>
+    JSON.stringify({
+      id,
+      event_time: `2026-11-01 12:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+      event_name: name,
+      call_id: callId,
+      state: name.split('.')[1]!.toUpperCase(),
+      context: 'LOCAL_USER',
+      destination: 'in',
+      src: contact.tel,
+      dst: '101',
     });
-    const start = (events: CallEventSignal[]) =>
-      Promise.all(
-        events.map((e) =>
-          h.client.workflow.signalWithStart(callLifecycleWorkflow, {
-            workflowId: callWorkflowId('acme', callId),
-            taskQueue: h.taskQueue,
-            args: [{ account: 'acme', callId, historyLimit: 60 }],
-            signal: callEventSignal,
-            signalArgs: [e],
-          }),
-        ),
-      );
-    // In small groups at once, so that signals arrive while runs hand over.
-    for (let i = 0; i < many.length; i += 10) await start(many.slice(i, i + 10));
+  /** The signal the relay makes of a stored body. */
+  const signalOf = (b: string): CallEventSignal => {
+    const stored = storedCallSignal(JSON.parse(b));
+    if (!stored.ok) throw new Error(stored.error);
+    return stored.signal;
+  };
+  /** Signals `events` one by one to the call's workflow, starting it with a short history limit. */
+  const signalShort = (callId: number, events: CallEventSignal[]) =>
+    Promise.all(
+      events.map((e) =>
+        h.client.workflow.signalWithStart(callLifecycleWorkflow, {
+          workflowId: callWorkflowId('acme', callId),
+          taskQueue: h.taskQueue,
+          args: [{ account: 'acme', callId, historyLimit: 30 }],
+          signal: callEventSignal,
+          signalArgs: [e],
+        }),
+      ),
+    );
+
+  it('continues a call with hundreds of events as new, keeping its state, its timeline and every event', async () => {
+    const { callId } = makeCall(contact.tel, 'connected');
+    const body = (i: number, name: string) => webhookBody(callId, `${callId}-many-${i}`, i, name);
+    const bodies = Array.from({ length: 300 }, (_, i) => body(i, i % 2 === 0 ? 'call.hold' : 'call.unhold'));
+    // The call starts with a short history limit; the rest comes the production way: the receiver's
+    // inbox, then the relay's signals (five events a batch, two batches side by side), so that signals
+    // arrive while runs hand over.
+    const inbox = new InboxWriter(h.deps.warehouse.pool);
+    await storeWebhook(inbox, 'acme', bodies[0]!);
+    await signalShort(callId, [signalOf(bodies[0]!)]);
+    const relay = new Relay({
+      pool: h.deps.warehouse.pool,
+      signal: temporalSignaller(h.client, h.taskQueue),
+      logger: silentLogger,
+      batchSize: 5,
+      pollMs: 20,
+    });
+    relay.start();
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
-    const live = await eventually(
-      async () => {
-        const st = await handle.query(callStateQuery);
-        return st.events === 300 && st.continuedRuns >= 2 ? st : undefined;
-      },
-      'every event taken in, over several runs',
-      60_000,
-      () => workflowStory(handle),
-    );
-    expect(live.ended).toBe(false);
-    // Redeliveries after the hand-over are still recognised.
-    await start(many.slice(0, 20));
-    await deliver(callId, [event(callId, 9, 'call.hangup', contact.tel)]);
-    const logged = await eventually(
-      async () => {
-        const rows = await callLog(callId);
-        return rows.length > 0 ? rows : undefined;
-      },
-      'the call log',
-      60_000,
-      () => workflowStory(handle),
-    );
-    expect(logged).toHaveLength(1);
+    const story = async () =>
+      `${await workflowStory(handle)}\n${await chainStory(
+        h.client,
+        handle.workflowId,
+        payloadCodecFromConfig(h.config.temporal),
+        [`"${callId}-many-299"`, `"${callId}-9"`],
+      )}`;
+    try {
+      for (let i = 1; i < bodies.length; i += 10) {
+        await Promise.all(bodies.slice(i, i + 10).map((b) => storeWebhook(inbox, 'acme', b)));
+        relay.wake();
+      }
+      const live = await eventually(
+        async () => {
+          const st = await handle.query(callStateQuery);
+          return st.events === 300 && st.continuedRuns >= 2 ? st : undefined;
+        },
+        'every event taken in, over several runs',
+        60_000,
+        story,
+      );
+      expect(live.ended).toBe(false);
+      // Redeliveries after the hand-over (a relay that signalled but died before marking its rows
+      // done sends them again) are still recognised.
+      await signalShort(callId, bodies.slice(0, 20).map(signalOf));
+      await storeWebhook(inbox, 'acme', webhookBody(callId, `${callId}-9`, 9, 'call.hangup'));
+      relay.wake();
+      const logged = await eventually(
+        async () => {
+          const rows = await callLog(callId);
+          return rows.length > 0 ? rows : undefined;
+        },
+        'the call log',
+        60_000,
+        story,
+      );
+      expect(logged).toHaveLength(1);
+    } finally {
+      await relay.stop();
+    }
     expect((await handle.query(callStateQuery)).events).toBe(301);
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from call_events where account = 'acme' and call_id = ${callId}`.execute(
@@ -424,6 +474,56 @@ describe('call lifecycle', () => {
     // The run now going holds a bounded part of the history, not 300 signals.
     const history = await handle.fetchHistory();
     expect(history.events?.length ?? 0).toBeLessThan(250);
+  });
+  it('reads back, after a hand-over, an event the relay sent but the workflow never received', async () => {
+    const { callId } = makeCall(contact.tel, 'connected');
+    const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
+    const inbox = new InboxWriter(h.deps.warehouse.pool);
+    // Each event as the receiver stores it and the relay signals it (the relay itself is not running).
+    const deliver = async (bodies: string[]) => {
+      await Promise.all(bodies.map((b) => storeWebhook(inbox, 'acme', b)));
+      await signalShort(callId, bodies.map(signalOf));
+    };
+    await deliver([webhookBody(callId, `${callId}-first`, 0, 'call.ringing')]);
+    // The relay stored and signalled this event and marked its row done, and the signal was lost (as
+    // Temporal's SDK can lose one that races a hand-over): the workflow never saw it.
+    const lost = webhookBody(callId, `${callId}-lost`, 1, 'call.connected');
+    await storeWebhook(inbox, 'acme', lost);
+    const claimed = await claimInboxRows(h.deps.warehouse.pool, 1000);
+    await markInboxDone(
+      h.deps.warehouse.pool,
+      claimed.filter((c) => c.event_id === `${callId}-lost`).map((c) => c.id),
+    );
+    expect((await handle.query(callStateQuery)).events).toBe(1);
+    // Enough events for the workflow to hand over to a new run.
+    const more = Array.from({ length: 40 }, (_, i) =>
+      webhookBody(callId, `${callId}-more-${i}`, i + 2, i % 2 === 0 ? 'call.hold' : 'call.unhold'),
+    );
+    for (let i = 0; i < more.length; i += 5) await deliver(more.slice(i, i + 5));
+    const st = await eventually(
+      async () => {
+        const now = await handle.query(callStateQuery);
+        return now.events === 42 && now.continuedRuns >= 1 ? now : undefined;
+      },
+      'the lost event read back by the run that took over',
+      60_000,
+      () => workflowStory(handle),
+    );
+    expect(st.ended).toBe(false);
+    await deliver([webhookBody(callId, `${callId}-end`, 50, 'call.hangup')]);
+    await eventually(
+      async () => ((await callLog(callId)).length > 0 ? true : undefined),
+      'the call log',
+      60_000,
+      () => workflowStory(handle),
+    );
+    const saved = await h.deps.warehouse.db
+      .selectFrom('call_events')
+      .select('event_id')
+      .where('account', '=', 'acme')
+      .where('event_id', '=', `${callId}-lost`)
+      .execute();
+    expect(saved).toHaveLength(1);
   });
   it('keeps on the timeline an event that arrives while the last events are being saved', async () => {
     const callId = makeCall('+442079460555', 'missed').callId;

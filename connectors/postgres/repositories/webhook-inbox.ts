@@ -73,6 +73,19 @@ const FAILED_SQL = `
     FROM unnest($1::bigint[], $2::text[]) AS f(id, error)
    WHERE w.id = f.id`;
 
+// A call's events not on its timeline, relayed or still pending (the relay marks a row done after its
+// signal went, so a signal can be in a workflow while its row is pending); not those that can never be
+// relayed (failed), nor an erased person's (done with the suppression as their error).
+const UNSAVED_CALL_SQL = `
+  SELECT w.body::text AS body
+    FROM webhook_inbox AS w
+   WHERE w.account = $1 AND w.call_id = $2
+     AND (w.status = 'pending' OR (w.status = 'done' AND w.last_error IS NULL))
+     AND NOT EXISTS (
+       SELECT 1 FROM call_events AS e WHERE e.account = w.account AND e.event_id = w.event_id)
+   ORDER BY w.id
+   LIMIT $3`;
+
 /** The key of an inbox row in insertInboxRows' answer. */
 export const inboxKey = (account: string, eventId: string): string => `${account}\u0000${eventId}`;
 
@@ -232,4 +245,23 @@ export async function inboxBacklog(q: Queryable): Promise<{ pending: number; old
        FROM webhook_inbox WHERE status = 'pending'`,
   );
   return { pending: rows[0]?.pending ?? 0, oldestAgeSeconds: Math.max(0, rows[0]?.age ?? 0) };
+}
+
+/**
+ * The stored bodies (JSON text, in arrival order, at most `limit`) of a call's events, relayed or
+ * pending, that are not on its timeline: what its workflow was sent but has not saved yet, or never
+ * took in.
+ */
+export async function relayedUnsavedCallEvents(
+  q: Queryable,
+  account: string,
+  callId: number,
+  limit: number,
+): Promise<string[]> {
+  const { rows } = await q.query<{ body: string }>({
+    name: 'webhook_inbox_unsaved_call',
+    text: UNSAVED_CALL_SQL,
+    values: [account, callId, limit],
+  });
+  return rows.map((r) => r.body);
 }

@@ -1,5 +1,5 @@
 import { dtmfKeys } from '../../connectors/platform/schemas/events';
-import { parseWebhookBody, storedCallSignal } from '../../server/webhook-body';
+import { parseWebhookBody, storedCallSignal } from '../../connectors/platform/webhook-body';
 
 const call = {
   id: 'ev-1',

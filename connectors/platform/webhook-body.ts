@@ -16,8 +16,8 @@ import {
   unknownEventSchema,
   type CallEvent,
   type WebhookEvent,
-} from '../connectors/platform/schemas/events';
-import { toCallEventSignal, type CallEventSignal } from '../contracts';
+} from './schemas/events';
+import { toCallEventSignal, type CallEventSignal } from '../../contracts';
 
 /** One problem with a body: the field (or "body") and what is wrong with it. */
 export interface BodyProblem {
