@@ -1,5 +1,6 @@
 // The settings in force for one account: its own overrides (`accounts[].overrides`) over the global
 // sections. Activities ask here, by account, for everything an account's CRM decides.
+import type { ConversationsConfig, ScreenPopConfig } from './conversations';
 import type { CallsyncConfig, CrmDestinationConfig } from './schema';
 
 type CrmRules = Pick<CallsyncConfig['crm'], 'matchRule' | 'owners' | 'createUnknownContacts'>;
@@ -41,4 +42,22 @@ export function reportDeliveryOf(
   account: string,
 ): CallsyncConfig['reports']['delivery'] {
   return overridesOf(config, account).reports?.delivery ?? config.reports.delivery;
+}
+
+/**
+ * `account`'s screen-pop, SMS and voicemail settings, field by field over `conversations`. A link
+ * template the account sets to null is dropped: its destination's own page, whatever the global says.
+ */
+export function conversationsOf(config: CallsyncConfig, account: string): ConversationsConfig {
+  const { screenPop: ownPop, ...own } = overridesOf(config, account).conversations ?? {};
+  const { contactUrl, createContactUrl, ...popRest } = ownPop ?? {};
+  const screenPop: ScreenPopConfig = overlay(config.conversations.screenPop, popRest);
+  for (const [key, value] of [
+    ['contactUrl', contactUrl],
+    ['createContactUrl', createContactUrl],
+  ] as const) {
+    if (value === null) delete screenPop[key];
+    else if (value !== undefined) screenPop[key] = value;
+  }
+  return { ...overlay(config.conversations, own), screenPop };
 }

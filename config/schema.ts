@@ -34,7 +34,8 @@ export const accountConfigSchema = z.object({
   crm: z.lazy(() => crmDestinationSchema).optional(),
   /**
    * This account's own values of settings its CRM decides (`crm.matchRule`, `crm.owners`,
-   * `crm.createUnknownContacts`, `callbacks`); what it leaves out comes from the global sections.
+   * `crm.createUnknownContacts`, `callbacks`, `reports.delivery`, `conversations`); what it leaves
+   * out comes from the global sections.
    */
   overrides: accountOverridesSchema.prefault({}),
 });

@@ -1,6 +1,14 @@
 // Per-account settings (`accounts[].overrides`): what an account sets is its own, what it leaves out
 // comes from the global sections, and a bad or misspelt override is an error that names the field.
-import { callbacksOf, crmDestinationOf, crmRulesOf, reportDeliveryOf } from '../../config/account-settings';
+import {
+  callbacksOf,
+  conversationsOf,
+  crmDestinationOf,
+  crmRulesOf,
+  reportDeliveryOf,
+} from '../../config/account-settings';
+import { callerLink } from '../../activities/screen-pop-activities';
+import type { CrmConnector, CrmContact } from '../../connectors/crm/crm-connector';
 import type { ActivityDeps } from '../../activities/deps';
 import { createCallActivities } from '../../activities/call-activities';
 import { ConfigError, parseConfig } from '../../config/load';
@@ -119,5 +127,122 @@ describe('per-account settings', () => {
     expect(message).toMatch(/accounts\[0\]\.overrides\.crm\.matchRule/);
     expect(message).toMatch(/accounts\[0\]\.overrides\.crm: .*createUnknownContact/);
     expect(message).toMatch(/accounts\[0\]\.overrides\.callbacks\.autoDial\.start: must be HH:MM/);
+  });
+
+  describe('conversations (screen-pop, SMS, voicemail)', () => {
+    const withConversations = parseConfig({
+      accounts: [
+        { name: 'acme', platform },
+        {
+          name: 'beta',
+          platform,
+          overrides: {
+            conversations: {
+              sms: false,
+              every: '5m',
+              screenPop: {
+                contactUrl: 'https://beta.example/people/{id}?from={e164}',
+                contactText: 'Beta: {name}',
+                unknownCacheMaxAge: '1m',
+              },
+            },
+          },
+        },
+        // Back to its destination's own pages despite the global templates.
+        { name: 'gamma', platform, overrides: { conversations: { screenPop: { contactUrl: null } } } },
+      ],
+      conversations: {
+        voicemail: false,
+        screenPop: {
+          contactUrl: 'https://acme.example/contacts/{id}',
+          createContactUrl: 'https://acme.example/new?phone={e164}',
+        },
+      },
+    });
+
+    it('falls back to the global section for an account without overrides', () => {
+      expect(conversationsOf(withConversations, 'acme')).toEqual(withConversations.conversations);
+    });
+
+    it("uses an account's own values field by field, screen-pop's included", () => {
+      const beta = conversationsOf(withConversations, 'beta');
+      expect(beta).toMatchObject({
+        sms: false,
+        voicemail: false,
+        every: 5 * 60_000,
+        lookback: 2 * 86_400_000,
+      });
+      expect(beta.screenPop).toEqual({
+        ...withConversations.conversations.screenPop,
+        contactUrl: 'https://beta.example/people/{id}?from={e164}',
+        contactText: 'Beta: {name}',
+        unknownCacheMaxAge: 60_000,
+      });
+      // The global section is left as it was (the resolver copies, never writes through).
+      expect(withConversations.conversations.screenPop.contactUrl).toBe('https://acme.example/contacts/{id}');
+    });
+
+    it("links each account's screen-pop by its own template, or its destination's page for null", async () => {
+      const crm = {
+        contactPageUrl: async (c: { crmId: string }) => `https://crm.example/record/${c.crmId}`,
+      } as unknown as CrmConnector;
+      const contact: CrmContact = {
+        crmId: '42',
+        kind: 'contact',
+        name: 'Ann Lee',
+        ownerId: null,
+        updatedAt: null,
+      };
+      const link = (account: string) =>
+        callerLink(crm, conversationsOf(withConversations, account).screenPop, '+442079460555', contact);
+      expect(await link('acme')).toEqual({
+        url: 'https://acme.example/contacts/42',
+        text: 'Open Ann Lee in the CRM',
+      });
+      expect(await link('beta')).toEqual({
+        url: 'https://beta.example/people/42?from=%2B442079460555',
+        text: 'Beta: Ann Lee',
+      });
+      expect(await link('gamma')).toEqual({
+        url: 'https://crm.example/record/42',
+        text: 'Open Ann Lee in the CRM',
+      });
+      // gamma dropped only the known caller's template; the global "create" template stays its own.
+      expect(conversationsOf(withConversations, 'gamma').screenPop.createContactUrl).toBe(
+        'https://acme.example/new?phone={e164}',
+      );
+    });
+
+    it('names a bad or misspelt conversations override by its path', () => {
+      let error: unknown;
+      try {
+        parseConfig({
+          accounts: [
+            { name: 'acme', platform },
+            {
+              name: 'beta',
+              platform,
+              overrides: {
+                conversations: {
+                  sms: 'no',
+                  every: 'often',
+                  screenPop: { contactUrl: 'crm.example/{id}', template: 'https://x/{id}' },
+                },
+              },
+            },
+          ],
+        });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.sms: /);
+      expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.every: must look like 30s/);
+      expect(message).toMatch(
+        /accounts\[1\]\.overrides\.conversations\.screenPop\.contactUrl: must be an http\(s\) URL template/,
+      );
+      expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.screenPop: .*"template"/);
+    });
   });
 });
