@@ -1,10 +1,13 @@
 // An account's own values of the settings its CRM decides (`accounts[].overrides`): how callers are
 // matched, whose contacts are created, how callbacks run and in which business hours, where its
-// reports are delivered, and what its screen-pops link to and which messages it logs. Each field left
+// reports are delivered, what its screen-pops link to and which messages it logs, how its contacts are
+// synced and how its CRM's call outcomes become CDR labels. Each field left
 // out falls back to the global section of the same name (config/account-settings.ts). No defaults
 // here: a default would hide the global value.
 import { z } from 'zod';
+import { contactsConfigSchema } from './contact-sync';
 import { conversationsConfigSchema, screenPopConfigSchema } from './conversations';
+import { outcomesConfigSchema } from './outcomes';
 import { durationMs } from './duration';
 import { reportDeliveryConfigSchema } from './report-delivery';
 
@@ -82,6 +85,10 @@ export const accountOverridesSchema = z.strictObject({
   reports: z.strictObject({ delivery: reportDeliveryConfigSchema.optional() }).optional(),
   /** This account's `conversations`, field by field (`screenPop`'s too). */
   conversations: conversationsOverridesSchema.optional(),
+  /** This account's `contacts` (the contact sync with its CRM); `fields` merged over the global ones. */
+  contacts: overridable(contactsConfigSchema.shape).optional(),
+  /** This account's `outcomes`; `map` replaces the global one as a whole (its keys are its CRM's values). */
+  outcomes: overridable(outcomesConfigSchema.shape).optional(),
 });
 
 export type AccountOverrides = z.infer<typeof accountOverridesSchema>;

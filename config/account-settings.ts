@@ -1,6 +1,8 @@
 // The settings in force for one account: its own overrides (`accounts[].overrides`) over the global
 // sections. Activities ask here, by account, for everything an account's CRM decides.
+import type { ContactSyncConfig } from './contact-sync';
 import type { ConversationsConfig, ScreenPopConfig } from './conversations';
+import type { OutcomesConfig } from './outcomes';
 import type { CallsyncConfig, CrmDestinationConfig } from './schema';
 
 type CrmRules = Pick<CallsyncConfig['crm'], 'matchRule' | 'owners' | 'createUnknownContacts'>;
@@ -60,4 +62,15 @@ export function conversationsOf(config: CallsyncConfig, account: string): Conver
     else if (value !== undefined) screenPop[key] = value;
   }
   return { ...overlay(config.conversations, own), screenPop };
+}
+
+/** `account`'s contact sync settings; its field ownership is merged field by field over the global one. */
+export function contactSyncOf(config: CallsyncConfig, account: string): ContactSyncConfig {
+  const own = overridesOf(config, account).contacts ?? {};
+  return { ...overlay(config.contacts, own), fields: { ...config.contacts.fields, ...own.fields } };
+}
+
+/** Whether and how `account`'s CRM outcomes are written back to its CDRs. */
+export function outcomesOf(config: CallsyncConfig, account: string): OutcomesConfig {
+  return overlay(config.outcomes, overridesOf(config, account).outcomes);
 }

@@ -2,11 +2,16 @@
 // comes from the global sections, and a bad or misspelt override is an error that names the field.
 import {
   callbacksOf,
+  contactSyncOf,
   conversationsOf,
   crmDestinationOf,
   crmRulesOf,
+  outcomesOf,
   reportDeliveryOf,
 } from '../../config/account-settings';
+import { createOutcomeActivities } from '../../activities/outcome-activities';
+import { contactSyncAccounts } from '../../runtime/contact-sync-schedule';
+import { crmOutcomesAccounts } from '../../runtime/outcomes-schedule';
 import { callerLink } from '../../activities/screen-pop-activities';
 import type { CrmConnector, CrmContact } from '../../connectors/crm/crm-connector';
 import type { ActivityDeps } from '../../activities/deps';
@@ -243,6 +248,104 @@ describe('per-account settings', () => {
         /accounts\[1\]\.overrides\.conversations\.screenPop\.contactUrl: must be an http\(s\) URL template/,
       );
       expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.screenPop: .*"template"/);
+    });
+  });
+
+  describe('contact sync and outcomes', () => {
+    const hubspot = { type: 'hubspot', accessToken: 'pat-1' } as const;
+    const salesforce = {
+      type: 'salesforce',
+      instanceUrl: 'https://gx.my.salesforce.com',
+      accessToken: 't',
+    } as const;
+    const withSync = parseConfig({
+      accounts: [
+        { name: 'acme', platform, crm: hubspot },
+        {
+          name: 'globex',
+          platform,
+          crm: salesforce,
+          overrides: {
+            contacts: {
+              deletes: 'ignore',
+              salesforceCreateAs: 'Lead',
+              fields: { email: 'crm' },
+              every: '1h',
+            },
+            outcomes: { enabled: false, map: { 'Left Voicemail': 'Voicemail' } },
+          },
+        },
+        {
+          name: 'hooli',
+          platform,
+          crm: hubspot,
+          overrides: { contacts: { enabled: false }, outcomes: { labelPrefix: 'HS: ' } },
+        },
+      ],
+      contacts: { enabled: true, fields: { notes: 'platform' } },
+      outcomes: { labelPrefix: 'CRM: ', map: { Connected: 'Reached' } },
+    });
+
+    it("merges an account's contact sync settings over the global ones, field ownership field by field", () => {
+      expect(contactSyncOf(withSync, 'acme')).toEqual(withSync.contacts);
+      expect(contactSyncOf(withSync, 'globex')).toMatchObject({
+        enabled: true,
+        deletes: 'ignore',
+        salesforceCreateAs: 'Lead',
+        every: 3_600_000,
+        fields: { notes: 'platform', email: 'crm' },
+      });
+      // Each schedule follows its account's own switch: hooli turned its sync off.
+      expect(contactSyncAccounts(withSync)).toEqual(['acme', 'globex']);
+    });
+
+    it("uses an account's own outcome rules; its map replaces the global one", async () => {
+      expect(outcomesOf(withSync, 'acme')).toEqual(withSync.outcomes);
+      expect(outcomesOf(withSync, 'globex')).toMatchObject({
+        enabled: false,
+        labelPrefix: 'CRM: ',
+        map: { 'Left Voicemail': 'Voicemail' },
+      });
+      expect(outcomesOf(withSync, 'hooli')).toMatchObject({
+        labelPrefix: 'HS: ',
+        map: { Connected: 'Reached' },
+      });
+      expect(crmOutcomesAccounts(withSync)).toEqual(['acme', 'hooli']);
+      // A pass of an account whose outcomes are off writes nothing, whatever its schedule.
+      const activities = createOutcomeActivities({
+        config: withSync,
+        warehouse: { db: {} },
+      } as unknown as ActivityDeps);
+      expect(await activities.applyCrmOutcomes({ account: 'globex' })).toMatchObject({
+        skipped: 'outcomes.enabled is false for globex',
+        written: 0,
+      });
+    });
+
+    it('names a bad or misspelt contacts or outcomes override by its path', () => {
+      let error: unknown;
+      try {
+        parseConfig({
+          accounts: [
+            {
+              name: 'acme',
+              platform,
+              overrides: {
+                contacts: { deletes: 'erase', fields: { fax: 'crm' } },
+                outcomes: { labelPrefx: 'x', batchSize: 0 },
+              },
+            },
+          ],
+        });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/accounts\[0\]\.overrides\.contacts\.deletes: /);
+      expect(message).toMatch(/accounts\[0\]\.overrides\.contacts\.fields: .*"fax"/);
+      expect(message).toMatch(/accounts\[0\]\.overrides\.outcomes: .*"labelPrefx"/);
+      expect(message).toMatch(/accounts\[0\]\.overrides\.outcomes\.batchSize: /);
     });
   });
 });
