@@ -1,11 +1,13 @@
 // An account's own values of the settings its CRM decides (`accounts[].overrides`): how callers are
 // matched, whose contacts are created, how callbacks run and in which business hours, where its
 // reports are delivered, what its screen-pops link to and which messages it logs, how its contacts are
-// synced and how its CRM's call outcomes become CDR labels. Each field left
+// synced, how its CRM's call outcomes become CDR labels, and whether an erasure deletes what callsync
+// created in it. Each field left
 // out falls back to the global section of the same name (config/account-settings.ts). No defaults
 // here: a default would hide the global value.
 import { z } from 'zod';
 import { contactsConfigSchema } from './contact-sync';
+import { erasureConfigSchema } from './erasure';
 import { conversationsConfigSchema, screenPopConfigSchema } from './conversations';
 import { outcomesConfigSchema } from './outcomes';
 import { durationMs } from './duration';
@@ -89,6 +91,8 @@ export const accountOverridesSchema = z.strictObject({
   contacts: overridable(contactsConfigSchema.shape).optional(),
   /** This account's `outcomes`; `map` replaces the global one as a whole (its keys are its CRM's values). */
   outcomes: overridable(outcomesConfigSchema.shape).optional(),
+  /** Whether an erasure deletes what callsync created in this account's CRM (the hash key stays global). */
+  erasure: overridable(erasureConfigSchema.shape).pick({ deleteCrmRecords: true }).optional(),
 });
 
 export type AccountOverrides = z.infer<typeof accountOverridesSchema>;

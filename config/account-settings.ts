@@ -77,3 +77,8 @@ export function contactSyncOf(config: CallsyncConfig, account: string): ContactS
 export function outcomesOf(config: CallsyncConfig, account: string): OutcomesConfig {
   return overlay(config.outcomes, overridesOf(config, account).outcomes);
 }
+
+/** Whether erasing a person also deletes the records callsync created in `account`'s CRM. */
+export function deletesCrmRecordsOf(config: CallsyncConfig, account: string): boolean {
+  return overridesOf(config, account).erasure?.deleteCrmRecords ?? config.erasure.deleteCrmRecords;
+}

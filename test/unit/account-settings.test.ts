@@ -6,6 +6,7 @@ import {
   conversationsOf,
   crmDestinationOf,
   crmRulesOf,
+  deletesCrmRecordsOf,
   outcomesOf,
   reportDeliveryOf,
 } from '../../config/account-settings';
@@ -347,5 +348,21 @@ describe('per-account settings', () => {
       expect(message).toMatch(/accounts\[0\]\.overrides\.outcomes: .*"labelPrefx"/);
       expect(message).toMatch(/accounts\[0\]\.overrides\.outcomes\.batchSize: /);
     });
+  });
+
+  it("deletes what callsync created in an account's CRM on erasure by its own choice", () => {
+    const withErasure = parseConfig({
+      accounts: [
+        { name: 'acme', platform },
+        { name: 'beta', platform, overrides: { erasure: { deleteCrmRecords: false } } },
+      ],
+      erasure: { deleteCrmRecords: true },
+    });
+    expect(deletesCrmRecordsOf(withErasure, 'acme')).toBe(true);
+    expect(deletesCrmRecordsOf(withErasure, 'beta')).toBe(false);
+    // The hash key is the suppression list's, one for every account: not an override.
+    expect(() =>
+      parseConfig({ accounts: [{ name: 'acme', platform, overrides: { erasure: { hashKey: 'x' } } }] }),
+    ).toThrow(/accounts\[0\]\.overrides\.erasure: .*"hashKey"/);
   });
 });
