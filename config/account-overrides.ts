@@ -2,9 +2,8 @@
 // matched, whose contacts are created, how callbacks run and in which business hours, where its
 // reports are delivered, what its screen-pops link to and which messages it logs, how its contacts are
 // synced, how its CRM's call outcomes become CDR labels, and whether an erasure deletes what callsync
-// created in it. Each field left
-// out falls back to the global section of the same name (config/account-settings.ts). No defaults
-// here: a default would hide the global value.
+// created in it. Each field left out falls back to the global section of the same name
+// (config/account-settings.ts). No defaults here: a default would hide the global value.
 import { z } from 'zod';
 import { contactsConfigSchema } from './contact-sync';
 import { erasureConfigSchema } from './erasure';
@@ -17,7 +16,8 @@ type WithoutDefault<T> = T extends z.ZodDefault<infer Inner> ? Inner : T;
 
 /**
  * A global section's fields as an override: the same validators (so a bad value fails as it would
- * globally, named by its path), each optional and without its default, and strict.
+ * globally, named by its path), each optional and without its default, and strict. One level: a
+ * nested section is replaced by an overridable of its own (as `conversations.screenPop` is below).
  */
 export function overridable<S extends z.ZodRawShape>(shape: S) {
   const fields = Object.fromEntries(
