@@ -3,6 +3,8 @@
 // "nobody") goes back into the table. CRMs rate-limit search hard (HubSpot: a few per second), and a
 // ringing call cannot wait for one. Every answer is the account's and its destination's (portal, org)
 // alone: another account's contact, or its "nobody", never answers for this one.
+import { conversationsOf } from '../config/account-settings';
+import type { CallsyncConfig } from '../config/schema';
 import { destinationIdOf, type CrmConnector, type CrmContact } from '../connectors/crm/crm-connector';
 import {
   findCrmContactByPhone,
@@ -15,12 +17,18 @@ import {
 const MEMORY_MS = 60_000;
 const MEMORY_MAX = 10_000;
 
+/** How long an account's cached answers are trusted. */
+export interface CacheMaxAges {
+  /** A cached contact. */
+  contactMs: number;
+  /** A cached "nobody has this number". */
+  unknownMs: number;
+}
+
 export interface ContactLookupOptions {
   warehouse: WarehouseDatabase;
-  /** How long a cached contact is trusted. */
-  contactMaxAgeMs: number;
-  /** How long a cached "nobody has this number" is trusted. */
-  unknownMaxAgeMs: number;
+  /** Each account's own (`conversations.screenPop`'s cache ages, overridable per account). */
+  maxAgesOf: (account: string) => CacheMaxAges;
 }
 
 /** Where an answer came from, for logs and tests. */
@@ -62,10 +70,11 @@ export function createContactLookup(opts: ContactLookupOptions): ContactLookup {
       const key = keyOf(scope, e164);
       const mem = memory.get(key);
       if (mem && Date.now() - mem.at <= MEMORY_MS) return { contacts: mem.contacts, source: 'memory' };
-      const cached = await findCrmContactByPhone(db, scope, e164, opts.contactMaxAgeMs);
+      const maxAges = opts.maxAgesOf(account);
+      const cached = await findCrmContactByPhone(db, scope, e164, maxAges.contactMs);
       const fresh =
         cached !== null &&
-        (cached.contacts.length > 0 || Date.now() - cached.cachedAt.getTime() <= opts.unknownMaxAgeMs);
+        (cached.contacts.length > 0 || Date.now() - cached.cachedAt.getTime() <= maxAges.unknownMs);
       if (cached && fresh) {
         keep(key, cached.contacts);
         return { contacts: cached.contacts, source: 'cache' };
@@ -94,15 +103,17 @@ const lookups = new WeakMap<object, ContactLookup>();
 /** The one lookup of a worker's activities (call logs, screen-pop, messages share its memory). */
 export function contactLookupOf(deps: {
   warehouse: WarehouseDatabase;
-  config: { conversations: { screenPop: { contactCacheMaxAge: number; unknownCacheMaxAge: number } } };
+  config: CallsyncConfig;
 }): ContactLookup {
   let lookup = lookups.get(deps);
   if (!lookup) {
-    const { contactCacheMaxAge, unknownCacheMaxAge } = deps.config.conversations.screenPop;
+    const config = deps.config;
     lookup = createContactLookup({
       warehouse: deps.warehouse,
-      contactMaxAgeMs: contactCacheMaxAge,
-      unknownMaxAgeMs: unknownCacheMaxAge,
+      maxAgesOf: (account) => {
+        const { contactCacheMaxAge, unknownCacheMaxAge } = conversationsOf(config, account).screenPop;
+        return { contactMs: contactCacheMaxAge, unknownMs: unknownCacheMaxAge };
+      },
     });
     lookups.set(deps, lookup);
   }

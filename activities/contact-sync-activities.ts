@@ -1,6 +1,7 @@
 // The contact sync's activity: one run of sync/contacts for an account, with its CRM's contact book.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CountryCode } from 'libphonenumber-js';
+import { contactSyncOf } from '../config/account-settings';
 import type { CrmContactBook } from '../connectors/crm/contact-book';
 import { destinationIdOf } from '../connectors/crm/crm-connector';
 import { HubSpotConnector } from '../connectors/hubspot';
@@ -20,7 +21,7 @@ export function contactBookOf(deps: ActivityDeps, account: string): CrmContactBo
   const country = deps.config.crm.defaultCountry as CountryCode;
   if (connector instanceof HubSpotConnector) return connector.contactBook(country);
   if (connector instanceof SalesforceConnector) {
-    return connector.contactBook(country, deps.config.contacts.salesforceCreateAs);
+    return connector.contactBook(country, contactSyncOf(deps.config, account).salesforceCreateAs);
   }
   return null;
 }
@@ -48,7 +49,7 @@ export function createContactSyncActivities(deps: ActivityDeps) {
           db: deps.warehouse.db,
           platform: deps.platform(input.account),
           book,
-          config: deps.config.contacts,
+          config: contactSyncOf(deps.config, input.account),
           country: deps.config.crm.defaultCountry as CountryCode,
           scope,
           onUnlinked: async (crmIds) => {

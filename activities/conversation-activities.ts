@@ -20,7 +20,7 @@ import {
 import type { ConversationsPassResult, SmsReceivedInput, SmsReceivedResult } from '../contracts';
 import { platformTimeOrUndefined } from '../sync/time';
 import { contactLookupOf } from './contact-lookup';
-import { crmRulesOf } from '../config/account-settings';
+import { conversationsOf, crmRulesOf } from '../config/account-settings';
 import type { ActivityDeps } from './deps';
 
 /** A platform time (`YYYY-MM-DD HH:MM:SS`, UTC) as a Date; null when absent or unreadable. */
@@ -178,7 +178,7 @@ export function createConversationActivities(deps: ActivityDeps) {
         account,
         records: [{ record: sms, raw: page.raw[index] }],
       });
-      if (!deps.config.conversations.sms) return { smsId: sms.id, crmId: null };
+      if (!conversationsOf(deps.config, account).sms) return { smsId: sms.id, crmId: null };
       const crmId = await logMessage(
         deps.crm(account),
         smsFacts(account, {
@@ -199,7 +199,7 @@ export function createConversationActivities(deps: ActivityDeps) {
     async logRecentMessages(input: { account: string }): Promise<ConversationsPassResult> {
       const { account } = input;
       const crm = deps.crm(account);
-      const cfg = deps.config.conversations;
+      const cfg = conversationsOf(deps.config, account);
       const q = {
         account,
         destination: crm.name,

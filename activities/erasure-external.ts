@@ -4,6 +4,7 @@ import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { sql } from 'kysely';
 import type { CountryCode } from 'libphonenumber-js/max';
+import { deletesCrmRecordsOf } from '../config/account-settings';
 import { audioObjectKey } from '../connectors/object-store';
 import type { CrmConnector } from '../connectors/crm/crm-connector';
 import {
@@ -179,15 +180,20 @@ export function createErasureExternalActivities(
     /**
      * Deletes, through the CRM connector, the call logs of the person's calls, their callback tasks,
      * the logs of their SMS and voice messages and the contact made for them as an unknown caller
-     * that callsync created (crm_objects), then the mappings. Only with erasure.deleteCrmRecords.
+     * that callsync created (crm_objects), then the mappings. Only in the CRMs of accounts with
+     * erasure.deleteCrmRecords (their own, accounts[].overrides.erasure, else the global one).
      */
     async eraseCrmRecords(input: Step): Promise<Record<string, number>> {
-      if (!deps.config.erasure.deleteCrmRecords) return {};
+      const deleting = deps.config.accounts
+        .map((a) => a.name)
+        .filter((account) => deletesCrmRecordsOf(deps.config, account));
+      if (deleting.length === 0) return {};
       const { subject, calls, messages } = await context(input.subjectHash);
       const callKeys = calls.map(([account, callId]) => `${account}:${callId}`);
       const rows = await db
         .selectFrom('crm_objects')
         .selectAll()
+        .where('account', 'in', deleting)
         .where((eb) =>
           eb.or([
             eb.and([
@@ -206,7 +212,7 @@ export function createErasureExternalActivities(
                     eb(
                       'source_key',
                       'in',
-                      deps.config.accounts.map((a) => unknownContactKey(a.name, subject.value)),
+                      deleting.map((account) => unknownContactKey(account, subject.value)),
                     ),
                   ]),
                 ]

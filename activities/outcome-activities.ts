@@ -27,6 +27,7 @@ import {
   type CdrOutcomeRow,
 } from '../connectors/postgres';
 import type { CrmOutcomesResult } from '../contracts';
+import { outcomesOf } from '../config/account-settings';
 import { findCallCdr } from './call-cdr';
 import type { ActivityDeps } from './deps';
 import { CallLabelBook, patchCdrs, type CdrWrite } from './outcome-writes';
@@ -42,7 +43,6 @@ interface Planned {
 export function createOutcomeActivities(deps: ActivityDeps) {
   const db = deps.warehouse.db;
   const country = deps.config.crm.defaultCountry as CountryCode;
-  const rules = deps.config.outcomes;
 
   /** Sends planned writes (recorded as pending first) and records how each ended. */
   async function write(
@@ -51,6 +51,7 @@ export function createOutcomeActivities(deps: ActivityDeps) {
     labels: CallLabelBook,
     planned: readonly Planned[],
     result: CrmOutcomesResult,
+    batchSize: number,
   ): Promise<void> {
     if (planned.length === 0) return;
     await labels.ensure(planned.map((p) => p.row.label!));
@@ -61,7 +62,7 @@ export function createOutcomeActivities(deps: ActivityDeps) {
     const refused = await patchCdrs(
       platform,
       planned.map((p) => p.write),
-      rules.batchSize,
+      batchSize,
     );
     const done = planned.filter((p) => !refused.has(p.write.id));
     await setCdrOutcomeState(
@@ -119,7 +120,8 @@ export function createOutcomeActivities(deps: ActivityDeps) {
       const row = { ...base, cdr_id: cdr.id, label: previous?.label ?? null, note: null };
       return { echo: { ...row, state: 'echo', reason: null } };
     }
-    const label = outcomeLabel(o, rules);
+    // The account's own map and prefix: the outcome values are its CRM's.
+    const label = outcomeLabel(o, outcomesOf(deps.config, account));
     const note = outcomeNote(o, source.displayName);
     const labels = labelsAfterOutcome(cdrLabelNames(cdr.labels), previous?.label ?? null, label);
     return {
@@ -143,6 +145,9 @@ export function createOutcomeActivities(deps: ActivityDeps) {
         resumed: 0,
         labelsCreated: 0,
       };
+      const { enabled, batchSize } = outcomesOf(deps.config, account);
+      // A schedule made before the account's outcomes were switched off writes nothing.
+      if (!enabled) return { ...result, skipped: `outcomes.enabled is false for ${account}` };
       const crm = deps.crm(account);
       const source = crm.outcomes?.();
       if (!source) return { ...result, skipped: `the ${crm.name} destination keeps no call outcomes` };
@@ -157,7 +162,7 @@ export function createOutcomeActivities(deps: ActivityDeps) {
         if (w) resumed.push({ row, write: w });
         else await setCdrOutcomeState(db, destination, [row.call_key], 'applied');
       }
-      await write(platform, destination, labels, resumed, result);
+      await write(platform, destination, labels, resumed, result, batchSize);
 
       const key = { account, stream: OUTCOMES_STREAM, scope: destination };
       const since = (await getCheckpoint(db, key))?.cursor ?? null;
@@ -185,7 +190,7 @@ export function createOutcomeActivities(deps: ActivityDeps) {
           } else planned.push(p.planned);
         }
         await saveCdrOutcomes(db, rows);
-        await write(platform, destination, labels, planned, result);
+        await write(platform, destination, labels, planned, result, batchSize);
         const last = page.reduce<string | null>(
           (m, o) => (m === null || o.modifiedAt > m ? o.modifiedAt : m),
           null,

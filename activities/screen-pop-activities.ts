@@ -9,7 +9,7 @@ import { toE164 } from '../connectors/crm/phone';
 import { NotFoundError } from '../connectors/platform';
 import type { ScreenPopInput, ScreenPopResult } from '../contracts';
 import { contactLookupOf } from './contact-lookup';
-import { crmRulesOf } from '../config/account-settings';
+import { conversationsOf, crmRulesOf } from '../config/account-settings';
 import type { ActivityDeps } from './deps';
 
 /** The spec's action_text has no stated limit; links shown in a softphone stay short. */
@@ -56,8 +56,12 @@ export function createScreenPopActivities(deps: ActivityDeps) {
   const country = deps.config.crm.defaultCountry as CountryCode;
   return {
     async popCallerLink(input: ScreenPopInput): Promise<ScreenPopResult> {
-      const config = deps.config.conversations.screenPop;
-      if (!config.enabled) return { outcome: 'skipped', reason: 'conversations.screenPop.enabled is false' };
+      const config = conversationsOf(deps.config, input.account).screenPop;
+      if (!config.enabled)
+        return {
+          outcome: 'skipped',
+          reason: `conversations.screenPop.enabled is false for ${input.account}`,
+        };
       const e164 = toE164(input.caller, country);
       if (!e164)
         return { outcome: 'skipped', reason: 'the caller has no phone number (anonymous or internal)' };

@@ -1,5 +1,8 @@
 // The settings in force for one account: its own overrides (`accounts[].overrides`) over the global
 // sections. Activities ask here, by account, for everything an account's CRM decides.
+import type { ContactSyncConfig } from './contact-sync';
+import type { ConversationsConfig, ScreenPopConfig } from './conversations';
+import type { OutcomesConfig } from './outcomes';
 import type { CallsyncConfig, CrmDestinationConfig } from './schema';
 
 type CrmRules = Pick<CallsyncConfig['crm'], 'matchRule' | 'owners' | 'createUnknownContacts'>;
@@ -31,7 +34,10 @@ export function callbacksOf(config: CallsyncConfig, account: string): Callbacks 
 }
 
 /** The CRM destination of an account: its own (`accounts[].crm`), else `crm.destination`. */
-export function crmDestinationOf(config: CallsyncConfig, account: string): CrmDestinationConfig {
+export function crmDestinationOf(
+  config: Pick<CallsyncConfig, 'accounts' | 'crm'>,
+  account: string,
+): CrmDestinationConfig {
   return config.accounts.find((a) => a.name === account)?.crm ?? config.crm.destination;
 }
 
@@ -41,4 +47,38 @@ export function reportDeliveryOf(
   account: string,
 ): CallsyncConfig['reports']['delivery'] {
   return overridesOf(config, account).reports?.delivery ?? config.reports.delivery;
+}
+
+/**
+ * `account`'s screen-pop, SMS and voicemail settings, field by field over `conversations`. A link
+ * template the account sets to null is dropped: its destination's own page, whatever the global says.
+ */
+export function conversationsOf(config: CallsyncConfig, account: string): ConversationsConfig {
+  const { screenPop: ownPop, ...own } = overridesOf(config, account).conversations ?? {};
+  const { contactUrl, createContactUrl, ...popRest } = ownPop ?? {};
+  const screenPop: ScreenPopConfig = overlay(config.conversations.screenPop, popRest);
+  for (const [key, value] of [
+    ['contactUrl', contactUrl],
+    ['createContactUrl', createContactUrl],
+  ] as const) {
+    if (value === null) delete screenPop[key];
+    else if (value !== undefined) screenPop[key] = value;
+  }
+  return { ...overlay(config.conversations, own), screenPop };
+}
+
+/** `account`'s contact sync settings; its field ownership is merged field by field over the global one. */
+export function contactSyncOf(config: CallsyncConfig, account: string): ContactSyncConfig {
+  const own = overridesOf(config, account).contacts ?? {};
+  return { ...overlay(config.contacts, own), fields: { ...config.contacts.fields, ...own.fields } };
+}
+
+/** Whether and how `account`'s CRM outcomes are written back to its CDRs. */
+export function outcomesOf(config: CallsyncConfig, account: string): OutcomesConfig {
+  return overlay(config.outcomes, overridesOf(config, account).outcomes);
+}
+
+/** Whether erasing a person also deletes the records callsync created in `account`'s CRM. */
+export function deletesCrmRecordsOf(config: CallsyncConfig, account: string): boolean {
+  return overridesOf(config, account).erasure?.deleteCrmRecords ?? config.erasure.deleteCrmRecords;
 }

@@ -1,6 +1,7 @@
 // Configuration of the two-way contact sync (README "Contact sync"): when it runs, how contacts are
 // matched, which side owns which field, and what a delete does on the other side.
 import { z } from 'zod';
+import { durationMs } from './duration';
 
 /** The fields callsync keeps in step between a platform contact and its CRM record. */
 export const CONTACT_FIELDS = [
@@ -55,7 +56,12 @@ export const contactSyncConfigSchema = z.object({
   salesforceCreateAs: z.enum(['Contact', 'Lead']).default('Contact'),
 });
 
-export type ContactSyncConfig = z.infer<typeof contactSyncConfigSchema> & { every: number };
+/** The `contacts` section: the sync's settings and how often it runs. */
+export const contactsConfigSchema = contactSyncConfigSchema.extend({
+  every: durationMs.default(5 * 60_000),
+});
+
+export type ContactSyncConfig = z.infer<typeof contactsConfigSchema>;
 
 /** The ownership of every field: the default with the config's overrides. */
 export function fieldOwnership(config: ContactSyncConfig): Record<ContactField, FieldOwnership> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contactSyncConfigSchema } from './contact-sync';
+import { contactsConfigSchema } from './contact-sync';
 import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
@@ -34,7 +34,8 @@ export const accountConfigSchema = z.object({
   crm: z.lazy(() => crmDestinationSchema).optional(),
   /**
    * This account's own values of settings its CRM decides (`crm.matchRule`, `crm.owners`,
-   * `crm.createUnknownContacts`, `callbacks`); what it leaves out comes from the global sections.
+   * `crm.createUnknownContacts`, `callbacks`, `reports.delivery`, `conversations`, `contacts`,
+   * `outcomes`); what it leaves out comes from the global sections.
    */
   overrides: accountOverridesSchema.prefault({}),
 });
@@ -223,7 +224,7 @@ export const configSchema = z.object({
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
   /** Two-way contact sync between the platform and the CRM (README "Contact sync"). */
-  contacts: contactSyncConfigSchema.extend({ every: durationMs.default(5 * 60_000) }).prefault({}),
+  contacts: contactsConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
   /** SMS and voicemail on the CRM contact, screen-pop on ringing calls, CRM outcomes back on CDRs. */

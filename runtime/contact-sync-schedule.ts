@@ -1,7 +1,9 @@
 // The Temporal Schedules of the two-way contact sync (config contacts): one per account whose CRM
 // destination keeps contacts (HubSpot, Salesforce), every `contacts.every`, kept in step with the config like
 // the sync schedules; removed when contacts.enabled is off or the account's CRM cannot sync contacts.
+// Both settings are the account's own when it overrides them (accounts[].overrides.contacts).
 import type { Client } from '@temporalio/client';
+import { contactSyncOf } from '../config/account-settings';
 import type { CallsyncConfig } from '../config/schema';
 import { contactSyncId, contactSyncWorkflow } from '../contracts';
 import { crmDestinationOf } from './crm';
@@ -12,8 +14,8 @@ const CONTACT_DESTINATIONS = new Set(['hubspot', 'salesforce']);
 
 /** The accounts whose contacts the config asks to sync. */
 export function contactSyncAccounts(config: CallsyncConfig): string[] {
-  if (!config.contacts.enabled) return [];
   return config.accounts
+    .filter((a) => contactSyncOf(config, a.name).enabled)
     .filter((a) => CONTACT_DESTINATIONS.has(crmDestinationOf(config, a.name).type))
     .map((a) => a.name);
 }
@@ -29,7 +31,7 @@ export async function applyContactSyncSchedules(
   for (const { name } of config.accounts) {
     outcome[name] = await applyIntervalSchedule(client, {
       scheduleId: contactSyncId(name),
-      every: wanted.has(name) ? config.contacts.every : null,
+      every: wanted.has(name) ? contactSyncOf(config, name).every : null,
       action: {
         type: 'startWorkflow',
         workflowType: contactSyncWorkflow,

@@ -1,6 +1,8 @@
 // The Temporal Schedules of the conversations pass (SMS and voice messages onto CRM contacts): one
-// per account, every `conversations.every`, kept in step with the config.
+// per account, every `conversations.every` (the account's own, when it overrides it), kept in step
+// with the config.
 import type { Client } from '@temporalio/client';
+import { conversationsOf } from '../config/account-settings';
 import type { CallsyncConfig } from '../config/schema';
 import { conversationsScheduleId, conversationsWorkflow } from '../contracts';
 import { applyIntervalSchedule, type ScheduleOutcome } from './interval-schedule';
@@ -10,9 +12,9 @@ export async function applyConversationsSchedules(
   client: Client,
   config: CallsyncConfig,
 ): Promise<Record<string, ScheduleOutcome>> {
-  const c = config.conversations;
   const outcome: Record<string, ScheduleOutcome> = {};
   for (const { name } of config.accounts) {
+    const c = conversationsOf(config, name);
     outcome[name] = await applyIntervalSchedule(client, {
       scheduleId: conversationsScheduleId(name),
       // Only while some part of the pass is switched on.

@@ -1,6 +1,7 @@
 // The dashboard's settings from config: its password (given, or read from a file), and the refusal
 // to serve it without one on an interface other machines can reach.
 import { readFileSync } from 'node:fs';
+import { crmDestinationOf } from '../config/account-settings';
 import type { CallsyncConfig } from '../config/schema';
 import type { DashboardSettings } from '../server';
 import { STREAMS } from '../sync/streams';
@@ -47,7 +48,13 @@ export function dashboardSettings(
         'would be open to the network; set a password of 12+ characters, or server.dashboard.enabled: false',
     );
   }
-  const destination = config.crm.destination;
+  // Each account's own org: a task in one org never links into another's.
+  const salesforceUrls = Object.fromEntries(
+    config.accounts.flatMap((a) => {
+      const destination = crmDestinationOf(config, a.name);
+      return destination.type === 'salesforce' ? [[a.name, destination.instanceUrl]] : [];
+    }),
+  );
   return {
     dashboard: {
       password,
@@ -58,7 +65,7 @@ export function dashboardSettings(
       accounts: config.accounts.map((a) => a.name),
       streams: config.sync.streams ?? Object.keys(STREAMS),
       archiveDir: config.archive.dir,
-      salesforceUrl: destination.type === 'salesforce' ? destination.instanceUrl : undefined,
+      salesforceUrls,
     },
     dashboardOff: undefined,
   };

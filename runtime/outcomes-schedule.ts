@@ -1,7 +1,9 @@
 // The Temporal Schedules of the CRM outcome pass (outcomes back on the CDR): one per account whose CRM
 // destination keeps call outcomes (HubSpot, Salesforce), every `outcomes.every`, kept in step with the
-// config; removed when outcomes.enabled is off or the account's CRM has no outcomes.
+// config; removed when outcomes.enabled is off or the account's CRM has no outcomes. Both settings are
+// the account's own when it overrides them (accounts[].overrides.outcomes).
 import type { Client } from '@temporalio/client';
+import { outcomesOf } from '../config/account-settings';
 import type { CallsyncConfig } from '../config/schema';
 import { crmOutcomesScheduleId, crmOutcomesWorkflow } from '../contracts';
 import { crmDestinationOf } from './crm';
@@ -12,8 +14,8 @@ const OUTCOME_DESTINATIONS = new Set(['hubspot', 'salesforce']);
 
 /** The accounts whose CRM outcomes the config asks to write back. */
 export function crmOutcomesAccounts(config: CallsyncConfig): string[] {
-  if (!config.outcomes.enabled) return [];
   return config.accounts
+    .filter((a) => outcomesOf(config, a.name).enabled)
     .filter((a) => OUTCOME_DESTINATIONS.has(crmDestinationOf(config, a.name).type))
     .map((a) => a.name);
 }
@@ -29,7 +31,7 @@ export async function applyCrmOutcomesSchedules(
   for (const { name } of config.accounts) {
     outcome[name] = await applyIntervalSchedule(client, {
       scheduleId: crmOutcomesScheduleId(name),
-      every: wanted.has(name) ? config.outcomes.every : null,
+      every: wanted.has(name) ? outcomesOf(config, name).every : null,
       action: {
         type: 'startWorkflow',
         workflowType: crmOutcomesWorkflow,

@@ -73,10 +73,17 @@ ${multi ? `<td>${esc(c.account)}</td>` : ''}<td>${esc(c.src_name ? `${c.src_name
   return page('Calls', 'calls', body, opts.session);
 }
 
-/** A CRM object as a link where the CRM has a page for it. */
-function crmLink(opts: DashboardOptions, destination: string, crmId: string, sobject: string): string {
-  if (destination === 'salesforce' && opts.salesforceUrl)
-    return `<a href="${esc(`${opts.salesforceUrl.replace(/\/$/, '')}/lightning/r/${sobject}/${encodeURIComponent(crmId)}/view`)}" target="_blank" rel="noopener">${esc(crmId)}</a>`;
+/** A CRM object of `account`'s as a link where its CRM has a page for it. */
+function crmLink(
+  opts: DashboardOptions,
+  account: string,
+  destination: string,
+  crmId: string,
+  sobject: string,
+): string {
+  const salesforceUrl = opts.salesforceUrls?.[account];
+  if (destination === 'salesforce' && salesforceUrl)
+    return `<a href="${esc(`${salesforceUrl.replace(/\/$/, '')}/lightning/r/${sobject}/${encodeURIComponent(crmId)}/view`)}" target="_blank" rel="noopener">${esc(crmId)}</a>`;
   return esc(crmId);
 }
 
@@ -114,7 +121,7 @@ ${r.summary ? `<p><b>Summary:</b> ${esc(r.summary)}</p>` : ''}${r.sentiment ? `<
   const logs = d.crm
     .map(
       (o) =>
-        `<tr><td>${esc(o.destination)}</td><td>${crmLink(opts, o.destination, o.crm_id, 'Task')}</td><td class="muted">${time(o.updated_at)}</td></tr>`,
+        `<tr><td>${esc(o.destination)}</td><td>${crmLink(opts, account, o.destination, o.crm_id, 'Task')}</td><td class="muted">${time(o.updated_at)}</td></tr>`,
     )
     .join('');
   const builtin = d.builtinLog
@@ -123,7 +130,7 @@ ${r.summary ? `<p><b>Summary:</b> ${esc(r.summary)}</p>` : ''}${r.sentiment ? `<
   const tasks = d.tasks
     .map(
       (t) =>
-        `<tr><td>${esc(t.destination)}</td><td>${crmLink(opts, t.destination, t.crm_id, 'Task')}</td><td class="muted">${time(t.created_at)}</td></tr>`,
+        `<tr><td>${esc(t.destination)}</td><td>${crmLink(opts, account, t.destination, t.crm_id, 'Task')}</td><td class="muted">${time(t.created_at)}</td></tr>`,
     )
     .join('');
   const body = `<h1>Call ${esc(c.src)} → ${esc(c.dst)} <span class="muted">${time(c.calldate)}</span></h1>

@@ -4,9 +4,12 @@
 // worker, the receiver and its fast path): each account's screen-pop, SMS and call log find its own
 // CRM's contact for the same caller, a "nobody" cached for one account never hides another's
 // contact, record ids stay in their portal, and per-account settings (accounts[].overrides) decide
-// the match rule, the owners and whether unknown callers become contacts.
+// the match rule, the owners and whether unknown callers become contacts. A fifth account, umbrella,
+// shares acme's portal but not its conversations settings: its screen-pop links by its own template,
+// and it logs no SMS, while acme, on the same contacts, does.
 import { Client, Connection } from '@temporalio/client';
 import {
+  conversationsWorkflow,
   screenPopWorkflowId,
   smsReceivedWorkflowId,
   type ScreenPopResult,
@@ -26,6 +29,9 @@ import { workflowResult } from '../support/workflow-result';
 jest.setTimeout(300_000);
 
 const ACCOUNTS = ['acme', 'hooli', 'globex', 'initech'] as const;
+/** Every account the receiver serves: the four, and umbrella (acme's portal, its own conversations). */
+const RECEIVING = [...ACCOUNTS, 'umbrella'] as const;
+const UMBRELLA_POP = 'https://umbrella.example/people/{id}?caller={e164}';
 const secret = (account: string) => `${account}-webhook-secret-0123456789`;
 
 describe('accounts on different CRMs sharing callers', () => {
@@ -97,6 +103,17 @@ describe('accounts on different CRMs sharing callers', () => {
           overrides: { crm: { matchRule: 'call_owner', owners: { [String(admin.user_id)]: SF_OWNER } } },
         },
         { name: 'initech', webhookSecret: secret('initech') },
+        {
+          name: 'umbrella',
+          webhookSecret: secret('umbrella'),
+          crm: { type: 'hubspot', accessToken: acmePortal.token, basePath: acmePortal.url },
+          overrides: {
+            conversations: {
+              sms: false,
+              screenPop: { contactUrl: UMBRELLA_POP, contactText: 'Umbrella: {name}' },
+            },
+          },
+        },
       ],
       // The global settings: the most recent contact, no contacts created for unknown callers.
       config: { crm: { matchRule: 'most_recent', createUnknownContacts: false } },
@@ -113,7 +130,7 @@ describe('accounts on different CRMs sharing callers', () => {
       dataConverter: temporalDataConverter(h.config.temporal),
     });
     server = await startServer({
-      accounts: ACCOUNTS.map((name) => ({ name, webhookSecret: secret(name) })),
+      accounts: RECEIVING.map((name) => ({ name, webhookSecret: secret(name) })),
       databaseUrl: h.database.url,
       port: 0,
       host: '127.0.0.1',
@@ -122,7 +139,7 @@ describe('accounts on different CRMs sharing callers', () => {
     });
     control = emulatorControl(() => h.emulator.origin);
     // Every account hears of received SMS (the same platform, so the same SMS).
-    for (const account of ACCOUNTS) {
+    for (const account of RECEIVING) {
       await control('POST', '/webhooks', {
         name: `callsync-${account}`,
         categories: ['sms_received'],
@@ -285,5 +302,62 @@ describe('accounts on different CRMs sharing callers', () => {
         .map((r) => r.crm_id)
         .sort(),
     ).toEqual([ids.ann, ids.bob].sort());
+  });
+
+  it("pops and logs by each account's own conversations settings, on the same portal and contacts", async () => {
+    const { call_id: callId } = (await control('POST', '/simulator/calls', {
+      scenario: 'inbound_answered',
+      caller,
+      talk_s: 7200,
+    })) as { call_id: number };
+    const linkOnCall = async () => {
+      const call = await h.deps.platform('acme').calls.get(callId);
+      return { url: call.action_url, text: call.action_text };
+    };
+    // acme: the global settings, its destination's own page for Bob.
+    expect(await ringAt('acme', callId)).toMatchObject({ outcome: 'contact', crmId: ids.bob });
+    expect(await linkOnCall()).toEqual({
+      url: `https://app.hubspot.com/contacts/${acmePortal.portalId}/record/0-1/${ids.bob}`,
+      text: 'Open Bob Acme in the CRM',
+    });
+    // umbrella: the same contact in the same portal, linked by its own template and text.
+    expect(await ringAt('umbrella', callId)).toMatchObject({ outcome: 'contact', crmId: ids.bob });
+    expect(await linkOnCall()).toEqual({
+      url: `https://umbrella.example/people/${ids.bob}?caller=${encodeURIComponent(caller)}`,
+      text: 'Umbrella: Bob Acme',
+    });
+
+    // One SMS from the caller (every account hears of it): acme logs it on Bob; umbrella stores it and
+    // logs nothing.
+    const { event } = (await control('POST', '/simulator/sms', {
+      from: caller,
+      text: 'Umbrella or acme?',
+    })) as { event: { id: string } };
+    const acme = await workflowResult<SmsReceivedResult>(temporal, smsReceivedWorkflowId('acme', event.id));
+    const umbrella = await workflowResult<SmsReceivedResult>(
+      temporal,
+      smsReceivedWorkflowId('umbrella', event.id),
+    );
+    const logged = acmePortal.engagements('communications').find((e) => e.id === acme.crmId);
+    expect(logged?.associations.map((a) => a.toId)).toEqual([ids.bob]);
+    expect(umbrella).toEqual({ smsId: acme.smsId, crmId: null });
+    // The scheduled pass does not log it either: umbrella's SMS stays in its warehouse rows alone.
+    const pass = await temporal.workflow.execute(conversationsWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: `accounts-apart-conversations-umbrella-${event.id}`,
+      args: [{ account: 'umbrella' }],
+    });
+    expect(pass.sms).toBe(0);
+    const db = h.deps.warehouse.db;
+    expect(await db.selectFrom('sms').select('account').where('id', '=', acme.smsId).execute()).toEqual(
+      expect.arrayContaining([{ account: 'acme' }, { account: 'umbrella' }]),
+    );
+    expect(
+      await db
+        .selectFrom('crm_objects')
+        .select('source_key')
+        .where('source_key', 'like', 'umbrella:sms:%')
+        .execute(),
+    ).toEqual([]);
   });
 });

@@ -128,8 +128,7 @@ describe('contact lookup with several accounts', () => {
   it("answers each account from its own portal: a cached nobody or contact of one never hides the other's", async () => {
     const lookup = createContactLookup({
       warehouse: w,
-      contactMaxAgeMs: 3_600_000,
-      unknownMaxAgeMs: 3_600_000,
+      maxAgesOf: () => ({ contactMs: 3_600_000, unknownMs: 3_600_000 }),
     });
     const caller = '+442079460099';
     const p1 = portal('hubspot:portal-1', {});
@@ -150,8 +149,7 @@ describe('contact lookup with several accounts', () => {
     // A second worker (an empty memory) reads the table: still each account's own answer.
     const other = createContactLookup({
       warehouse: w,
-      contactMaxAgeMs: 3_600_000,
-      unknownMaxAgeMs: 3_600_000,
+      maxAgesOf: () => ({ contactMs: 3_600_000, unknownMs: 3_600_000 }),
     });
     expect(await other.candidates('acme', asConnector(p1), caller)).toEqual({
       contacts: [],

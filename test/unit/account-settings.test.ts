@@ -1,6 +1,20 @@
 // Per-account settings (`accounts[].overrides`): what an account sets is its own, what it leaves out
 // comes from the global sections, and a bad or misspelt override is an error that names the field.
-import { callbacksOf, crmDestinationOf, crmRulesOf, reportDeliveryOf } from '../../config/account-settings';
+import {
+  callbacksOf,
+  contactSyncOf,
+  conversationsOf,
+  crmDestinationOf,
+  crmRulesOf,
+  deletesCrmRecordsOf,
+  outcomesOf,
+  reportDeliveryOf,
+} from '../../config/account-settings';
+import { createOutcomeActivities } from '../../activities/outcome-activities';
+import { contactSyncAccounts } from '../../runtime/contact-sync-schedule';
+import { crmOutcomesAccounts } from '../../runtime/outcomes-schedule';
+import { callerLink } from '../../activities/screen-pop-activities';
+import type { CrmConnector, CrmContact } from '../../connectors/crm/crm-connector';
 import type { ActivityDeps } from '../../activities/deps';
 import { createCallActivities } from '../../activities/call-activities';
 import { ConfigError, parseConfig } from '../../config/load';
@@ -119,5 +133,236 @@ describe('per-account settings', () => {
     expect(message).toMatch(/accounts\[0\]\.overrides\.crm\.matchRule/);
     expect(message).toMatch(/accounts\[0\]\.overrides\.crm: .*createUnknownContact/);
     expect(message).toMatch(/accounts\[0\]\.overrides\.callbacks\.autoDial\.start: must be HH:MM/);
+  });
+
+  describe('conversations (screen-pop, SMS, voicemail)', () => {
+    const withConversations = parseConfig({
+      accounts: [
+        { name: 'acme', platform },
+        {
+          name: 'beta',
+          platform,
+          overrides: {
+            conversations: {
+              sms: false,
+              every: '5m',
+              screenPop: {
+                contactUrl: 'https://beta.example/people/{id}?from={e164}',
+                contactText: 'Beta: {name}',
+                unknownCacheMaxAge: '1m',
+              },
+            },
+          },
+        },
+        // Back to its destination's own pages despite the global templates.
+        { name: 'gamma', platform, overrides: { conversations: { screenPop: { contactUrl: null } } } },
+      ],
+      conversations: {
+        voicemail: false,
+        screenPop: {
+          contactUrl: 'https://acme.example/contacts/{id}',
+          createContactUrl: 'https://acme.example/new?phone={e164}',
+        },
+      },
+    });
+
+    it('falls back to the global section for an account without overrides', () => {
+      expect(conversationsOf(withConversations, 'acme')).toEqual(withConversations.conversations);
+    });
+
+    it("uses an account's own values field by field, screen-pop's included", () => {
+      const beta = conversationsOf(withConversations, 'beta');
+      expect(beta).toMatchObject({
+        sms: false,
+        voicemail: false,
+        every: 5 * 60_000,
+        lookback: 2 * 86_400_000,
+      });
+      expect(beta.screenPop).toEqual({
+        ...withConversations.conversations.screenPop,
+        contactUrl: 'https://beta.example/people/{id}?from={e164}',
+        contactText: 'Beta: {name}',
+        unknownCacheMaxAge: 60_000,
+      });
+      // The global section is left as it was (the resolver copies, never writes through).
+      expect(withConversations.conversations.screenPop.contactUrl).toBe('https://acme.example/contacts/{id}');
+    });
+
+    it("links each account's screen-pop by its own template, or its destination's page for null", async () => {
+      const crm = {
+        contactPageUrl: async (c: { crmId: string }) => `https://crm.example/record/${c.crmId}`,
+      } as unknown as CrmConnector;
+      const contact: CrmContact = {
+        crmId: '42',
+        kind: 'contact',
+        name: 'Ann Lee',
+        ownerId: null,
+        updatedAt: null,
+      };
+      const link = (account: string) =>
+        callerLink(crm, conversationsOf(withConversations, account).screenPop, '+442079460555', contact);
+      expect(await link('acme')).toEqual({
+        url: 'https://acme.example/contacts/42',
+        text: 'Open Ann Lee in the CRM',
+      });
+      expect(await link('beta')).toEqual({
+        url: 'https://beta.example/people/42?from=%2B442079460555',
+        text: 'Beta: Ann Lee',
+      });
+      expect(await link('gamma')).toEqual({
+        url: 'https://crm.example/record/42',
+        text: 'Open Ann Lee in the CRM',
+      });
+      // gamma dropped only the known caller's template; the global "create" template stays its own.
+      expect(conversationsOf(withConversations, 'gamma').screenPop.createContactUrl).toBe(
+        'https://acme.example/new?phone={e164}',
+      );
+    });
+
+    it('names a bad or misspelt conversations override by its path', () => {
+      let error: unknown;
+      try {
+        parseConfig({
+          accounts: [
+            { name: 'acme', platform },
+            {
+              name: 'beta',
+              platform,
+              overrides: {
+                conversations: {
+                  sms: 'no',
+                  every: 'often',
+                  screenPop: { contactUrl: 'crm.example/{id}', template: 'https://x/{id}' },
+                },
+              },
+            },
+          ],
+        });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.sms: /);
+      expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.every: must look like 30s/);
+      expect(message).toMatch(
+        /accounts\[1\]\.overrides\.conversations\.screenPop\.contactUrl: must be an http\(s\) URL template/,
+      );
+      expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.screenPop: .*"template"/);
+    });
+  });
+
+  describe('contact sync and outcomes', () => {
+    const hubspot = { type: 'hubspot', accessToken: 'pat-1' } as const;
+    const salesforce = {
+      type: 'salesforce',
+      instanceUrl: 'https://gx.my.salesforce.com',
+      accessToken: 't',
+    } as const;
+    const withSync = parseConfig({
+      accounts: [
+        { name: 'acme', platform, crm: hubspot },
+        {
+          name: 'globex',
+          platform,
+          crm: salesforce,
+          overrides: {
+            contacts: {
+              deletes: 'ignore',
+              salesforceCreateAs: 'Lead',
+              fields: { email: 'crm' },
+              every: '1h',
+            },
+            outcomes: { enabled: false, map: { 'Left Voicemail': 'Voicemail' } },
+          },
+        },
+        {
+          name: 'hooli',
+          platform,
+          crm: hubspot,
+          overrides: { contacts: { enabled: false }, outcomes: { labelPrefix: 'HS: ' } },
+        },
+      ],
+      contacts: { enabled: true, fields: { notes: 'platform' } },
+      outcomes: { labelPrefix: 'CRM: ', map: { Connected: 'Reached' } },
+    });
+
+    it("merges an account's contact sync settings over the global ones, field ownership field by field", () => {
+      expect(contactSyncOf(withSync, 'acme')).toEqual(withSync.contacts);
+      expect(contactSyncOf(withSync, 'globex')).toMatchObject({
+        enabled: true,
+        deletes: 'ignore',
+        salesforceCreateAs: 'Lead',
+        every: 3_600_000,
+        fields: { notes: 'platform', email: 'crm' },
+      });
+      // Each schedule follows its account's own switch: hooli turned its sync off.
+      expect(contactSyncAccounts(withSync)).toEqual(['acme', 'globex']);
+    });
+
+    it("uses an account's own outcome rules; its map replaces the global one", async () => {
+      expect(outcomesOf(withSync, 'acme')).toEqual(withSync.outcomes);
+      expect(outcomesOf(withSync, 'globex')).toMatchObject({
+        enabled: false,
+        labelPrefix: 'CRM: ',
+        map: { 'Left Voicemail': 'Voicemail' },
+      });
+      expect(outcomesOf(withSync, 'hooli')).toMatchObject({
+        labelPrefix: 'HS: ',
+        map: { Connected: 'Reached' },
+      });
+      expect(crmOutcomesAccounts(withSync)).toEqual(['acme', 'hooli']);
+      // A pass of an account whose outcomes are off writes nothing, whatever its schedule.
+      const activities = createOutcomeActivities({
+        config: withSync,
+        warehouse: { db: {} },
+      } as unknown as ActivityDeps);
+      expect(await activities.applyCrmOutcomes({ account: 'globex' })).toMatchObject({
+        skipped: 'outcomes.enabled is false for globex',
+        written: 0,
+      });
+    });
+
+    it('names a bad or misspelt contacts or outcomes override by its path', () => {
+      let error: unknown;
+      try {
+        parseConfig({
+          accounts: [
+            {
+              name: 'acme',
+              platform,
+              overrides: {
+                contacts: { deletes: 'erase', fields: { fax: 'crm' } },
+                outcomes: { labelPrefx: 'x', batchSize: 0 },
+              },
+            },
+          ],
+        });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/accounts\[0\]\.overrides\.contacts\.deletes: /);
+      expect(message).toMatch(/accounts\[0\]\.overrides\.contacts\.fields: .*"fax"/);
+      expect(message).toMatch(/accounts\[0\]\.overrides\.outcomes: .*"labelPrefx"/);
+      expect(message).toMatch(/accounts\[0\]\.overrides\.outcomes\.batchSize: /);
+    });
+  });
+
+  it("deletes what callsync created in an account's CRM on erasure by its own choice", () => {
+    const withErasure = parseConfig({
+      accounts: [
+        { name: 'acme', platform },
+        { name: 'beta', platform, overrides: { erasure: { deleteCrmRecords: false } } },
+      ],
+      erasure: { deleteCrmRecords: true },
+    });
+    expect(deletesCrmRecordsOf(withErasure, 'acme')).toBe(true);
+    expect(deletesCrmRecordsOf(withErasure, 'beta')).toBe(false);
+    // The hash key is the suppression list's, one for every account: not an override.
+    expect(() =>
+      parseConfig({ accounts: [{ name: 'acme', platform, overrides: { erasure: { hashKey: 'x' } } }] }),
+    ).toThrow(/accounts\[0\]\.overrides\.erasure: .*"hashKey"/);
   });
 });

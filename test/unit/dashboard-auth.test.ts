@@ -109,4 +109,25 @@ describe('dashboard login', () => {
     expect(message).toMatch(/server\.dashboard\.password/);
     expect(message).not.toContain('hunter2!');
   });
+
+  it("links each account's Salesforce tasks into its own org (its own CRM, else the global one)", () => {
+    const org = (name: string) => ({
+      type: 'salesforce',
+      instanceUrl: `https://${name}.my.salesforce.com`,
+      accessToken: 't',
+    });
+    const config = parseConfig({
+      accounts: [
+        account,
+        { ...account, name: 'globex', crm: org('globex') },
+        { ...account, name: 'initech', crm: { type: 'builtin' } },
+      ],
+      crm: { destination: org('shared') },
+      server: { dashboard: { password: 'a-long-enough-password' } },
+    });
+    expect(dashboardSettings(config, '127.0.0.1').dashboard?.salesforceUrls).toEqual({
+      acme: 'https://shared.my.salesforce.com',
+      globex: 'https://globex.my.salesforce.com',
+    });
+  });
 });
