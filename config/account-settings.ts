@@ -31,7 +31,10 @@ export function callbacksOf(config: CallsyncConfig, account: string): Callbacks 
 }
 
 /** The CRM destination of an account: its own (`accounts[].crm`), else `crm.destination`. */
-export function crmDestinationOf(config: CallsyncConfig, account: string): CrmDestinationConfig {
+export function crmDestinationOf(
+  config: Pick<CallsyncConfig, 'accounts' | 'crm'>,
+  account: string,
+): CrmDestinationConfig {
   return config.accounts.find((a) => a.name === account)?.crm ?? config.crm.destination;
 }
 
