@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { CallsyncConfig } from '../config/schema';
 import type { DashboardSettings } from '../server';
 import { STREAMS } from '../sync/streams';
+import { crmDestinationIdOf } from './crm-identity';
 import { isLoopbackHost } from './server-observability';
 
 /** The password from server.dashboard (inline or its file), or undefined when none is set. */
@@ -47,7 +48,6 @@ export function dashboardSettings(
         'would be open to the network; set a password of 12+ characters, or server.dashboard.enabled: false',
     );
   }
-  const destination = config.crm.destination;
   return {
     dashboard: {
       password,
@@ -58,7 +58,9 @@ export function dashboardSettings(
       accounts: config.accounts.map((a) => a.name),
       streams: config.sync.streams ?? Object.keys(STREAMS),
       archiveDir: config.archive.dir,
-      salesforceUrl: destination.type === 'salesforce' ? destination.instanceUrl : undefined,
+      destinations: Object.fromEntries(
+        config.accounts.map((a) => [a.name, crmDestinationIdOf(config, a.name)]),
+      ),
     },
     dashboardOff: undefined,
   };
