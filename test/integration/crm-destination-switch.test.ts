@@ -4,14 +4,15 @@
 // PATCHing the old portal's id there (a 404) or skipping it, and the old portal's mapping stays as it
 // was. Each "worker" is createActivityDeps with the account's config of the time, as a restart runs it.
 // Rows written before mappings had identities hold the type alone; a worker's start claims them for
-// the portal the account is configured with.
+// the portal the account is configured with. The contact sync links the account's contacts in each
+// portal apart.
 import { readFileSync } from 'node:fs';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'kysely';
 import { createActivities } from '../../activities';
 import { parseConfig } from '../../config/load';
 import { destinationIdOf } from '../../connectors/crm/crm-connector';
-import { callDetail, destinationClaims, getCheckpoint } from '../../connectors/postgres';
+import { callDetail, destinationClaims, getCheckpoint, loadContactLinks } from '../../connectors/postgres';
 import { OUTCOMES_STREAM } from '../../activities/outcome-activities';
 import { silentLogger } from '../../lib/logger';
 import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
@@ -229,5 +230,33 @@ describe('an account moved to another HubSpot portal', () => {
     // Another start claims nothing more.
     await workerOn(portalA);
     expect(await destinationClaims(db)).toHaveLength(1);
+  });
+
+  it('links the account’s contacts in each portal apart: a sync in B neither reads nor moves A’s links', async () => {
+    const [onA, onB] = workers;
+    const sync = (deps: RuntimeDeps) => {
+      const acts = createActivities(deps);
+      return run(1, (a: { account: string }) => acts.syncContacts(a), { account: 'acme' });
+    };
+    const linksOf = (deps: RuntimeDeps) =>
+      loadContactLinks(h.deps.warehouse.db, {
+        account: 'acme',
+        destination: destinationIdOf(deps.crm('acme')),
+      });
+    await sync(onA!);
+    const inA = await linksOf(onA!);
+    expect(inA.length).toBeGreaterThan(0);
+    const contactsOfA = new Set(portalA.objects('contacts').map((o) => o.id));
+    expect(inA.filter((l) => !contactsOfA.has(l.crmId))).toEqual([]);
+
+    // Portal B has none of A's records: the first sync there is an initial one, and links B's own.
+    const inB0 = await linksOf(onB!);
+    expect(inB0).toEqual([]);
+    expect((await sync(onB!)).phase).toBe('initial');
+    const inB = await linksOf(onB!);
+    const contactsOfB = new Set(portalB.objects('contacts').map((o) => o.id));
+    expect(inB.map((l) => l.platformId).sort()).toEqual(inA.map((l) => l.platformId).sort());
+    expect(inB.filter((l) => !contactsOfB.has(l.crmId))).toEqual([]);
+    expect(await linksOf(onA!)).toEqual(inA);
   });
 });
