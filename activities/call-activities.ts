@@ -4,7 +4,13 @@ import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js';
 import { buildCallLog, summarizeCdr } from '../connectors/crm/call-log';
 import { callbackTaskLines } from '../connectors/crm/callback-task-body';
-import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../connectors/crm/crm-connector';
+import {
+  destinationIdOf,
+  type CallbackTask,
+  type CallLog,
+  type CrmConnector,
+  type CrmContact,
+} from '../connectors/crm/crm-connector';
 import { CrmBatchers } from '../connectors/crm/crm-batchers';
 import { findCallCdr } from './call-cdr';
 import { contactLookupOf } from './contact-lookup';
@@ -122,7 +128,7 @@ export function createCallActivities(deps: ActivityDeps) {
       batchers.set(
         crm,
         crm.batch
-          ? new CrmBatchers(deps.warehouse.db, crm.name, crm.batch, {
+          ? new CrmBatchers(deps.warehouse.db, destinationIdOf(crm), crm.batch, {
               batchWaitMs: deps.config.crm.batchWait,
               lookupWaitMs: deps.config.crm.lookupWait,
             })

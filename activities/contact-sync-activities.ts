@@ -37,9 +37,11 @@ export function createContactSyncActivities(deps: ActivityDeps) {
           'ConfigError',
         );
       }
-      const scope = { account: input.account, destination: book.destination };
-      // The screen-pop cache is the account's, at this very portal or org.
-      const cache = { account: input.account, destination: destinationIdOf(deps.crm(input.account)) };
+      // Links, progress and the screen-pop cache are the account's at this very portal or org: after a
+      // move to another one, its records are matched and linked anew.
+      const destination = destinationIdOf(deps.crm(input.account));
+      const scope = { account: input.account, destination };
+      const cache = { account: input.account, destination };
       if (!prepared.has(book)) {
         await book.prepare();
         prepared.add(book);

@@ -5,7 +5,7 @@
 // a message is logged once whichever path, retry or redelivery comes first.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CountryCode } from 'libphonenumber-js';
-import type { CrmConnector, MessageLog } from '../connectors/crm/crm-connector';
+import { destinationIdOf, type CrmConnector, type MessageLog } from '../connectors/crm/crm-connector';
 import { chooseContact } from '../connectors/crm/match';
 import { toE164 } from '../connectors/crm/phone';
 import { upsertMessageLog } from '../connectors/crm/upsert';
@@ -202,7 +202,7 @@ export function createConversationActivities(deps: ActivityDeps) {
       const cfg = conversationsOf(deps.config, account);
       const q = {
         account,
-        destination: crm.name,
+        destination: destinationIdOf(crm),
         since: new Date(Date.now() - cfg.lookback),
         limit: PASS_LIMIT,
       };

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { CountryCode } from 'libphonenumber-js/max';
 import { deletesCrmRecordsOf } from '../config/account-settings';
 import { audioObjectKey } from '../connectors/object-store';
-import type { CrmConnector } from '../connectors/crm/crm-connector';
+import { destinationIdOf, type CrmConnector } from '../connectors/crm/crm-connector';
 import {
   addErasureCounts,
   audioRecordedAt,
@@ -227,13 +227,14 @@ export function createErasureExternalActivities(
       for (const row of rows) {
         Context.current().heartbeat(row.source_key.length);
         const connector = deps.crm(row.account);
-        // A mapping of another destination (the CRM was changed since) cannot be reached any more.
-        if (connector.name !== row.destination) continue;
+        // A mapping of another destination (the account moved to another CRM, portal or org since)
+        // cannot be reached through this connector: left, with its mapping, for `erase --verify` to list.
+        if (destinationIdOf(connector) !== row.destination) continue;
         const remove = deleterOf(connector, row.kind);
         // A connector that cannot delete leaves the record (and its mapping): counted as kept.
         if (!remove) {
-          counts[`crm.${row.destination}.${row.kind}.kept`] =
-            (counts[`crm.${row.destination}.${row.kind}.kept`] ?? 0) + 1;
+          counts[`crm.${connector.name}.${row.kind}.kept`] =
+            (counts[`crm.${connector.name}.${row.kind}.kept`] ?? 0) + 1;
           continue;
         }
         await remove(row.crm_id);
@@ -243,7 +244,8 @@ export function createErasureExternalActivities(
           .where('kind', '=', row.kind)
           .where('source_key', '=', row.source_key)
           .execute();
-        const name = `crm.${row.destination}.${row.kind}`;
+        // Counted by type (crm.hubspot.call_log): the identity holds a token digest or a URL.
+        const name = `crm.${connector.name}.${row.kind}`;
         counts[name] = (counts[name] ?? 0) + 1;
       }
       await addErasureCounts(db, input.erasureId, counts);

@@ -15,6 +15,7 @@ import {
   type CrmOutcome,
   type CrmOutcomeSource,
 } from '../connectors/crm/outcomes';
+import { destinationIdOf } from '../connectors/crm/crm-connector';
 import type { PlatformClient } from '../connectors/platform';
 import {
   getCdrOutcomes,
@@ -32,7 +33,7 @@ import { findCallCdr } from './call-cdr';
 import type { ActivityDeps } from './deps';
 import { CallLabelBook, patchCdrs, type CdrWrite } from './outcome-writes';
 
-/** The checkpoint stream of the pass (its scope is the CRM destination's name). */
+/** The checkpoint stream of the pass (its scope is the CRM destination's identity, destinationIdOf). */
 export const OUTCOMES_STREAM = 'crm_outcomes';
 
 interface Planned {
@@ -151,7 +152,8 @@ export function createOutcomeActivities(deps: ActivityDeps) {
       const crm = deps.crm(account);
       const source = crm.outcomes?.();
       if (!source) return { ...result, skipped: `the ${crm.name} destination keeps no call outcomes` };
-      const destination = crm.name;
+      // The portal's or org's own: its call-log ids and its cursor mean nothing in another one.
+      const destination = destinationIdOf(crm);
       const platform = deps.platform(account);
       const labels = new CallLabelBook(platform);
 

@@ -128,6 +128,7 @@ async function main(): Promise<Record<string, unknown>> {
       accounts: [ACCOUNT],
       streams: Object.keys(STREAMS),
       archiveDir: temp,
+      destinations: { [ACCOUNT]: 'builtin' },
       logger: silentLogger,
     };
     const mid = new Date(Date.now() - (opts.days / 2) * 86_400_000).toISOString().slice(0, 10);

@@ -15,7 +15,7 @@ import {
   migrateToLatest,
   postgresSsl,
 } from '../connectors/postgres';
-import { createCrmConnectors, prepareCrmDestinations } from './crm';
+import { claimCrmDestinations, createCrmConnectors, prepareCrmDestinations } from './crm';
 import { sharedPlatformLimiter } from './vendor-limits';
 import { lazyTemporalClient } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
@@ -75,6 +75,11 @@ export async function createActivityDeps(
   let gcs: ObjectStore | undefined;
   let driveArchive: ObjectStore | undefined;
   try {
+    for (const [account, rows] of await claimCrmDestinations(config, crm, warehouse.db))
+      logger.info(
+        { account, rows },
+        'CRM state of the configured destination claimed (crm_destination_claims)',
+      );
     await prepareCrmDestinations(config, crm, undefined, (message, delayMs) =>
       logger.warn({ retryInMs: delayMs }, message),
     );

@@ -3,11 +3,12 @@ import type { Kysely } from 'kysely';
 import type { CallsyncConfig } from '../config/schema';
 import { crmDestinationOf } from '../config/account-settings';
 import { BuiltinCrmConnector } from '../connectors/builtin-crm';
-import type { CrmConnector } from '../connectors/crm/crm-connector';
+import { destinationIdOf, type CrmConnector } from '../connectors/crm/crm-connector';
 import { sharedRateLimiters } from '../connectors/crm/shared-rate-limiter';
 import { CrmError, CrmRateLimitedError } from '../connectors/crm/errors';
 import { HubSpotConnector } from '../connectors/hubspot';
-import type { Database } from '../connectors/postgres';
+import { claimTypeOnlyRows, type Database } from '../connectors/postgres';
+import { OUTCOMES_STREAM } from '../activities/outcome-activities';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
 
@@ -99,4 +100,24 @@ export async function prepareCrmDestinations(
       }
     }
   }
+}
+
+/**
+ * Gives CRM state written before it was keyed by the destination's identity (type-only rows) the
+ * identity of each account's configured destination; run at a worker's start, before any task, so the
+ * objects callsync created are found again. Returns how many rows each account's claim moved.
+ */
+export function claimCrmDestinations(
+  config: CallsyncConfig,
+  crm: (account: string) => CrmConnector,
+  db: Kysely<Database>,
+): Promise<Map<string, number>> {
+  return claimTypeOnlyRows(
+    db,
+    config.accounts.map((a) => {
+      const c = crm(a.name);
+      return { account: a.name, type: c.name, destination: destinationIdOf(c) };
+    }),
+    [OUTCOMES_STREAM],
+  );
 }

@@ -1,10 +1,10 @@
 // The dashboard's settings from config: its password (given, or read from a file), and the refusal
 // to serve it without one on an interface other machines can reach.
 import { readFileSync } from 'node:fs';
-import { crmDestinationOf } from '../config/account-settings';
 import type { CallsyncConfig } from '../config/schema';
 import type { DashboardSettings } from '../server';
 import { STREAMS } from '../sync/streams';
+import { crmDestinationIdOf } from './crm-identity';
 import { isLoopbackHost } from './server-observability';
 
 /** The password from server.dashboard (inline or its file), or undefined when none is set. */
@@ -48,13 +48,6 @@ export function dashboardSettings(
         'would be open to the network; set a password of 12+ characters, or server.dashboard.enabled: false',
     );
   }
-  // Each account's own org: a task in one org never links into another's.
-  const salesforceUrls = Object.fromEntries(
-    config.accounts.flatMap((a) => {
-      const destination = crmDestinationOf(config, a.name);
-      return destination.type === 'salesforce' ? [[a.name, destination.instanceUrl]] : [];
-    }),
-  );
   return {
     dashboard: {
       password,
@@ -65,7 +58,9 @@ export function dashboardSettings(
       accounts: config.accounts.map((a) => a.name),
       streams: config.sync.streams ?? Object.keys(STREAMS),
       archiveDir: config.archive.dir,
-      salesforceUrls,
+      destinations: Object.fromEntries(
+        config.accounts.map((a) => [a.name, crmDestinationIdOf(config, a.name)]),
+      ),
     },
     dashboardOff: undefined,
   };

@@ -7,7 +7,10 @@ import type { CrmObjectKind, Database } from '../postgres/tables';
 
 /** Identifies one mapped object. */
 export interface MappingKey {
-  /** The connector's name. */
+  /**
+   * The destination's identity (destinationIdOf: type plus portal or org), not its type: an id of one
+   * portal means nothing in another, so an account moved to another portal maps its objects anew.
+   */
   destination: string;
   kind: CrmObjectKind;
   sourceKey: string;

@@ -6,7 +6,14 @@
 import type { Kysely } from 'kysely';
 import type { CrmObjectKind, Database } from '../postgres/tables';
 import { accountOfKey } from './call-log-body';
-import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from './crm-connector';
+import {
+  destinationIdOf,
+  type CallbackTask,
+  type CallLog,
+  type CrmConnector,
+  type CrmContact,
+  type MessageLog,
+} from './crm-connector';
 import { getMapping, recordMapping, touchMapping, withKeyLock, type MappingKey } from './mapping';
 
 /** How an upsert ended, for logs and tests. */
@@ -37,6 +44,7 @@ export interface UpsertOptions {
 
 async function upsert<T extends { key: string }>(
   db: Kysely<Database>,
+  /** The destination's identity (portal, org): a mapping of another portal is no object of this one. */
   destination: string,
   item: T,
   ops: Ops<T>,
@@ -80,7 +88,7 @@ export function upsertCallLog(
 ): Promise<UpsertResult> {
   return upsert(
     db,
-    connector.name,
+    destinationIdOf(connector),
     log,
     {
       kind: 'call_log',
@@ -101,7 +109,7 @@ export function upsertTask(
 ): Promise<UpsertResult> {
   return upsert(
     db,
-    connector.name,
+    destinationIdOf(connector),
     task,
     {
       kind: 'task',
@@ -126,7 +134,7 @@ export function upsertMessageLog(
   if (!connector.createMessageLog || !connector.updateMessageLog) return null;
   return upsert(
     db,
-    connector.name,
+    destinationIdOf(connector),
     log,
     {
       kind: log.channel,
@@ -155,7 +163,11 @@ export async function updateCallLogs(
   const mapped: { crmId: string; log: CallLog }[] = [];
   const results: UpsertResult[] = [];
   for (const log of logs) {
-    const crmId = await getMapping(db, { destination: connector.name, kind: 'call_log', sourceKey: log.key });
+    const crmId = await getMapping(db, {
+      destination: destinationIdOf(connector),
+      kind: 'call_log',
+      sourceKey: log.key,
+    });
     if (crmId === null) results.push(await upsertCallLog(db, connector, log));
     else mapped.push({ crmId, log });
   }
@@ -186,7 +198,7 @@ export async function ensureUnknownContact(
   choose: (contacts: CrmContact[]) => CrmContact | null = (contacts) => contacts[0] ?? null,
 ): Promise<{ contact: CrmContact; outcome: UnknownContactOutcome }> {
   const key: MappingKey = {
-    destination: connector.name,
+    destination: destinationIdOf(connector),
     kind: 'contact',
     sourceKey: unknownContactKey(caller.account, caller.e164),
   };

@@ -24,6 +24,7 @@ import { SalesforceOutcomes } from './outcomes';
 import { messageTaskFields } from './messages';
 import type { SalesforceConfig } from './config';
 import { DESTINATION, salesforceRateLimit, toCrmError } from './errors';
+import { salesforceDestinationId } from './identity';
 import {
   callbackTaskFields,
   callLogTaskFields,
@@ -101,7 +102,7 @@ export class SalesforceConnector implements CrmConnector {
     });
     const burst = Math.max(1, Math.ceil(config.requestsPerSecond));
     const scope = config.instanceUrl.replace(/\/$/, '');
-    this.destinationId = `${DESTINATION}:${scope}`;
+    this.destinationId = salesforceDestinationId(config);
     this.gate = new RateGate({
       destination: DESTINATION,
       requestsPerSecond: config.requestsPerSecond,

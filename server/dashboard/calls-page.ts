@@ -73,19 +73,19 @@ ${multi ? `<td>${esc(c.account)}</td>` : ''}<td>${esc(c.src_name ? `${c.src_name
   return page('Calls', 'calls', body, opts.session);
 }
 
-/** A CRM object of `account`'s as a link where its CRM has a page for it. */
-function crmLink(
-  opts: DashboardOptions,
-  account: string,
-  destination: string,
-  crmId: string,
-  sobject: string,
-): string {
-  const salesforceUrl = opts.salesforceUrls?.[account];
-  if (destination === 'salesforce' && salesforceUrl)
-    return `<a href="${esc(`${salesforceUrl.replace(/\/$/, '')}/lightning/r/${sobject}/${encodeURIComponent(crmId)}/view`)}" target="_blank" rel="noopener">${esc(crmId)}</a>`;
+const SALESFORCE = 'salesforce:';
+
+/** A CRM object as a link where the CRM has a page for it (a Salesforce org's identity is its URL). */
+function crmLink(destination: string, crmId: string, sobject: string): string {
+  if (destination.startsWith(SALESFORCE)) {
+    const org = destination.slice(SALESFORCE.length);
+    return `<a href="${esc(`${org}/lightning/r/${sobject}/${encodeURIComponent(crmId)}/view`)}" target="_blank" rel="noopener">${esc(crmId)}</a>`;
+  }
   return esc(crmId);
 }
+
+/** The destination's type for people (`hubspot`): its identity holds a token digest or a URL. */
+const destinationType = (destination: string) => destination.split(':')[0] ?? destination;
 
 export async function callPage(
   opts: DashboardOptions,
@@ -93,7 +93,7 @@ export async function callPage(
   cdrId: number,
 ): Promise<string | undefined> {
   if (!opts.accounts.includes(account)) return undefined;
-  const d = await callDetail(opts.db, account, cdrId);
+  const d = await callDetail(opts.db, account, cdrId, opts.destinations[account] ?? 'builtin');
   if (!d) return undefined;
   const c = d.cdr;
   const events = d.events
@@ -121,7 +121,7 @@ ${r.summary ? `<p><b>Summary:</b> ${esc(r.summary)}</p>` : ''}${r.sentiment ? `<
   const logs = d.crm
     .map(
       (o) =>
-        `<tr><td>${esc(o.destination)}</td><td>${crmLink(opts, account, o.destination, o.crm_id, 'Task')}</td><td class="muted">${time(o.updated_at)}</td></tr>`,
+        `<tr><td>${esc(destinationType(o.destination))}</td><td>${crmLink(o.destination, o.crm_id, 'Task')}</td><td class="muted">${time(o.updated_at)}</td></tr>`,
     )
     .join('');
   const builtin = d.builtinLog
@@ -130,7 +130,7 @@ ${r.summary ? `<p><b>Summary:</b> ${esc(r.summary)}</p>` : ''}${r.sentiment ? `<
   const tasks = d.tasks
     .map(
       (t) =>
-        `<tr><td>${esc(t.destination)}</td><td>${crmLink(opts, account, t.destination, t.crm_id, 'Task')}</td><td class="muted">${time(t.created_at)}</td></tr>`,
+        `<tr><td>${esc(destinationType(t.destination))}</td><td>${crmLink(t.destination, t.crm_id, 'Task')}</td><td class="muted">${time(t.created_at)}</td></tr>`,
     )
     .join('');
   const body = `<h1>Call ${esc(c.src)} → ${esc(c.dst)} <span class="muted">${time(c.calldate)}</span></h1>

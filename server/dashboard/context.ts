@@ -25,8 +25,11 @@ export interface DashboardOptions {
   temporal?: { client: Client; taskQueue: string } | undefined;
   /** The local audio archive (config archive.dir): the player serves file:// audio from under it. */
   archiveDir: string;
-  /** Salesforce instance URLs by account (its own org, else crm.destination's), for links to its tasks. */
-  salesforceUrls?: Readonly<Record<string, string>>;
+  /**
+   * Each account's configured CRM destination, by its identity (`salesforce:<instance URL>`,
+   * `hubspot:<token id>`, `builtin`): the call page shows the objects callsync created there.
+   */
+  destinations: Readonly<Record<string, string>>;
   /** Cookies always marked Secure; otherwise only when the request came over HTTPS (server.trustProxy). */
   secureCookies?: boolean;
   /** How long a retry request waits for the workflow before answering "still running". */

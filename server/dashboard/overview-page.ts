@@ -84,7 +84,7 @@ export async function overviewPage(opts: DashboardOptions, now = new Date()): Pr
     closedCallbacks,
   ] = await Promise.all([
     dashboardStreams(db, accounts, opts.streams),
-    dayFollowUps(db, accounts, today),
+    dayFollowUps(db, accounts, today, opts.destinations),
     dayReportRuns(db, accounts, today),
     callsPerHour(db, accounts, callsFrom, callsTo),
     callsTo === now ? null : callsPerHour(db, accounts, today),

@@ -243,6 +243,11 @@ export interface FakeHubSpotOptions {
   limits?: Partial<HubSpotLimits> | false;
   /** False: the portal lacks the communications object (callsync logs SMS as notes). */
   communications?: boolean;
+  /**
+   * The portal's id (account-info's portalId). A private app's token belongs to one portal, so two
+   * portals are two fakes, each with its token and id; their record ids overlap, as two real ones' do.
+   */
+  portalId?: number;
 }
 
 export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<FakeHubSpot> {
@@ -927,7 +932,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     error: fail,
   });
 
-  const portalId = 4_242_424;
+  const portalId = opts.portalId ?? 4_242_424;
   const conversations = registerHubSpotConversations(app, {
     portalId,
     communications: opts.communications ?? true,

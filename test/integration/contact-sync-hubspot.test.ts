@@ -15,13 +15,13 @@ import { destinationIdOf } from '../../connectors/crm/crm-connector';
 
 jest.setTimeout(300_000);
 
-const scope = { account: 'acme', destination: 'hubspot' };
-
 describe('contact sync with HubSpot', () => {
   let fake: FakeHubSpot;
   let h: SyncHarness;
   // The account's own contact cache, at its destination (portal or org).
   const cacheOf = (account: string) => ({ account, destination: destinationIdOf(h.deps.crm(account)) });
+  // Links and progress are kept per account and portal or org too.
+  const scope = () => cacheOf('acme');
   let runs = 0;
   const platform = () => h.deps.platform('acme').settings.contacts;
   const run = (): Promise<ContactSyncSummary> =>
@@ -99,7 +99,7 @@ describe('contact sync with HubSpot', () => {
     expect(outcome).toEqual({ acme: 'created' });
     const state = await eventually(
       async () => {
-        const s = await getContactSyncState(h.deps.warehouse.db, scope);
+        const s = await getContactSyncState(h.deps.warehouse.db, scope());
         return s?.stage === 'done' ? s : undefined;
       },
       'the scheduled contact sync to finish',
@@ -119,7 +119,7 @@ describe('contact sync with HubSpot', () => {
     // Dan: two HubSpot contacts share his number, none of them on e-mail: nothing linked or copied.
     expect(onPlatform.filter((c) => c.last_name === 'Dan')).toHaveLength(0);
     expect(crmByName('Dan')).toHaveLength(0);
-    const links = await loadContactLinks(h.deps.warehouse.db, scope);
+    const links = await loadContactLinks(h.deps.warehouse.db, scope());
     expect(links.find((l) => l.platformId === String(dan))).toBeUndefined();
     expect(links.find((l) => l.platformId === String(ann))).toBeDefined();
     // The screen-pop cache is warmed: Ann's number finds her HubSpot record, Cat's her new one.
@@ -202,7 +202,7 @@ describe('contact sync with HubSpot', () => {
     const created = fake.objects('contacts').filter((o) => o.properties.lastname === 'Resume');
     expect(created).toHaveLength(250);
     expect(new Set(created.map((o) => o.properties.callsync_contact)).size).toBe(250);
-    const links = await loadContactLinks(h.deps.warehouse.db, scope);
+    const links = await loadContactLinks(h.deps.warehouse.db, scope());
     expect(new Set(links.map((l) => l.crmId)).size).toBe(links.length);
     for (const o of created) expect(links.some((l) => l.crmId === o.id)).toBe(true);
   });

@@ -18,13 +18,13 @@ import { destinationIdOf } from '../../connectors/crm/crm-connector';
 
 jest.setTimeout(300_000);
 
-const scope = { account: 'acme', destination: 'salesforce' };
-
 describe('contact sync with Salesforce', () => {
   let fake: FakeSalesforce;
   let h: SyncHarness;
   // The account's own contact cache, at its destination (portal or org).
   const cacheOf = (account: string) => ({ account, destination: destinationIdOf(h.deps.crm(account)) });
+  // Links and progress are kept per account and portal or org too.
+  const scope = () => cacheOf('acme');
   let runs = 0;
   const platform = () => h.deps.platform('acme').settings.contacts;
   const run = (): Promise<ContactSyncSummary> =>
@@ -132,7 +132,7 @@ describe('contact sync with Salesforce', () => {
     expect(outcome).toEqual({ acme: 'created' });
     const state = await eventually(
       async () => {
-        const s = await getContactSyncState(h.deps.warehouse.db, scope);
+        const s = await getContactSyncState(h.deps.warehouse.db, scope());
         return s?.stage === 'done' ? s : undefined;
       },
       'the scheduled contact sync to finish',
@@ -155,7 +155,7 @@ describe('contact sync with Salesforce', () => {
     // Lee's platform contact matched the Lead by a number in another format: linked, nothing created.
     expect(sfByName('Lee').map((r) => r.Id)).toEqual([leeLead]);
     expect(onPlatform.filter((c) => c.first_name === 'Lee')).toHaveLength(1);
-    const links = await loadContactLinks(h.deps.warehouse.db, scope);
+    const links = await loadContactLinks(h.deps.warehouse.db, scope());
     expect(links.find((l) => l.platformId === String(lee))).toMatchObject({
       crmKind: 'lead',
       crmId: leeLead,
@@ -236,7 +236,7 @@ describe('contact sync with Salesforce', () => {
     const s = await run();
     expect([s.createdOnPlatform, s.createdInCrm]).toEqual([0, 0]);
     expect((await platformAll()).length).toBe(before);
-    const link = (await loadContactLinks(h.deps.warehouse.db, scope)).find(
+    const link = (await loadContactLinks(h.deps.warehouse.db, scope())).find(
       (l) => l.platformId === String(lee),
     )!;
     expect([link.crmKind, link.crmId]).toEqual(['contact', leeContact]);
@@ -283,7 +283,7 @@ describe('contact sync with Salesforce', () => {
     const created = fake.records('Contact').filter((r) => r.fields.LastName === 'Resume');
     expect(created).toHaveLength(250);
     expect(new Set(created.map((r) => r.fields.Callsync_Contact__c)).size).toBe(250);
-    const links = await loadContactLinks(h.deps.warehouse.db, scope);
+    const links = await loadContactLinks(h.deps.warehouse.db, scope());
     expect(new Set(links.map((l) => l.crmId)).size).toBe(links.length);
     for (const r of created) expect(links.some((l) => l.crmId === r.Id)).toBe(true);
     // The retry read the 200 back in pages (50 a page here) with queryMore.

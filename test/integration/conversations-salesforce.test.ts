@@ -3,6 +3,7 @@
 // emulator, real Temporal and PostgreSQL and the Salesforce test server: an SMS a user sent and a
 // voice message with its transcript become completed Tasks on the Contact, once each; a second pass
 // writes nothing; a Task whose create answer was lost is found again by its key, not created twice.
+import { destinationIdOf } from '../../connectors/crm/crm-connector';
 import { SalesforceConnector, salesforceConfigSchema } from '../../connectors/salesforce';
 import { conversationsWorkflow, syncStreamWorkflow } from '../../contracts';
 import { applyConversationsSchedules } from '../../runtime/conversations-schedule';
@@ -133,7 +134,11 @@ describe('SMS and voicemail on the Salesforce contact', () => {
       .where('source_key', '=', `acme:sms:${again.id}`)
       .execute();
     expect(mapped).toEqual([
-      expect.objectContaining({ destination: 'salesforce', crm_id: lost, kind: 'sms' }),
+      expect.objectContaining({
+        destination: destinationIdOf(h.deps.crm('acme')),
+        crm_id: lost,
+        kind: 'sms',
+      }),
     ]);
   });
 

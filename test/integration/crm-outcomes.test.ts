@@ -9,6 +9,7 @@ import { createOutcomeActivities } from '../../activities/outcome-activities';
 import { collectOutcomeStatus, formatOutcomeStatus } from '../../cli/commands/status-outcomes';
 import { patchCdrs } from '../../activities/outcome-writes';
 import { parseConfig } from '../../config/load';
+import { destinationIdOf } from '../../connectors/crm/crm-connector';
 import { cdrLabelNames } from '../../connectors/crm/outcomes';
 import { SalesforceConnector, salesforceConfigSchema } from '../../connectors/salesforce';
 import {
@@ -148,11 +149,12 @@ describe('CRM outcomes back on the CDR', () => {
     }>`select state from cdr_outcomes where call_key = ${`acme:${callId}`}`.execute(h.deps.warehouse.db);
     expect(rows.rows).toEqual([{ state: 'echo' }]);
 
-    // `callsync status` shows it, and a write the platform refused with its reason.
+    // `callsync status` shows it, and a write the platform refused with its reason (per portal).
+    const hubspotPortal = destinationIdOf(h.deps.crm('acme'));
     await h.deps.warehouse.db
       .insertInto('cdr_outcomes')
       .values({
-        destination: 'hubspot',
+        destination: hubspotPortal,
         call_key: 'acme:424242',
         account: 'acme',
         crm_id: '1',
@@ -168,10 +170,14 @@ describe('CRM outcomes back on the CDR', () => {
       .execute();
     const status = await collectOutcomeStatus(h.deps.warehouse.db);
     expect(status).toEqual([
-      expect.objectContaining({ account: 'acme', destination: 'hubspot', counts: { echo: 1, refused: 1 } }),
+      expect.objectContaining({
+        account: 'acme',
+        destination: hubspotPortal,
+        counts: { echo: 1, refused: 1 },
+      }),
     ]);
     const text = formatOutcomeStatus(status);
-    expect(text).toContain("acme ← hubspot: 0 written, 0 pending, 1 callsync's own, 1 refused");
+    expect(text).toContain(`acme ← ${hubspotPortal}: 0 written, 0 pending, 1 callsync's own, 1 refused`);
     expect(text).toContain('acme:424242 (no CDR, Connected): no CDR for call 424242');
   });
 

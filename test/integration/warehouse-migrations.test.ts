@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import {
   appliedMigrations,
   createDatabase,
@@ -7,7 +8,9 @@ import {
   STREAM_NAMES,
   STREAM_TABLES,
   type WarehouseDatabase,
+  claimTypeOnlyRows,
 } from '../../connectors/postgres';
+import { migrations } from '../../connectors/postgres/migrations';
 import { createTestDatabase, type TestDatabase } from './warehouse-db';
 
 const MIGRATIONS = [
@@ -38,6 +41,7 @@ const MIGRATIONS = [
   '2026_12_29_1000_audio_missing_since',
   '2026_12_30_0900_contact_cache_by_account',
   '2026_12_30_0900_create_dashboard_users',
+  '2026_12_31_0900_crm_mappings_by_destination',
 ];
 
 // format_type() spelling of each column type.
@@ -159,6 +163,60 @@ describe('warehouse migrations', () => {
       expect((failure as MigrationError).migration).toBe(MIGRATIONS[0]);
       expect((failure as MigrationError).message).toMatch(/create_history_tables failed: .*already exists/);
       expect(await appliedMigrations(w.db)).toEqual([]);
+    } finally {
+      await w.close();
+      await other.drop();
+    }
+  });
+
+  it('keep CRM state written before it had destination identities, for the start to claim, and back', async () => {
+    const other = await createTestDatabase('migrations_crm_identity');
+    const w = createDatabase(other.url);
+    const name = '2026_12_31_0900_crm_mappings_by_destination';
+    const before = Object.fromEntries(Object.entries(migrations).filter(([n]) => n !== name));
+    const migrator = (all: typeof migrations) =>
+      new Migrator({
+        db: w.db,
+        provider: { getMigrations: async () => ({ ...all }) },
+        allowUnorderedMigrations: true,
+      });
+    try {
+      expect((await migrator(before).migrateToLatest()).error).toBeUndefined();
+      // Rows of an older callsync: keyed by the destination's type alone.
+      await sql`insert into crm_objects (account, destination, kind, source_key, crm_id)
+        values ('acme', 'hubspot', 'call_log', 'acme:1', '501'), ('beta', 'hubspot', 'call_log', 'beta:1', '601'),
+               ('acme', 'builtin', 'task', 'acme:callback:+44:1', 'builtin:7')`.execute(w.db);
+      await sql`insert into contact_sync_state (account, destination, phase, stage) values ('acme', 'hubspot', 'incremental', 'done')`.execute(
+        w.db,
+      );
+      await sql`insert into sync_checkpoints (account, stream, scope, cursor) values ('acme', 'crm_outcomes', 'hubspot', 'c1')`.execute(
+        w.db,
+      );
+      expect(await migrateToLatest(w.db)).toEqual([name]);
+      const moved = await claimTypeOnlyRows(
+        w.db,
+        [
+          { account: 'acme', type: 'hubspot', destination: 'hubspot:portal-a' },
+          { account: 'beta', type: 'salesforce', destination: 'salesforce:https://beta.my.salesforce.com' },
+        ],
+        ['crm_outcomes'],
+      );
+      expect([...moved]).toEqual([['acme', 3]]);
+      const objects = await sql<{ account: string; destination: string }>`
+        select account, destination from crm_objects order by account, kind`.execute(w.db);
+      expect(objects.rows).toEqual([
+        { account: 'acme', destination: 'hubspot:portal-a' },
+        { account: 'acme', destination: 'builtin' },
+        // beta is on Salesforce now: its HubSpot rows are no object of that org, and stay as they were.
+        { account: 'beta', destination: 'hubspot' },
+      ]);
+      // Down: type-only keys again.
+      expect((await migrator(migrations).migrateDown()).error).toBeUndefined();
+      const down = await sql<{ destination: string }>`
+        select destination from crm_objects where account = 'acme' and kind = 'call_log'`.execute(w.db);
+      expect(down.rows).toEqual([{ destination: 'hubspot' }]);
+      const scope = await sql<{ scope: string }>`select scope from sync_checkpoints`.execute(w.db);
+      expect(scope.rows).toEqual([{ scope: 'hubspot' }]);
     } finally {
       await w.close();
       await other.drop();

@@ -125,9 +125,11 @@ describe('dashboard login', () => {
       crm: { destination: org('shared') },
       server: { dashboard: { password: 'a-long-enough-password' } },
     });
-    expect(dashboardSettings(config, '127.0.0.1').dashboard?.salesforceUrls).toEqual({
-      acme: 'https://shared.my.salesforce.com',
-      globex: 'https://globex.my.salesforce.com',
+    // The call page links a Salesforce object into the org its destination identity names.
+    expect(dashboardSettings(config, '127.0.0.1').dashboard?.destinations).toEqual({
+      acme: 'salesforce:https://shared.my.salesforce.com',
+      globex: 'salesforce:https://globex.my.salesforce.com',
+      initech: 'builtin',
     });
   });
 });

@@ -6,6 +6,7 @@ import type { Database, StoredContactState } from '../tables';
 /** Identifies one account's sync with one CRM. */
 export interface ContactSyncScope {
   account: string;
+  /** The CRM destination's identity (connectors/crm destinationIdOf), not its type. */
   destination: string;
 }
 

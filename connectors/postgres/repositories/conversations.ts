@@ -5,7 +5,7 @@ import type { Database, SmsRow, VoicemessageRow } from '../tables';
 
 export interface UnloggedQuery {
   account: string;
-  /** The CRM destination's name (crm_objects.destination). */
+  /** The CRM destination's identity (crm_objects.destination: destinationIdOf, portal or org). */
   destination: string;
   since: Date;
   limit: number;

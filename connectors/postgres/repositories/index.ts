@@ -24,3 +24,4 @@ export * from './dashboard';
 export * from './contact-sync';
 export * from './crm-contact-cache';
 export * from './conversations';
+export * from './crm-destination-claims';

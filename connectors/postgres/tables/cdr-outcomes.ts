@@ -6,7 +6,7 @@ export type CdrOutcomeState = 'pending' | 'applied' | 'echo' | 'refused';
 
 /** One call's outcome as last seen in the CRM and what callsync did with it. */
 export interface CdrOutcomesTable {
-  /** The connector's name (hubspot, salesforce). */
+  /** The destination's identity (connectors/crm destinationIdOf: portal or org). */
   destination: string;
   /** callsync's call key `<account>:<call id>`. */
   call_key: string;

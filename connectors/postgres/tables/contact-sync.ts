@@ -12,6 +12,7 @@ export type StoredContactState = Record<string, string | null>;
 /** One platform contact linked to one CRM record, with each side's state as last synced. */
 export interface ContactLinksTable {
   account: string;
+  /** The destination's identity (connectors/crm destinationIdOf: portal or org). */
   destination: string;
   platform_id: string;
   /** contact or lead. */
@@ -30,6 +31,7 @@ export interface ContactLinksTable {
 /** Where one account's sync with one CRM stands. */
 export interface ContactSyncStateTable {
   account: string;
+  /** The destination's identity (connectors/crm destinationIdOf: portal or org). */
   destination: string;
   /** initial until the first full sync finished, then incremental. */
   phase: string;
@@ -49,6 +51,7 @@ export interface ContactSyncStateTable {
 /** A record that matched several on the other side and was left unlinked (nothing written). */
 export interface ContactAmbiguitiesTable {
   account: string;
+  /** The destination's identity (connectors/crm destinationIdOf: portal or org). */
   destination: string;
   /** The side of `record_id`: platform or crm. */
   side: string;

@@ -13,7 +13,10 @@ export type CrmObjectKind = 'call_log' | 'task' | 'contact' | 'sms' | 'voicemail
 /** One CRM object callsync created: (destination, kind, source_key) is unique. */
 export interface CrmObjectsTable {
   account: string;
-  /** The connector's name (hubspot, salesforce, builtin). */
+  /**
+   * The destination's identity (connectors/crm destinationIdOf: `hubspot:<token id>`,
+   * `salesforce:<instance URL>`, `builtin`); the type alone in rows not claimed yet (crm_destination_claims).
+   */
   destination: string;
   kind: CrmObjectKind;
   /** callsync's idempotency key (e.g. `<account>:<call_id>`). */
@@ -111,3 +114,15 @@ export interface BuiltinMessagesTable {
 }
 export type BuiltinMessageRow = Selectable<BuiltinMessagesTable>;
 export type NewBuiltinMessageRow = Insertable<BuiltinMessagesTable>;
+
+/** Which destination an account's type-only rows (written before mappings had identities) were given. */
+export interface CrmDestinationClaimsTable {
+  account: string;
+  /** The destination type the old rows held (`hubspot`, `salesforce`). */
+  type: string;
+  /** The identity they hold now: the account's configured destination when they were claimed. */
+  destination: string;
+  /** How many rows were claimed (every table). */
+  rows: number;
+  claimed_at: Generated<Date>;
+}

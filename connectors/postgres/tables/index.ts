@@ -6,6 +6,7 @@ import type {
   BuiltinContactsTable,
   BuiltinMessagesTable,
   BuiltinTasksTable,
+  CrmDestinationClaimsTable,
   CrmObjectsTable,
 } from './crm';
 import type { CrmContactCacheTable } from './crm-contact-cache';
@@ -49,6 +50,7 @@ export interface Database {
   sync_runs: SyncRunsTable;
   call_events: CallEventsTable;
   crm_objects: CrmObjectsTable;
+  crm_destination_claims: CrmDestinationClaimsTable;
   crm_contact_cache: CrmContactCacheTable;
   builtin_contacts: BuiltinContactsTable;
   builtin_call_logs: BuiltinCallLogsTable;

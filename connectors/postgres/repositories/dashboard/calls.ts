@@ -94,8 +94,12 @@ export async function callUsers(db: Kysely<Database>, accounts: readonly string[
     .execute();
 }
 
-/** Everything the call page shows: the CDR legs, events, recording, CRM objects and callback task. */
-export async function callDetail(db: Kysely<Database>, account: string, cdrId: number) {
+/**
+ * Everything the call page shows: the CDR legs, events, recording, CRM objects and callback task. The
+ * CRM objects are those of `destination` (the account's configured portal or org, destinationIdOf):
+ * what callsync created in a portal the account has left is no object an agent can open now.
+ */
+export async function callDetail(db: Kysely<Database>, account: string, cdrId: number, destination: string) {
   const cdr = await db
     .selectFrom('cdrs')
     .selectAll()
@@ -136,6 +140,7 @@ export async function callDetail(db: Kysely<Database>, account: string, cdrId: n
     db
       .selectFrom('crm_objects')
       .select(['destination', 'kind', 'source_key', 'crm_id', 'created_at', 'updated_at'])
+      .where('destination', '=', destination)
       .where('kind', '=', 'call_log')
       .where('source_key', '=', `${account}:${liveId}`)
       .execute(),
@@ -150,6 +155,7 @@ export async function callDetail(db: Kysely<Database>, account: string, cdrId: n
   const tasks = await db
     .selectFrom('crm_objects')
     .select(['destination', 'source_key', 'crm_id', 'created_at'])
+    .where('destination', '=', destination)
     .where('kind', '=', 'task')
     .where('source_key', 'like', `${account}:callback:%:${liveId}`)
     .where('account', '=', account)

@@ -94,11 +94,16 @@ export interface DayFollowUps {
   callbackTasks: number;
 }
 
-/** The day's call logs, tasks and failures (since the start of the day). */
+/**
+ * The day's call logs, tasks and failures (since the start of the day). Call logs and tasks are
+ * counted in each account's configured destination (`destinations`: account → destinationIdOf), the
+ * CRM its agents see: a call logged again after a move to another portal counts once.
+ */
 export async function dayFollowUps(
   db: Kysely<Database>,
   accounts: readonly string[],
   since: Date,
+  destinations: Readonly<Record<string, string>>,
 ): Promise<DayFollowUps> {
   if (accounts.length === 0) return { logged: 0, failed: 0, callbackFailures: 0, callbackTasks: 0 };
   const [objects, failures] = await Promise.all([
@@ -108,7 +113,11 @@ export async function dayFollowUps(
         sql<number>`count(*) filter (where kind = 'call_log')::int`.as('logged'),
         sql<number>`count(*) filter (where kind = 'task')::int`.as('tasks'),
       ])
-      .where('account', 'in', accounts)
+      .where((eb) =>
+        eb.or(
+          accounts.map((a) => eb.and([eb('account', '=', a), eb('destination', '=', destinations[a] ?? '')])),
+        ),
+      )
       .where('kind', 'in', ['call_log', 'task'])
       .where('created_at', '>=', since)
       .executeTakeFirstOrThrow(),
