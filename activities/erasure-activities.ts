@@ -32,7 +32,8 @@ import { linkedSubjects } from '../lib/erasure/links';
 import { subjectMatcher } from '../lib/erasure/matchers';
 import { erasureHashKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
-import { rewriteInBigQuery } from './erasure-bigquery';
+import { eraseFromBigQuery } from './erasure-bigquery';
+import { withFailureMapping } from './failures';
 import { createErasureExternalActivities, type ErasureContext } from './erasure-external';
 
 interface Findings {
@@ -142,15 +143,34 @@ export function createErasureActivities(deps: ActivityDeps) {
       if (!t) return {};
       const matcher = subjectMatcher(key, ctx.subject, country);
       const counts: Record<string, number> = {};
-      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx, async (rows) => {
-        const bq = await rewriteInBigQuery(deps, t.table, input.erasureId, rows);
-        if (bq.rewritten > 0) counts[`bigquery.${t.table}.anonymised`] = bq.rewritten;
-        if (bq.kept > 0) counts[`bigquery.${t.table}.kept`] = bq.kept;
-      });
+      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx);
       if (done.anonymised > 0) counts[`warehouse.${t.table}.anonymised`] = done.anonymised;
       if (done.deleted > 0) counts[`warehouse.${t.table}.deleted`] = done.deleted;
       await addErasureCounts(db, input.erasureId, counts);
       return counts;
+    },
+
+    /**
+     * Erases the person from every stream table of every account's BigQuery dataset, in BigQuery
+     * (rows PostgreSQL no longer holds included); after the warehouse tables, so the names and calls
+     * found there are known. Heartbeats while BigQuery's jobs run.
+     */
+    async eraseBigQuery(input: ErasePersonInput & { erasureId: string }): Promise<Record<string, number>> {
+      const warehouses = deps.bigquery;
+      if (!warehouses) return {};
+      const ctx = await context(input.subjectHash);
+      return withFailureMapping(async () => {
+        const counts = await eraseFromBigQuery(warehouses, input.erasureId, {
+          accounts: deps.config.accounts.map((a) => a.name),
+          pattern: patternOf(ctx.subject),
+          matcher: subjectMatcher(key, ctx.subject, country),
+          names: ctx.names,
+          calls: ctx.calls,
+          progress: (where) => Context.current().heartbeat(where),
+        });
+        await addErasureCounts(db, input.erasureId, counts);
+        return counts;
+      });
     },
 
     /** Adds a linked identifier's erasure counts to this erasure's record, as `linked.<place>`. */

@@ -1,4 +1,4 @@
-import { ApplicationFailure, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { erasureWorkflowId, type ErasePersonInput, type ErasePersonResult } from '../contracts';
 import { HEARTBEAT_TIMEOUT } from '../contracts/activity-options';
@@ -17,10 +17,13 @@ const acts = proxyActivities<Activities>({
   },
 });
 
+/** Patch id of the BigQuery step (BigQuery's rows were rewritten from PostgreSQL's before it). */
+const BIGQUERY_PATCH = 'erasure-bigquery-direct';
+
 /**
  * Erases one person (a number or an e-mail, known to the activities only through its keyed hash):
  * suppression first, then what they are found in (names, calls) and their other identifiers, their
- * CRM records, archived audio, every warehouse table, their workflows' histories, then each linked
+ * CRM records, archived audio, every warehouse table, every BigQuery table, their workflows' histories, then each linked
  * identifier by a child erasure; the record keeps the counts (the linked ones' as `linked.…`). Idempotent: a run
  * after a finished one finds nothing and succeeds with empty counts.
  */
@@ -35,6 +38,8 @@ export async function erasePerson(input: ErasePersonInput): Promise<ErasePersonR
     await acts.eraseArchive(step);
     await acts.eraseReports(step);
     for (const table of tables) await acts.eraseWarehouseTable({ ...step, table });
+    // Erasures started before BigQuery was erased directly replay without this step.
+    if (patched(BIGQUERY_PATCH)) await acts.eraseBigQuery(step);
     await acts.eraseHistories(step);
     for (const other of linked) {
       const done = await executeChild(erasePerson, {

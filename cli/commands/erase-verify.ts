@@ -1,16 +1,19 @@
 // `callsync erase --verify <number>` (or `--verify --email <e>`): looks for what is left of one person
 // after their erasure, everywhere callsync can read: every column of every warehouse table (the
 // built-in CRM's tables, the CRM mappings, the report outbox and the webhook inbox included), every
-// Temporal history (raw and decoded), and the report files written under reports.directory. Reads
-// only. Places it cannot read (BigQuery, delivered e-mails, files in Drive, external CRMs) are named
-// in README "Erasure" with what an operator checks there.
+// Temporal history (raw and decoded), every stream table of each account's BigQuery dataset
+// (warehouse.bigquery), and the report files written under reports.directory. Reads only. Places it
+// cannot read (delivered e-mails, files in Drive, external CRMs) are named in README "Erasure" with
+// what an operator checks there.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallsyncConfig } from '../../config/schema';
+import { countPersonInBigQuery } from '../../activities/erasure-bigquery';
 import { historiesNaming, namesPerson } from '../../activities/erasure-histories';
 import { emlText, filesUnder, reportDirs, TEXT_REPORT_EXTENSIONS } from '../../activities/erasure-reports';
+import { createBigQueryWarehouses } from '../../connectors/bigquery';
 import {
   countPersonInTable,
   erasableTables,
@@ -28,11 +31,13 @@ import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-e
 
 /** What verification found: places still naming the person, and places it could not read. */
 export interface ErasureVerification {
-  /** `warehouse.<table>: N rows`, `temporal: <workflow id> (<type>)`, `reports: <file>`, … */
+  /** `warehouse.<table>: N rows`, `bigquery.<dataset>.<table>: N rows`, `temporal: <workflow id> (<type>)`, `reports.files: <file>`, … */
   left: string[];
   /** Files it could not search (binary report formats). */
   unread: string[];
 }
+
+const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
 
 /** Everything left of the person (empty `left` when nothing is). */
 export async function verifyErasure(
@@ -53,7 +58,14 @@ export async function verifyErasure(
   }
   for (const t of await erasableTables(warehouse.pool)) {
     const n = await countPersonInTable(warehouse.pool, t, pattern, matcher);
-    if (n > 0) left.push(`warehouse.${t.table}: ${n} row${n === 1 ? '' : 's'}`);
+    if (n > 0) left.push(`warehouse.${t.table}: ${rows(n)}`);
+  }
+  if (config.warehouse.bigquery) {
+    const accounts = config.accounts.map((a) => a.name);
+    const warehouses = await createBigQueryWarehouses(config.warehouse.bigquery, accounts);
+    for (const [place, n] of await countPersonInBigQuery(warehouses, accounts, pattern, matcher)) {
+      left.push(`${place}: ${rows(n)}`);
+    }
   }
   const codec = payloadCodecFromConfig(config.temporal);
   for await (const hit of historiesNaming(temporal, codec, namesPerson(matcher, []))) {
