@@ -192,10 +192,15 @@ export function createErasureActivities(deps: ActivityDeps) {
       await finishErasure(db, input.erasureId, { status: 'done' });
       const row = await db
         .selectFrom('erasures')
-        .select('counts')
+        .select(['counts', 'removed_files'])
         .where('id', '=', input.erasureId)
         .executeTakeFirst();
-      return { erasureId: input.erasureId, counts: (row?.counts ?? {}) as Record<string, number> };
+      const removed = row?.removed_files ?? [];
+      return {
+        erasureId: input.erasureId,
+        counts: (row?.counts ?? {}) as Record<string, number>,
+        ...(removed.length > 0 ? { removed } : {}),
+      };
     },
 
     /** Records a failed erasure (its request stays, so running `callsync erase` again resumes it). */

@@ -2,17 +2,16 @@
 // after their erasure, everywhere callsync can read: every column of every warehouse table (the
 // built-in CRM's tables, the CRM mappings, the report outbox and the webhook inbox included), every
 // Temporal history (raw and decoded), every stream table of each account's BigQuery dataset
-// (warehouse.bigquery), and the report files written under reports.directory. Reads only. Places it
+// (warehouse.bigquery), and the report files (text, XLSX, PDF) and outbox messages. Reads only. Places it
 // cannot read (delivered e-mails, files in Drive, external CRMs) are named in README "Erasure" with
 // what an operator checks there.
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallsyncConfig } from '../../config/schema';
 import { countPersonInBigQuery } from '../../activities/erasure-bigquery';
 import { historiesNaming, namesPerson } from '../../activities/erasure-histories';
-import { emlText, filesUnder, reportDirs, TEXT_REPORT_EXTENSIONS } from '../../activities/erasure-reports';
+import { reportFileText } from '../../activities/erasure-report-formats';
+import { filesUnder, reportDirs } from '../../activities/erasure-reports';
 import { createBigQueryWarehouses } from '../../connectors/bigquery';
 import {
   countPersonInTable,
@@ -33,7 +32,7 @@ import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-e
 export interface ErasureVerification {
   /** `warehouse.<table>: N rows`, `bigquery.<dataset>.<table>: N rows`, `temporal: <workflow id> (<type>)`, `reports.files: <file>`, … */
   left: string[];
-  /** Files it could not search (binary report formats). */
+  /** Files it could not search (formats callsync does not write). */
   unread: string[];
 }
 
@@ -73,14 +72,9 @@ export async function verifyErasure(
   }
   for (const [place, dir] of reportDirs(config)) {
     for (const file of await filesUnder(dir)) {
-      const ext = extname(file).toLowerCase();
-      if (ext !== '.eml' && !TEXT_REPORT_EXTENSIONS.has(ext)) {
-        unread.push(file);
-        continue;
-      }
-      const raw = await readFile(file, 'utf8');
-      const text = ext === '.eml' ? emlText(raw) : raw;
-      if (matcher.replaceInText(text) !== text) left.push(`${place}: ${file}`);
+      const text = await reportFileText(file);
+      if (text === null) unread.push(file);
+      else if (matcher.replaceInText(text) !== text) left.push(`${place}: ${file}`);
     }
   }
   return { left, unread };
@@ -90,16 +84,16 @@ export async function verifyErasure(
 export function formatVerification(v: ErasureVerification): string {
   const lines =
     v.left.length === 0
-      ? ['nothing left: no table, Temporal history or report file names them']
+      ? ['nothing left: no table (PostgreSQL or BigQuery), Temporal history or report file names them']
       : [`LEFT (${v.left.length} places):`, ...v.left.map((l) => `  ${l}`)];
   if (v.unread.length > 0) {
     lines.push(
-      `not searched (binary report files; regenerate or delete them by hand, README "Erasure"): ${v.unread.length}`,
+      `not searched (files of formats callsync does not write; check or delete them by hand, README "Erasure"): ${v.unread.length}`,
       ...v.unread.map((f) => `  ${f}`),
     );
   }
   lines.push(
-    'not searched from here: BigQuery, delivered report e-mails and Drive/Sheets files, external CRM records: see README "Erasure"',
+    'not searched from here: delivered report e-mails and Drive/Sheets files, external CRM records: see README "Erasure"',
   );
   return lines.join('\n');
 }

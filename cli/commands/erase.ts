@@ -37,7 +37,9 @@ export function formatErasures(rows: readonly ErasureRow[]): string {
       .join(' ');
     const when = new Date(r.requested_at).toISOString();
     const error = r.error ? `  error: ${r.error}` : '';
-    return `${when}  ${r.kind} ${r.subject_hash.slice(0, 12)}…  ${r.status}  ${counts || 'nothing found'}${error}`;
+    // Deleted report files (PDFs naming them), with the command that builds each again.
+    const removed = (r.removed_files ?? []).map((f) => `\n    removed ${f.file}: ${f.regenerate}`).join('');
+    return `${when}  ${r.kind} ${r.subject_hash.slice(0, 12)}…  ${r.status}  ${counts || 'nothing found'}${error}${removed}`;
   });
   return [`\nERASURES (latest ${rows.length}; table erasures)`, ...lines].join('\n');
 }

@@ -38,6 +38,7 @@ const MIGRATIONS = [
   '2026_12_29_1000_audio_missing_since',
   '2026_12_30_0900_contact_cache_by_account',
   '2026_12_30_0900_create_dashboard_users',
+  '2026_12_31_0900_erasure_removed_files',
 ];
 
 // format_type() spelling of each column type.

@@ -14,6 +14,12 @@ export interface ErasureRequestsTable {
 }
 export type ErasureRequestRow = Selectable<ErasureRequestsTable>;
 
+/** A report file an erasure deleted: its path (identifiers and names erased) and how to build it again. */
+export interface RemovedFile {
+  file: string;
+  regenerate: string;
+}
+
 /** One erasure: what and when, with counts per table and store; never the identifier itself. */
 export interface ErasuresTable {
   id: Generated<string>;
@@ -24,6 +30,8 @@ export interface ErasuresTable {
   status: Generated<string>;
   counts: ColumnType<JsonValue, string | undefined, string>;
   error: string | null;
+  /** Report files deleted because they could not be rewritten, with how to build each again. */
+  removed_files: ColumnType<RemovedFile[], string | undefined, string>;
   requested_at: Generated<Date>;
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
