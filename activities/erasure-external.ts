@@ -27,6 +27,7 @@ import { unknownContactKey } from '../connectors/crm/upsert';
 import { callerKey } from '../lib/caller-key';
 import { erasureHashKey, payloadCodecFromConfig, workflowIdKey } from '../runtime/temporal-encryption';
 import { historiesNaming, namesPerson, type HistoryHit } from './erasure-histories';
+import { rebuildRemovedReports } from './erasure-report-rebuild';
 import { eraseFromReportFiles, regenerateCommand, reportDirs } from './erasure-reports';
 import { textEraser } from '../lib/erasure/report-cells';
 import type { ActivityDeps } from './deps';
@@ -183,13 +184,34 @@ export function createErasureExternalActivities(
           async (file) => {
             const run = await reportRunByFile(db, file);
             await addRemovedFiles(db, input.erasureId, [
-              { file: erasePath(file), regenerate: regenerateCommand(run) },
+              {
+                file: erasePath(file),
+                regenerate: regenerateCommand(run),
+                ...(run ? { runId: Number(run.id) } : {}),
+              },
             ]);
           },
         );
         if (done.rewritten > 0) counts[`${place}.rewritten`] = done.rewritten;
         if (done.deleted > 0) counts[`${place}.deleted`] = done.deleted;
       }
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
+    /**
+     * Builds again, from the erased warehouse, the report files eraseReports deleted that a report
+     * run wrote (erasure-report-rebuild.ts); after the warehouse steps.
+     */
+    async eraseRebuildReports(input: Step): Promise<Record<string, number>> {
+      const { subject } = await context(input.subjectHash);
+      const done = await rebuildRemovedReports(
+        deps,
+        input.erasureId,
+        subjectMatcher(hashKey, subject, country),
+        (file) => Context.current().heartbeat(file.length),
+      );
+      const counts = done.rebuilt > 0 ? { 'reports.files.rebuilt': done.rebuilt } : {};
       await addErasureCounts(db, input.erasureId, counts);
       return counts;
     },

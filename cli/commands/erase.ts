@@ -37,8 +37,14 @@ export function formatErasures(rows: readonly ErasureRow[]): string {
       .join(' ');
     const when = new Date(r.requested_at).toISOString();
     const error = r.error ? `  error: ${r.error}` : '';
-    // Deleted report files (PDFs naming them), with the command that builds each again.
-    const removed = (r.removed_files ?? []).map((f) => `\n    removed ${f.file}: ${f.regenerate}`).join('');
+    // Report files it deleted (PDFs naming them): built again, or the command that builds each.
+    const removed = (r.removed_files ?? [])
+      .map((f) =>
+        f.rebuilt
+          ? `\n    rebuilt ${f.file} (report run ${f.runId}) from the erased warehouse`
+          : `\n    removed ${f.file}: ${f.regenerate}`,
+      )
+      .join('');
     return `${when}  ${r.kind} ${r.subject_hash.slice(0, 12)}…  ${r.status}  ${counts || 'nothing found'}${error}${removed}`;
   });
   return [`\nERASURES (latest ${rows.length}; table erasures)`, ...lines].join('\n');

@@ -1,9 +1,10 @@
 // Erasing a person from BigQuery and from binary report files, on the real stack (the platform
 // emulator, Temporal, PostgreSQL, the crucible BigQuery emulator, pdftotext): rows that only BigQuery
 // still holds (PostgreSQL pruned them, or never had them) are anonymised or deleted in BigQuery, with
-// the rows of their calls; an XLSX report naming them is rewritten in place and a PDF one is deleted
-// and recorded with the command that builds it again; `erase --verify` lists each of these before
-// and nothing after, and a second erasure finds nothing.
+// the rows of their calls; an XLSX report naming them is rewritten in place; a PDF one is deleted,
+// and built again from the erased warehouse when a report run wrote it (recorded with the command
+// that builds it otherwise); `erase --verify` lists each of these before and nothing after, and a
+// second erasure finds nothing.
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import PDFDocument from 'pdfkit';
 import { formatErasures, runErasure } from '../../cli/commands/erase';
 import { verifyErasure } from '../../cli/commands/erase-verify';
 import { recentErasures } from '../../connectors/postgres';
-import { syncStreamWorkflow } from '../../contracts';
+import { reportExportWorkflow, syncStreamWorkflow } from '../../contracts';
 import { erasedToken, identifierHash, parseSubject } from '../../lib/erasure/identity';
 import { erasureHashKey } from '../../runtime/temporal-encryption';
 import {
@@ -107,8 +108,13 @@ describe('callsync erase: BigQuery and binary report files', () => {
     );
 
   const xlsxFile = () => join(reports, 'acme', 'calls-2026-11.xlsx');
-  const pdfFile = () => join(reports, 'acme', 'schedule-7', '2026-11.pdf');
-  const otherPdf = () => join(reports, 'acme', 'schedule-8', '2026-11.pdf');
+  // Written by hand (no report run): deleted, with a note.
+  const notesPdf = () => join(reports, 'acme', 'notes.pdf');
+  const otherPdf = () => join(reports, 'acme', 'others.pdf');
+  // Written by report run `month` of schedule 7 (missed calls, PDF): built again after the erasure.
+  let month: string;
+  let runPdf: string;
+  let runId: number;
 
   async function writePdf(path: string, lines: string[]): Promise<void> {
     const pdf = new PDFDocument();
@@ -120,9 +126,18 @@ describe('callsync erase: BigQuery and binary report files', () => {
   }
 
   it('finds the person in BigQuery rows PostgreSQL does not hold, and in XLSX and PDF reports', async () => {
-    // Their call, synced to PostgreSQL and BigQuery alike.
+    // Their missed call, synced to PostgreSQL and BigQuery alike.
     const [cdr] = h.emulator.store.addCdrs(customer(), 1);
-    tables().cdrs.update(cdr!.id, { src: '07911123456', src_name: NAME, clid: `"${NAME}" <07911123456>` });
+    tables().cdrs.update(cdr!.id, {
+      type: 'M',
+      src: '07911123456',
+      src_name: NAME,
+      clid: `"${NAME}" <07911123456>`,
+      dst: '101',
+      billsec: 0,
+      duration: 20,
+      disposition: 'RINGING',
+    });
     for (const stream of ['cdrs', 'recordings']) await sync(stream);
     const synced = await bigqueryRows('cdrs');
     expect(synced.filter((r) => tracesIn(r.doc).includes('number'))).toHaveLength(1);
@@ -166,10 +181,47 @@ describe('callsync erase: BigQuery and binary report files', () => {
     );
     expect(pg.rows[0]!.n).toBe(0);
 
-    // Reports: a workbook listing them (their number typed as a number), a PDF that names them
-    // (written by report run 2026-11 of schedule 7), and a PDF that does not.
-    mkdirSync(join(reports, 'acme', 'schedule-7'), { recursive: true });
-    mkdirSync(join(reports, 'acme', 'schedule-8'), { recursive: true });
+    // Reports: the missed-calls PDF of their call's month, as a report run writes it; a workbook
+    // listing them (their number typed as a number); a PDF written by hand that names them, and one
+    // that does not.
+    month = String(tables().cdrs.get(cdr!.id)!.row.calldate).slice(0, 7);
+    await h.deps.warehouse.db
+      .insertInto('report_schedules')
+      .values({
+        account: 'acme',
+        id: 7,
+        raw: '{}',
+        name: 'Missed calls',
+        report_id: 2,
+        format: '0',
+        culture: '1',
+        status: '1',
+        timezone: 'UTC',
+        frequency: JSON.stringify({
+          type: 'monthly',
+          time_of_day: ['06:00'],
+          day_of_week: [],
+          day_of_month: [1],
+        }),
+      })
+      .execute();
+    const exported = await h.client.workflow.execute(reportExportWorkflow, {
+      taskQueue: h.taskQueue,
+      workflowId: 'erasure-bq-report-7',
+      args: [{ account: 'acme', scheduleId: 7, period: { period: month } }],
+    });
+    expect(exported.outcome).toBe('built');
+    runId = exported.runId;
+    const [runRow] = await h.deps.warehouse.db
+      .selectFrom('report_runs')
+      .select(['file_path'])
+      .where('id', '=', runId)
+      .execute();
+    runPdf = runRow!.file_path!;
+    expect(runPdf).toMatch(/schedule-7\/.*\.pdf$/);
+    expect(tracesIn((await run('pdftotext', ['-layout', runPdf, '-'])).stdout)).toEqual(['number', 'name']);
+
+    mkdirSync(join(reports, 'acme'), { recursive: true });
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Calls');
     sheet.addRow(['caller', 'name', 'minutes']);
@@ -177,44 +229,31 @@ describe('callsync erase: BigQuery and binary report files', () => {
     sheet.addRow(['+44 20 7946 0018', 'Bob Jones', 5]);
     sheet.addRow([{ richText: [{ text: 'Note: ' }, { text: `${NAME} rang 07911 123456` }] }]);
     await book.xlsx.writeFile(xlsxFile());
-    await writePdf(pdfFile(), [
+    await writePdf(notesPdf(), [
       'Calls, November 2026',
       `07911 123456   ${NAME}   3 min`,
       '+44 20 7946 0018   Bob Jones',
     ]);
     await writePdf(otherPdf(), ['Calls, November 2026', '+44 20 7946 0018   Bob Jones   5 min']);
-    await h.deps.warehouse.db
-      .insertInto('report_runs')
-      .values({
-        account: 'acme',
-        schedule_id: 7,
-        period_from: new Date('2026-11-01T00:00:00Z'),
-        period_to: new Date('2026-12-01T00:00:00Z'),
-        period_label: '2026-11',
-        timezone: 'UTC',
-        format: 'pdf',
-        status: 'succeeded',
-        file_path: pdfFile(),
-      })
-      .execute();
 
     const before = await verify();
     expect(before.unread).toEqual([]);
     for (const place of [
       /^bigquery\.warehouse\.cdrs: 3 rows$/,
       /^reports\.files: .*calls-2026-11\.xlsx$/,
-      /^reports\.files: .*schedule-7\/2026-11\.pdf$/,
+      /^reports\.files: .*schedule-7\/.*\.pdf$/,
+      /^reports\.files: .*notes\.pdf$/,
     ]) {
       expect(before.left).toContainEqual(expect.stringMatching(place));
     }
-    expect(before.left.filter((l) => l.includes('schedule-8'))).toEqual([]);
+    expect(before.left.filter((l) => l.includes('others.pdf'))).toEqual([]);
     const cli = await verifyCli();
     expect(cli.status).toBe(1);
     expect(cli.stdout).toMatch(/^ {2}bigquery\.warehouse\.cdrs: 3 rows$/m);
     expect(cli.stdout).not.toMatch(/not searched \(/);
   });
 
-  it('erases them from every BigQuery table and every report file, and says how to rebuild the PDF', async () => {
+  it('erases them from every BigQuery table and every report file, and builds the run PDF again', async () => {
     const cdrsBefore = (await bigqueryRows('cdrs')).length;
     const result = await runErasure(h.config, h.deps.warehouse, h.client, { number: '07911 123456' });
     expect(result.counts).toMatchObject({
@@ -225,11 +264,21 @@ describe('callsync erase: BigQuery and binary report files', () => {
       // The recording of the call only BigQuery knew: theirs through the call, not a number.
       'bigquery.warehouse.recordings.anonymised': expect.any(Number),
       'reports.files.rewritten': 1,
-      'reports.files.deleted': 1,
+      'reports.files.deleted': 2,
+      'reports.files.rebuilt': 1,
     });
-    expect(result.removed).toEqual([
-      { file: pdfFile(), regenerate: 'callsync reports run report-acme-7 --period 2026-11 --force' },
-    ]);
+    expect(result.removed).toEqual(
+      expect.arrayContaining([
+        {
+          file: runPdf,
+          regenerate: `callsync reports run report-acme-7 --period ${month} --force`,
+          runId,
+          rebuilt: true,
+        },
+        { file: notesPdf(), regenerate: expect.stringMatching(/^no report run wrote it/) },
+      ]),
+    );
+    expect(result.removed).toHaveLength(2);
 
     const token = erasedToken(identifierHash(erasureHashKey(h.config), 'number', E164));
     for (const name of ['cdrs', 'recordings']) {
@@ -257,15 +306,18 @@ describe('callsync erase: BigQuery and binary report files', () => {
       ['+44 20 7946 0018', 'Bob Jones', 5],
       [{ richText: [{ text: 'Note: ' }, { text: `[erased] rang ${token}` }] }],
     ]);
-    expect(existsSync(pdfFile())).toBe(false);
+    // The run's PDF, built again from the erased warehouse: their missed call is still a row, without them.
+    const rebuilt = (await run('pdftotext', ['-layout', runPdf, '-'])).stdout;
+    expect(tracesIn(rebuilt)).toEqual([]);
+    expect(rebuilt).toContain('erased:');
+    expect(existsSync(notesPdf())).toBe(false);
     expect(existsSync(otherPdf())).toBe(true);
     expect(readdirSync(join(reports, 'acme')).filter((f) => f.endsWith('.erasing'))).toEqual([]);
 
     // `erase --status` says which file went and how to build it again.
     const shown = formatErasures(await recentErasures(h.deps.warehouse.db));
-    expect(shown).toContain(
-      `removed ${pdfFile()}: callsync reports run report-acme-7 --period 2026-11 --force`,
-    );
+    expect(shown).toContain(`rebuilt ${runPdf} (report run ${runId}) from the erased warehouse`);
+    expect(shown).toContain(`removed ${notesPdf()}: no report run wrote it`);
     expect(tracesIn(shown)).toEqual([]);
 
     expect(await verify()).toEqual({ left: [], unread: [] });

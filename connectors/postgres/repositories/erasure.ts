@@ -95,6 +95,24 @@ export async function addRemovedFiles(
     .execute();
 }
 
+/** The report files an erasure deleted (its record's `removed_files`). */
+export async function erasureRemovedFiles(db: Kysely<Database>, id: string): Promise<RemovedFile[]> {
+  const row = await db.selectFrom('erasures').select('removed_files').where('id', '=', id).executeTakeFirst();
+  return row?.removed_files ?? [];
+}
+
+/** Marks a deleted report file as built again. */
+export async function markRemovedFileRebuilt(db: Kysely<Database>, id: string, file: string): Promise<void> {
+  await db
+    .updateTable('erasures')
+    .set({
+      removed_files: sql`(SELECT coalesce(jsonb_agg(CASE WHEN f->>'file' = ${file} THEN f || '{"rebuilt": true}'::jsonb ELSE f END), '[]'::jsonb)
+                            FROM jsonb_array_elements(removed_files) AS f)`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function finishErasure(
   db: Kysely<Database>,
   id: string,

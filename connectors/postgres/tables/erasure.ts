@@ -18,6 +18,10 @@ export type ErasureRequestRow = Selectable<ErasureRequestsTable>;
 export interface RemovedFile {
   file: string;
   regenerate: string;
+  /** The report run that wrote it, when one did (the erasure builds it again from the erased warehouse). */
+  runId?: number;
+  /** Built again by the erasure, from the erased warehouse. */
+  rebuilt?: boolean;
 }
 
 /** One erasure: what and when, with counts per table and store; never the identifier itself. */
