@@ -33,7 +33,6 @@ import { subjectMatcher } from '../lib/erasure/matchers';
 import { erasureHashKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
 import { eraseFromBigQuery } from './erasure-bigquery';
-import { withFailureMapping } from './failures';
 import { createErasureExternalActivities, type ErasureContext } from './erasure-external';
 
 interface Findings {
@@ -153,24 +152,23 @@ export function createErasureActivities(deps: ActivityDeps) {
     /**
      * Erases the person from every stream table of every account's BigQuery dataset, in BigQuery
      * (rows PostgreSQL no longer holds included); after the warehouse tables, so the names and calls
-     * found there are known. Heartbeats while BigQuery's jobs run.
+     * found there are known. Heartbeats per table and page (and, like every activity, while a job
+     * runs: activities/index.ts).
      */
     async eraseBigQuery(input: ErasePersonInput & { erasureId: string }): Promise<Record<string, number>> {
       const warehouses = deps.bigquery;
       if (!warehouses) return {};
       const ctx = await context(input.subjectHash);
-      return withFailureMapping(async () => {
-        const counts = await eraseFromBigQuery(warehouses, input.erasureId, {
-          accounts: deps.config.accounts.map((a) => a.name),
-          pattern: patternOf(ctx.subject),
-          matcher: subjectMatcher(key, ctx.subject, country),
-          names: ctx.names,
-          calls: ctx.calls,
-          progress: (where) => Context.current().heartbeat(where),
-        });
-        await addErasureCounts(db, input.erasureId, counts);
-        return counts;
+      const counts = await eraseFromBigQuery(warehouses, input.erasureId, {
+        accounts: deps.config.accounts.map((a) => a.name),
+        pattern: patternOf(ctx.subject),
+        matcher: subjectMatcher(key, ctx.subject, country),
+        names: ctx.names,
+        calls: ctx.calls,
+        progress: (where) => Context.current().heartbeat(where),
       });
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
     },
 
     /** Adds a linked identifier's erasure counts to this erasure's record, as `linked.<place>`. */
