@@ -2,11 +2,11 @@
 // every account that goes there is searched for their number or e-mail (and their calls), whether
 // or not PostgreSQL still holds the row, and each row found is scrubbed by the same function as a
 // PostgreSQL row (lib/erasure/scrub.ts). A row is written back anonymised through the page MERGE
-// on (account, id), as a sync writes it; a row whose raw record no longer parses as its stream's
-// cannot be rebuilt from it and is deleted. A retry searches again and finds only what is left.
+// on (account, id), as a sync writes it; a row that cannot be rebuilt from its raw record (it no
+// longer parses as its stream's, or the person is only in other columns) is deleted. A retry
+// searches again and finds only what is left.
 import { erasureColumns, type BigQueryWarehouse } from '../connectors/bigquery';
-import { STREAM_NAMES, type PageRecord, type StreamName } from '../connectors/postgres';
-import type { PersonCall } from '../connectors/postgres';
+import { STREAM_NAMES, type PageRecord, type PersonCall, type StreamName } from '../connectors/postgres';
 import type { IdentityMatcher } from '../lib/erasure/matchers';
 import { scrubRecord } from '../lib/erasure/scrub';
 import { streamDefinition } from '../sync/streams';
@@ -93,15 +93,18 @@ export async function eraseFromBigQuery(
       for await (const page of bq.personRows(stream, input.pattern, [...calls], PAGE)) {
         progress(`${bq.dataset}.${stream}: page ${pageNo + 1}`);
         const records: PageRecord[] = [];
-        const unparsable: number[] = [];
+        // Rows the MERGE cannot rebuild from their record: it no longer parses as the stream's, or
+        // it does not hold what named them (a column written by something other than callsync).
+        const unbuildable: number[] = [];
         for (const row of page.map((r) => rowOf(stream, r))) {
           const linked = row.callId !== null && calls.has(row.callId);
           const r = scrubRecord(row.values, { matcher: input.matcher, names: [...names], person: linked });
           if (!r.person || !r.changed) continue;
           const raw = (r.value as Record<string, unknown>).raw;
           const parsed = schema.safeParse(raw);
-          if (parsed.success) records.push({ record: parsed.data, raw });
-          else unparsable.push(row.id);
+          if (parsed.success && JSON.stringify(raw) !== JSON.stringify(row.values.raw))
+            records.push({ record: parsed.data, raw });
+          else unbuildable.push(row.id);
         }
         const where = `bigquery.${bq.dataset}.${stream}`;
         if (records.length > 0) {
@@ -119,7 +122,7 @@ export async function eraseFromBigQuery(
           });
           counts[`${where}.anonymised`] = (counts[`${where}.anonymised`] ?? 0) + records.length;
         }
-        const deleted = await bq.deleteRows(stream, unparsable);
+        const deleted = await bq.deleteRows(stream, unbuildable);
         if (deleted > 0) counts[`${where}.deleted`] = (counts[`${where}.deleted`] ?? 0) + deleted;
       }
     }

@@ -45,6 +45,7 @@ const ONLY_CDR = 990_000_001;
 const ONLY_CALL = 880_000_001;
 const BROKEN_CDR = 990_000_002;
 const ONLY_RECORDING = 990_000_003;
+const FOREIGN_CDR = 990_000_004;
 
 const run = promisify(execFile);
 
@@ -143,8 +144,9 @@ describe('callsync erase: BigQuery and binary report files', () => {
     expect(synced.filter((r) => tracesIn(r.doc).includes('number'))).toHaveLength(1);
 
     // Rows PostgreSQL has pruned: a CDR of another call of theirs (a whole platform record), the
-    // recording of that call (its transcript names no number), and a row whose record no longer
-    // parses as a CDR.
+    // recording of that call (its transcript names no number), a row whose record no longer parses
+    // as a CDR, and a row whose record does not hold the number its column does (written by
+    // something other than callsync).
     const rawCdr = {
       ...tables().cdrs.get(cdr!.id)!.row,
       id: ONLY_CDR,
@@ -169,7 +171,8 @@ describe('callsync erase: BigQuery and binary report files', () => {
     await target.rows(
       `INSERT INTO ${table('cdrs')} (account, id, live_id, src, src_name, clid, raw) VALUES ` +
         `('acme', ${ONLY_CDR}, ${ONLY_CALL}, '447911123456', '${NAME}', '"${NAME}" <447911123456>', ${json(rawCdr)}), ` +
-        `('acme', ${BROKEN_CDR}, NULL, '+44 7911 123456', NULL, NULL, ${json({ src: '+44 7911 123456' })})`,
+        `('acme', ${BROKEN_CDR}, NULL, '+44 7911 123456', NULL, NULL, ${json({ src: '+44 7911 123456' })}), ` +
+        `('acme', ${FOREIGN_CDR}, NULL, '07911 123456', NULL, NULL, ${json({ ...rawCdr, id: FOREIGN_CDR, live_id: 1, src: '101', src_name: 'Reception', clid: '101' })})`,
     );
     await target.rows(
       `INSERT INTO ${table('recordings')} (account, id, live_id, transcript, summary, raw) VALUES ` +
@@ -177,7 +180,7 @@ describe('callsync erase: BigQuery and binary report files', () => {
     );
     const pg = await h.deps.warehouse.pool.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM cdrs WHERE id = ANY($1::bigint[])',
-      [[ONLY_CDR, BROKEN_CDR]],
+      [[ONLY_CDR, BROKEN_CDR, FOREIGN_CDR]],
     );
     expect(pg.rows[0]!.n).toBe(0);
 
@@ -239,7 +242,7 @@ describe('callsync erase: BigQuery and binary report files', () => {
     const before = await verify();
     expect(before.unread).toEqual([]);
     for (const place of [
-      /^bigquery\.warehouse\.cdrs: 3 rows$/,
+      /^bigquery\.warehouse\.cdrs: 4 rows$/,
       /^reports\.files: .*calls-2026-11\.xlsx$/,
       /^reports\.files: .*schedule-7\/.*\.pdf$/,
       /^reports\.files: .*notes\.pdf$/,
@@ -249,7 +252,7 @@ describe('callsync erase: BigQuery and binary report files', () => {
     expect(before.left.filter((l) => l.includes('others.pdf'))).toEqual([]);
     const cli = await verifyCli();
     expect(cli.status).toBe(1);
-    expect(cli.stdout).toMatch(/^ {2}bigquery\.warehouse\.cdrs: 3 rows$/m);
+    expect(cli.stdout).toMatch(/^ {2}bigquery\.warehouse\.cdrs: 4 rows$/m);
     expect(cli.stdout).not.toMatch(/not searched \(/);
   });
 
@@ -258,9 +261,10 @@ describe('callsync erase: BigQuery and binary report files', () => {
     const result = await runErasure(h.config, h.deps.warehouse, h.client, { number: '07911 123456' });
     expect(result.counts).toMatchObject({
       'warehouse.cdrs.anonymised': 1,
-      // Their synced CDR and the one only BigQuery held; the broken row cannot be rebuilt: deleted.
+      // Their synced CDR and the one only BigQuery held; the rows whose record cannot be rebuilt
+      // without them (broken, or not holding what named them) are deleted.
       'bigquery.warehouse.cdrs.anonymised': 2,
-      'bigquery.warehouse.cdrs.deleted': 1,
+      'bigquery.warehouse.cdrs.deleted': 2,
       // The recording of the call only BigQuery knew: theirs through the call, not a number.
       'bigquery.warehouse.recordings.anonymised': expect.any(Number),
       'reports.files.rewritten': 1,
@@ -286,10 +290,11 @@ describe('callsync erase: BigQuery and binary report files', () => {
       expect(rows.filter((r) => tracesIn(r.doc).length > 0)).toEqual([]);
     }
     const cdrs = await bigqueryRows('cdrs');
-    expect(cdrs).toHaveLength(cdrsBefore - 1);
+    expect(cdrs).toHaveLength(cdrsBefore - 2);
     const only = cdrs.find((r) => r.id === ONLY_CDR);
     expect(JSON.parse(only!.doc)).toMatchObject({ src: token, src_name: null, live_id: ONLY_CALL });
     expect(cdrs.find((r) => r.id === BROKEN_CDR)).toBeUndefined();
+    expect(cdrs.find((r) => r.id === FOREIGN_CDR)).toBeUndefined();
     const recording = (await bigqueryRows('recordings')).find((r) => r.id === ONLY_RECORDING);
     expect(JSON.parse(recording!.doc)).toMatchObject({ transcript: null, summary: null });
 
