@@ -81,7 +81,7 @@ export function registerEraseCommand(program: Command): void {
   program
     .command('erase')
     .description(
-      'Erase one person everywhere (warehouse, archived audio, Temporal histories, optionally CRM records) and keep them suppressed',
+      'Erase one person everywhere (warehouse, BigQuery, archived audio, report files, Temporal histories, optionally CRM records) and keep them suppressed',
     )
     .option(
       '--number <number>',
@@ -91,7 +91,7 @@ export function registerEraseCommand(program: Command): void {
     .option('--status', 'list recent erasures (what, when, counts) instead')
     .option(
       '--verify [number]',
-      'erase nothing: list what is left of the person (tables, Temporal histories, report files); exits 1 when anything is',
+      'erase nothing: list what is left of the person (PostgreSQL and BigQuery tables, Temporal histories, report files); exits 1 when anything is',
     )
     .action(async (opts: EraseOptions, cmd: Command) => {
       requireRunningStack(globalOptions(cmd), 'erase');
