@@ -23,9 +23,18 @@ export function emlText(eml: string): string {
   return [eml, ...decoded].join('\n');
 }
 
+/** A report file that is damaged or protected: it cannot be read, so it is left and listed. */
+export class UnreadableReportError extends Error {
+  override readonly name = 'UnreadableReportError';
+}
+
 async function readWorkbook(file: string): Promise<ExcelJS.Workbook> {
   const workbook = new (exceljs().Workbook)();
-  await workbook.xlsx.readFile(file);
+  try {
+    await workbook.xlsx.readFile(file);
+  } catch (err) {
+    throw new UnreadableReportError(`${file}: not a workbook exceljs can read`, { cause: err });
+  }
   return workbook;
 }
 
@@ -48,26 +57,35 @@ export async function pdfText(file: string): Promise<string> {
     const { stdout } = await run('pdftotext', ['-layout', file, '-'], { maxBuffer: 256 * 1024 * 1024 });
     return stdout;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+    const code = (err as NodeJS.ErrnoException | { code?: unknown }).code;
+    if (code === 'ENOENT') {
       throw new Error(
         'pdftotext is missing: install the Debian package poppler-utils (bash scripts/debian-packages.sh); the erasure reads PDF reports with it',
         { cause: err },
       );
     }
+    // pdftotext ran and refused the file (damaged, or encrypted with a password).
+    if (typeof code === 'number')
+      throw new UnreadableReportError(`${file}: pdftotext cannot read it`, { cause: err });
     throw err;
   }
 }
 
 /**
- * The text of a report file or outbox message, as the erasure searches it, or null for a format it
- * cannot read (none that callsync writes).
+ * The text of a report file or outbox message, as the erasure searches it, or null for a file it
+ * cannot read: another format (callsync writes none), or a damaged or protected workbook or PDF.
  */
 export async function reportFileText(file: string): Promise<string | null> {
   const ext = extname(file).toLowerCase();
-  if (TEXT_REPORT_EXTENSIONS.has(ext)) return readFile(file, 'utf8');
-  if (ext === '.eml') return emlText(await readFile(file, 'utf8'));
-  if (ext === '.xlsx') return xlsxText(file);
-  if (ext === '.pdf') return pdfText(file);
+  try {
+    if (TEXT_REPORT_EXTENSIONS.has(ext)) return await readFile(file, 'utf8');
+    if (ext === '.eml') return emlText(await readFile(file, 'utf8'));
+    if (ext === '.xlsx') return await xlsxText(file);
+    if (ext === '.pdf') return await pdfText(file);
+  } catch (err) {
+    if (err instanceof UnreadableReportError) return null;
+    throw err;
+  }
   return null;
 }
 

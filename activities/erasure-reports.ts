@@ -1,17 +1,19 @@
 // Erasing a person from the report files callsync wrote (reports.directory, one folder per account)
 // and from its local e-mail outbox: text formats (CSV, TSV, JSON) and XLSX workbooks that name them
 // are rewritten with their identifiers replaced by the erased token and their names by "[erased]";
-// a PDF naming them is deleted (a PDF cannot be edited in place; `callsync reports run` builds it
-// again from the scrubbed warehouse) and its path returned, for the erasure's record; an outbox
-// message (.eml) naming them, in its text or its attached report, is deleted.
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// a PDF naming them is deleted (a PDF cannot be edited in place; the erasure builds it again from the
+// erased warehouse when a report run wrote it: erasure-report-rebuild.ts) and its path returned, for
+// the erasure's record; an outbox message (.eml) naming them, in its text or its attached report, is
+// deleted. A file it cannot read (another format, a damaged or protected workbook or PDF) is left and
+// counted, and `erase --verify` lists it as not searched.
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { CallsyncConfig } from '../config/schema';
 import { reportScheduleId } from '../contracts';
 import type { ReportRunRow } from '../connectors/postgres';
 import type { IdentityMatcher } from '../lib/erasure/matchers';
 import { textEraser } from '../lib/erasure/report-cells';
-import { emlText, pdfText, rewriteXlsx, TEXT_REPORT_EXTENSIONS, xlsxText } from './erasure-report-formats';
+import { reportFileText, rewriteXlsx } from './erasure-report-formats';
 
 export { emlText, TEXT_REPORT_EXTENSIONS } from './erasure-report-formats';
 
@@ -42,8 +44,8 @@ export interface ReportFilesErasure {
   deleted: number;
   /** The PDFs among them (absolute paths), to be built again by `callsync reports run`. */
   removed: string[];
-  /** Files of other formats, which callsync does not write, left as they were. */
-  binary: number;
+  /** Files it could not read (other formats, damaged or protected workbooks and PDFs), left as they were. */
+  unread: number;
 }
 
 /** Whether a text holds one of the person's identifiers. */
@@ -62,34 +64,29 @@ export async function eraseFromReportFiles(
   beforeRemove: (file: string) => Promise<void> = async () => {},
 ): Promise<ReportFilesErasure> {
   const erase = textEraser(matcher, personNames);
-  const result: ReportFilesErasure = { rewritten: 0, deleted: 0, removed: [], binary: 0 };
+  const result: ReportFilesErasure = { rewritten: 0, deleted: 0, removed: [], unread: 0 };
   for (const file of await filesUnder(dir)) {
     progress(file);
     const ext = extname(file).toLowerCase();
+    const text = await reportFileText(file);
+    if (text === null) {
+      result.unread++;
+      continue;
+    }
+    if (!names(matcher, text)) continue;
     if (ext === '.eml' || ext === '.pdf') {
-      const text = ext === '.eml' ? emlText(await readFile(file, 'utf8')) : await pdfText(file);
-      if (!names(matcher, text)) continue;
       if (ext === '.pdf') await beforeRemove(file);
       await rm(file, { force: true });
       result.deleted++;
       if (ext === '.pdf') result.removed.push(file);
-      continue;
+    } else if (ext === '.xlsx') {
+      if (await rewriteXlsx(file, erase)) result.rewritten++;
+    } else {
+      // Written beside it and renamed over it: a reader never sees half a file.
+      await writeFile(`${file}.erasing`, erase(text));
+      await rename(`${file}.erasing`, file);
+      result.rewritten++;
     }
-    if (ext === '.xlsx') {
-      if (names(matcher, await xlsxText(file)) && (await rewriteXlsx(file, erase))) result.rewritten++;
-      continue;
-    }
-    if (!TEXT_REPORT_EXTENSIONS.has(ext)) {
-      result.binary++;
-      continue;
-    }
-    const text = await readFile(file, 'utf8');
-    if (!names(matcher, text)) continue;
-    const out = erase(text);
-    // Written beside it and renamed over it: a reader never sees half a file.
-    await writeFile(`${file}.erasing`, out);
-    await rename(`${file}.erasing`, file);
-    result.rewritten++;
   }
   return result;
 }

@@ -32,7 +32,7 @@ import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-e
 export interface ErasureVerification {
   /** `warehouse.<table>: N rows`, `bigquery.<dataset>.<table>: N rows`, `temporal: <workflow id> (<type>)`, `reports.files: <file>`, … */
   left: string[];
-  /** Files it could not search (formats callsync does not write). */
+  /** Files it could not read (other formats, damaged or protected workbooks and PDFs). */
   unread: string[];
 }
 
@@ -88,7 +88,7 @@ export function formatVerification(v: ErasureVerification): string {
       : [`LEFT (${v.left.length} places):`, ...v.left.map((l) => `  ${l}`)];
   if (v.unread.length > 0) {
     lines.push(
-      `not searched (files of formats callsync does not write; check or delete them by hand, README "Erasure"): ${v.unread.length}`,
+      `not searched (files it cannot read: other formats, damaged or protected workbooks and PDFs; check or delete them by hand, README "Erasure"): ${v.unread.length}`,
       ...v.unread.map((f) => `  ${f}`),
     );
   }

@@ -6,7 +6,7 @@
 // that builds it otherwise); `erase --verify` lists each of these before and nothing after, and a
 // second erasure finds nothing.
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -112,6 +112,8 @@ describe('callsync erase: BigQuery and binary report files', () => {
   // Written by hand (no report run): deleted, with a note.
   const notesPdf = () => join(reports, 'acme', 'notes.pdf');
   const otherPdf = () => join(reports, 'acme', 'others.pdf');
+  // Damaged: pdftotext refuses it. Left, listed as not searched, and no reason for the erasure to fail.
+  const brokenPdf = () => join(reports, 'acme', 'broken.pdf');
   // Written by report run `month` of schedule 7 (missed calls, PDF): built again after the erasure.
   let month: string;
   let runPdf: string;
@@ -238,9 +240,10 @@ describe('callsync erase: BigQuery and binary report files', () => {
       '+44 20 7946 0018   Bob Jones',
     ]);
     await writePdf(otherPdf(), ['Calls, November 2026', '+44 20 7946 0018   Bob Jones   5 min']);
+    writeFileSync(brokenPdf(), '%PDF-1.7\n(07911 123456) truncated');
 
     const before = await verify();
-    expect(before.unread).toEqual([]);
+    expect(before.unread).toEqual([brokenPdf()]);
     for (const place of [
       /^bigquery\.warehouse\.cdrs: 4 rows$/,
       /^reports\.files: .*calls-2026-11\.xlsx$/,
@@ -253,7 +256,7 @@ describe('callsync erase: BigQuery and binary report files', () => {
     const cli = await verifyCli();
     expect(cli.status).toBe(1);
     expect(cli.stdout).toMatch(/^ {2}bigquery\.warehouse\.cdrs: 4 rows$/m);
-    expect(cli.stdout).not.toMatch(/not searched \(/);
+    expect(cli.stdout).toMatch(/^not searched \(.*\): 1\n {2}.*broken\.pdf$/m);
   });
 
   it('erases them from every BigQuery table and every report file, and builds the run PDF again', async () => {
@@ -325,7 +328,8 @@ describe('callsync erase: BigQuery and binary report files', () => {
     expect(shown).toContain(`removed ${notesPdf()}: no report run wrote it`);
     expect(tracesIn(shown)).toEqual([]);
 
-    expect(await verify()).toEqual({ left: [], unread: [] });
+    expect(await verify()).toEqual({ left: [], unread: [brokenPdf()] });
+    expect(existsSync(brokenPdf())).toBe(true);
     const cli = await verifyCli();
     expect({ status: cli.status, stdout: cli.stdout }).toMatchObject({ status: 0, stdout: /^nothing left/ });
   });

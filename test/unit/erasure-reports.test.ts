@@ -1,6 +1,7 @@
 // Erasing a person from report files and the local e-mail outbox: CSV and XLSX rewritten (their
 // number to the token, their name to "[erased]", other rows untouched), an outbox message whose
-// attached report names them deleted, formats callsync does not write counted and left. (PDFs need
+// attached report names them deleted, formats callsync does not write and damaged files counted and
+// left. (PDFs need
 // pdftotext: test/integration/erasure-bigquery-reports.test.ts.)
 import { mkdtempSync, readFileSync, existsSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,10 +59,15 @@ describe('eraseFromReportFiles', () => {
     await untouched.xlsx.writeFile(join(dir, 'acme', 'others.xlsx'));
     const othersBefore = readFileSync(join(dir, 'acme', 'others.xlsx'));
     writeFileSync(join(dir, 'acme', 'calls.docx'), Buffer.from([0x50, 0x4b, 3, 4]));
+    // A damaged workbook: left as it is and counted, not a failed erasure.
+    writeFileSync(
+      join(dir, 'acme', 'broken.xlsx'),
+      Buffer.from('PK\u0003\u0004 not a workbook 07911 123456'),
+    );
     writeFileSync(join(dir, 'theirs.eml'), eml(csv));
     writeFileSync(join(dir, 'other.eml'), eml('caller\r\n+44 20 7946 0018\r\n'));
     const done = await eraseFromReportFiles(dir, matcher, ['Alice Liddell']);
-    expect(done).toEqual({ rewritten: 2, deleted: 1, removed: [], binary: 1 });
+    expect(done).toEqual({ rewritten: 2, deleted: 1, removed: [], unread: 2 });
     expect(readFileSync(join(dir, 'acme', 'calls.csv'), 'utf8')).toBe(
       `caller,name,minutes\r\n${token},[erased],3\r\n+44 20 7946 0018,Bob Jones,5\r\n`,
     );
@@ -85,7 +91,7 @@ describe('eraseFromReportFiles', () => {
       rewritten: 0,
       deleted: 0,
       removed: [],
-      binary: 1,
+      unread: 2,
     });
   });
 });
