@@ -32,7 +32,7 @@ import { linkedSubjects } from '../lib/erasure/links';
 import { subjectMatcher } from '../lib/erasure/matchers';
 import { erasureHashKey } from '../runtime/temporal-encryption';
 import type { ActivityDeps } from './deps';
-import { rewriteInBigQuery } from './erasure-bigquery';
+import { eraseFromBigQuery } from './erasure-bigquery';
 import { createErasureExternalActivities, type ErasureContext } from './erasure-external';
 
 interface Findings {
@@ -142,13 +142,31 @@ export function createErasureActivities(deps: ActivityDeps) {
       if (!t) return {};
       const matcher = subjectMatcher(key, ctx.subject, country);
       const counts: Record<string, number> = {};
-      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx, async (rows) => {
-        const bq = await rewriteInBigQuery(deps, t.table, input.erasureId, rows);
-        if (bq.rewritten > 0) counts[`bigquery.${t.table}.anonymised`] = bq.rewritten;
-        if (bq.kept > 0) counts[`bigquery.${t.table}.kept`] = bq.kept;
-      });
+      const done = await eraseFromTable(pool, t, patternOf(ctx.subject), matcher, ctx);
       if (done.anonymised > 0) counts[`warehouse.${t.table}.anonymised`] = done.anonymised;
       if (done.deleted > 0) counts[`warehouse.${t.table}.deleted`] = done.deleted;
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
+    /**
+     * Erases the person from every stream table of every account's BigQuery dataset, in BigQuery
+     * (rows PostgreSQL no longer holds included); after the warehouse tables, so the names and calls
+     * found there are known. Heartbeats per table and page (and, like every activity, while a job
+     * runs: activities/index.ts).
+     */
+    async eraseBigQuery(input: ErasePersonInput & { erasureId: string }): Promise<Record<string, number>> {
+      const warehouses = deps.bigquery;
+      if (!warehouses) return {};
+      const ctx = await context(input.subjectHash);
+      const counts = await eraseFromBigQuery(warehouses, input.erasureId, {
+        accounts: deps.config.accounts.map((a) => a.name),
+        pattern: patternOf(ctx.subject),
+        matcher: subjectMatcher(key, ctx.subject, country),
+        names: ctx.names,
+        calls: ctx.calls,
+        progress: (where) => Context.current().heartbeat(where),
+      });
       await addErasureCounts(db, input.erasureId, counts);
       return counts;
     },
@@ -172,10 +190,15 @@ export function createErasureActivities(deps: ActivityDeps) {
       await finishErasure(db, input.erasureId, { status: 'done' });
       const row = await db
         .selectFrom('erasures')
-        .select('counts')
+        .select(['counts', 'removed_files'])
         .where('id', '=', input.erasureId)
         .executeTakeFirst();
-      return { erasureId: input.erasureId, counts: (row?.counts ?? {}) as Record<string, number> };
+      const removed = row?.removed_files ?? [];
+      return {
+        erasureId: input.erasureId,
+        counts: (row?.counts ?? {}) as Record<string, number>,
+        ...(removed.length > 0 ? { removed } : {}),
+      };
     },
 
     /** Records a failed erasure (its request stays, so running `callsync erase` again resumes it). */

@@ -9,7 +9,9 @@ import { audioObjectKey } from '../connectors/object-store';
 import { destinationIdOf, type CrmConnector } from '../connectors/crm/crm-connector';
 import {
   addErasureCounts,
+  addRemovedFiles,
   audioRecordedAt,
+  reportRunByFile,
   type CrmObjectKind,
   type PersonCall,
 } from '../connectors/postgres';
@@ -26,7 +28,9 @@ import { unknownContactKey } from '../connectors/crm/upsert';
 import { callerKey } from '../lib/caller-key';
 import { erasureHashKey, payloadCodecFromConfig, workflowIdKey } from '../runtime/temporal-encryption';
 import { historiesNaming, namesPerson, type HistoryHit } from './erasure-histories';
-import { eraseFromReportFiles, reportDirs } from './erasure-reports';
+import { rebuildRemovedReports } from './erasure-report-rebuild';
+import { eraseFromReportFiles, regenerateCommand, reportDirs } from './erasure-reports';
+import { textEraser } from '../lib/erasure/report-cells';
 import type { ActivityDeps } from './deps';
 
 type Step = ErasePersonInput & { erasureId: string };
@@ -161,18 +165,54 @@ export function createErasureExternalActivities(
       return counts;
     },
 
-    /** Rewrites the report files and deletes the outbox messages that name the person (erasure-reports.ts). */
+    /**
+     * Rewrites the report files (text and XLSX) and deletes the PDFs and outbox messages that name
+     * the person (erasure-reports.ts); each PDF deleted is recorded on the erasure with the command
+     * that builds it again, before it is deleted (a retry records nothing twice).
+     */
     async eraseReports(input: Step): Promise<Record<string, number>> {
       const { subject, names } = await context(input.subjectHash);
       const matcher = subjectMatcher(hashKey, subject, country);
+      // A file named for them is recorded under its name with their identifiers and names erased.
+      const erasePath = textEraser(matcher, names);
       const counts: Record<string, number> = {};
       for (const [place, dir] of reportDirs(deps.config)) {
-        const done = await eraseFromReportFiles(dir, matcher, names, (file) =>
-          Context.current().heartbeat(file.length),
+        const done = await eraseFromReportFiles(
+          dir,
+          matcher,
+          names,
+          (file) => Context.current().heartbeat(file.length),
+          async (file) => {
+            const run = await reportRunByFile(db, file);
+            await addRemovedFiles(db, input.erasureId, [
+              {
+                file: erasePath(file),
+                regenerate: regenerateCommand(run),
+                ...(run ? { runId: Number(run.id) } : {}),
+              },
+            ]);
+          },
         );
         if (done.rewritten > 0) counts[`${place}.rewritten`] = done.rewritten;
         if (done.deleted > 0) counts[`${place}.deleted`] = done.deleted;
       }
+      await addErasureCounts(db, input.erasureId, counts);
+      return counts;
+    },
+
+    /**
+     * Builds again, from the erased warehouse, the report files eraseReports deleted that a report
+     * run wrote (erasure-report-rebuild.ts); after the warehouse steps.
+     */
+    async eraseRebuildReports(input: Step): Promise<Record<string, number>> {
+      const { subject } = await context(input.subjectHash);
+      const done = await rebuildRemovedReports(
+        deps,
+        input.erasureId,
+        subjectMatcher(hashKey, subject, country),
+        (file) => Context.current().heartbeat(file.length),
+      );
+      const counts = done.rebuilt > 0 ? { 'reports.files.rebuilt': done.rebuilt } : {};
       await addErasureCounts(db, input.erasureId, counts);
       return counts;
     },

@@ -1,17 +1,21 @@
 // Erasing a person from the report files callsync wrote (reports.directory, one folder per account)
-// and from its local e-mail outbox: text formats (CSV, TSV, JSON) are rewritten with their identifiers
-// replaced by the erased token and their names by "[erased]"; an outbox message (.eml) naming them,
-// in its text or its attached report, is deleted; binary formats (XLSX, PDF) cannot be edited in
-// place and are counted as kept, for the operator to regenerate or delete (README "Erasure").
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// and from its local e-mail outbox: text formats (CSV, TSV, JSON) and XLSX workbooks that name them
+// are rewritten with their identifiers replaced by the erased token and their names by "[erased]";
+// a PDF naming them is deleted (a PDF cannot be edited in place; the erasure builds it again from the
+// erased warehouse when a report run wrote it: erasure-report-rebuild.ts) and its path returned, for
+// the erasure's record; an outbox message (.eml) naming them, in its text or its attached report, is
+// deleted. A file it cannot read (another format, a damaged or protected workbook or PDF) is left and
+// counted, and `erase --verify` lists it as not searched.
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import type { CallsyncConfig } from '../config/schema';
-import { escapeRegex } from '../lib/erasure/identity';
+import { reportScheduleId } from '../contracts';
+import type { ReportRunRow } from '../connectors/postgres';
 import type { IdentityMatcher } from '../lib/erasure/matchers';
-import { ERASED_TEXT } from '../lib/erasure/scrub';
+import { textEraser } from '../lib/erasure/report-cells';
+import { reportFileText, rewriteXlsx } from './erasure-report-formats';
 
-/** Report formats that are text, and so can be searched and rewritten. */
-export const TEXT_REPORT_EXTENSIONS = new Set(['.csv', '.tsv', '.txt', '.json']);
+export { emlText, TEXT_REPORT_EXTENSIONS } from './erasure-report-formats';
 
 /** Every file under `dir` (none when it does not exist). */
 export async function filesUnder(dir: string): Promise<string[]> {
@@ -32,56 +36,72 @@ export function reportDirs(config: CallsyncConfig): [string, string][] {
   ];
 }
 
-/** Files rewritten, outbox messages deleted, and binary files left as they were. */
+/** What the erasure did to the files of one directory. */
 export interface ReportFilesErasure {
+  /** Text files and workbooks rewritten. */
   rewritten: number;
+  /** Outbox messages and PDFs deleted. */
   deleted: number;
-  binary: number;
+  /** The PDFs among them (absolute paths), to be built again by `callsync reports run`. */
+  removed: string[];
+  /** Files it could not read (other formats, damaged or protected workbooks and PDFs), left as they were. */
+  unread: number;
 }
 
-/** An e-mail file's text with its base64 parts (the attached report) decoded. */
-export function emlText(eml: string): string {
-  const decoded = [...eml.matchAll(/base64\r?\n(?:[^\r\n]*\r?\n)*?\r?\n((?:[A-Za-z0-9+/=]+\r?\n?)+)/g)].map(
-    (m) => Buffer.from(m[1]!.replace(/\s/g, ''), 'base64').toString('utf8'),
-  );
-  return [eml, ...decoded].join('\n');
-}
+/** Whether a text holds one of the person's identifiers. */
+const names = (matcher: IdentityMatcher, text: string) => matcher.replaceInText(text) !== text;
 
 /**
- * Rewrites the text report files under `dir` that name the person and deletes the outbox messages
- * that do; `progress` per file (heartbeats).
+ * Rewrites the text and XLSX report files under `dir` that name the person and deletes the PDFs and
+ * outbox messages that do; `progress` per file (heartbeats).
  */
 export async function eraseFromReportFiles(
   dir: string,
   matcher: IdentityMatcher,
-  names: readonly string[],
+  personNames: readonly string[],
   progress: (file: string) => void = () => {},
+  /** Called with a PDF's path before it is deleted (the erasure records it). */
+  beforeRemove: (file: string) => Promise<void> = async () => {},
 ): Promise<ReportFilesErasure> {
-  const full = names.map((n) => n.trim()).filter((n) => n.length >= 5);
-  const nameRe = full.length > 0 ? new RegExp(full.map(escapeRegex).join('|'), 'gi') : null;
-  const result: ReportFilesErasure = { rewritten: 0, deleted: 0, binary: 0 };
+  const erase = textEraser(matcher, personNames);
+  const result: ReportFilesErasure = { rewritten: 0, deleted: 0, removed: [], unread: 0 };
   for (const file of await filesUnder(dir)) {
     progress(file);
-    if (extname(file).toLowerCase() === '.eml') {
-      const text = emlText(await readFile(file, 'utf8'));
-      if (matcher.replaceInText(text) !== text) {
-        await rm(file, { force: true });
-        result.deleted++;
-      }
+    const ext = extname(file).toLowerCase();
+    const text = await reportFileText(file);
+    if (text === null) {
+      result.unread++;
       continue;
     }
-    if (!TEXT_REPORT_EXTENSIONS.has(extname(file).toLowerCase())) {
-      result.binary++;
-      continue;
+    if (!names(matcher, text)) continue;
+    if (ext === '.eml' || ext === '.pdf') {
+      if (ext === '.pdf') await beforeRemove(file);
+      await rm(file, { force: true });
+      result.deleted++;
+      if (ext === '.pdf') result.removed.push(file);
+    } else if (ext === '.xlsx') {
+      if (await rewriteXlsx(file, erase)) result.rewritten++;
+    } else {
+      // Written beside it and renamed over it: a reader never sees half a file.
+      await writeFile(`${file}.erasing`, erase(text));
+      await rename(`${file}.erasing`, file);
+      result.rewritten++;
     }
-    const text = await readFile(file, 'utf8');
-    const replaced = matcher.replaceInText(text);
-    if (replaced === text) continue;
-    const out = nameRe ? replaced.replace(nameRe, ERASED_TEXT) : replaced;
-    // Written beside it and renamed over it: a reader never sees half a file.
-    await writeFile(`${file}.erasing`, out);
-    await rename(`${file}.erasing`, file);
-    result.rewritten++;
   }
   return result;
+}
+
+const PERIOD_OPTION = /^\d{4}-(?:\d{2}|W\d{2}|\d{2}-\d{2})$/;
+
+/**
+ * How to build a deleted report file again: `callsync reports run` of the run that wrote it (its
+ * schedule and period, forced), or a note when no run did.
+ */
+export function regenerateCommand(run: ReportRunRow | undefined): string {
+  if (!run) return 'no report run wrote it: build it again from where it came from, if it is still needed';
+  const schedule = reportScheduleId(run.account, run.schedule_id);
+  const period = PERIOD_OPTION.test(run.period_label)
+    ? `--period ${run.period_label}`
+    : `--from <first day> --to <last day> (period ${run.period_label}: callsync reports show ${run.id})`;
+  return `callsync reports run ${schedule} ${period} --force`;
 }

@@ -4,7 +4,13 @@
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
-import { getReportRun, getReportSchedule, openReportRun, updateReportRun } from '../connectors/postgres';
+import {
+  getReportRun,
+  getReportSchedule,
+  openReportRun,
+  updateReportRun,
+  type ReportRunRow,
+} from '../connectors/postgres';
 import type { OpenReportRunInput, OpenReportRunResult } from '../contracts';
 import {
   buildReportFile,
@@ -72,6 +78,37 @@ async function removePartials(filePath: string): Promise<void> {
       .filter((n) => n.startsWith(prefix) && n.endsWith('.partial'))
       .map((n) => rm(join(dirname(filePath), n), { force: true })),
   );
+}
+
+/**
+ * Builds a run's file from the warehouse, at the run's path (replacing it whole): the export's
+ * build, and the erasure's rebuild of a report it had to delete.
+ */
+export async function buildRunFile(
+  deps: ActivityDeps,
+  run: ReportRunRow,
+  schedule: NonNullable<Awaited<ReturnType<typeof getReportSchedule>>>,
+): Promise<{ built: Awaited<ReturnType<typeof buildReportFile>>; filePath: string }> {
+  const reports = deps.config.reports;
+  const format = formatFromCode(schedule.format, reports);
+  const filePath = reportFilePath(reports.directory, run.account, run.schedule_id, run.period_label, format);
+  // buildReportFile writes beside the path and renames the finished file in: a retry replaces it
+  // whole. A worker killed mid-build leaves its partial file behind; the retry clears it first.
+  await removePartials(filePath);
+  const built = await buildReportFile(
+    deps.warehouse.db,
+    {
+      account: run.account,
+      reportId: schedule.report_id ?? -1,
+      period: { from: run.period_from, to: run.period_to, timezone: run.timezone, label: run.period_label },
+      format,
+      culture: cultureFromCode(schedule.culture, reports),
+    },
+    reports.catalogue,
+    filePath,
+    { pool: deps.warehouse.pool },
+  );
+  return { built, filePath };
 }
 
 export function createReportActivities(deps: ActivityDeps) {
@@ -145,36 +182,7 @@ export function createReportActivities(deps: ActivityDeps) {
       const schedule = await scheduleOf(run.account, run.schedule_id);
       await updateReportRun(db, run.id, { status: 'building' });
       try {
-        const reports = deps.config.reports;
-        const format = formatFromCode(schedule.format, reports);
-        const filePath = reportFilePath(
-          reports.directory,
-          run.account,
-          run.schedule_id,
-          run.period_label,
-          format,
-        );
-        // buildReportFile writes beside the path and renames the finished file in: a retry replaces it
-        // whole. A worker killed mid-build leaves its partial file behind; the retry clears it first.
-        await removePartials(filePath);
-        const built = await buildReportFile(
-          db,
-          {
-            account: run.account,
-            reportId: schedule.report_id ?? -1,
-            period: {
-              from: run.period_from,
-              to: run.period_to,
-              timezone: run.timezone,
-              label: run.period_label,
-            },
-            format,
-            culture: cultureFromCode(schedule.culture, reports),
-          },
-          reports.catalogue,
-          filePath,
-          { pool: deps.warehouse.pool },
-        );
+        const { built, filePath } = await buildRunFile(deps, run, schedule);
         await updateReportRun(db, run.id, {
           status: 'delivering',
           rows: built.rows,

@@ -14,6 +14,11 @@ export interface ErasePersonInput {
 export interface ErasePersonResult {
   erasureId: string;
   counts: Record<string, number>;
+  /**
+   * Report files deleted because they could not be rewritten (PDFs naming the person): the path,
+   * with identifiers and names erased, and the command that builds the file again.
+   */
+  removed?: { file: string; regenerate: string }[];
 }
 
 /** Workflow id of the erasure of one identifier (one at a time per identifier). */

@@ -1,4 +1,10 @@
-import { ApplicationFailure, executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  executeChild,
+  patched,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { erasureWorkflowId, type ErasePersonInput, type ErasePersonResult } from '../contracts';
 import { HEARTBEAT_TIMEOUT } from '../contracts/activity-options';
@@ -18,11 +24,18 @@ const acts = proxyActivities<Activities>({
 });
 
 /**
+ * Patch id of the steps after the warehouse: BigQuery erased in BigQuery (its rows were rewritten
+ * from PostgreSQL's before), and deleted report files built again.
+ */
+const AFTER_WAREHOUSE_PATCH = 'erasure-bigquery-and-report-rebuild';
+
+/**
  * Erases one person (a number or an e-mail, known to the activities only through its keyed hash):
  * suppression first, then what they are found in (names, calls) and their other identifiers, their
- * CRM records, archived audio, every warehouse table, their workflows' histories, then each linked
- * identifier by a child erasure; the record keeps the counts (the linked ones' as `linked.…`). Idempotent: a run
- * after a finished one finds nothing and succeeds with empty counts.
+ * CRM records, archived audio, report files, every warehouse table, every BigQuery table, the
+ * report files it had to delete (built again), their workflows' histories, then each linked
+ * identifier by a child erasure; the record keeps the counts (the linked ones' as `linked.…`).
+ * Idempotent: a run after a finished one finds nothing and succeeds with empty counts.
  */
 export async function erasePerson(input: ErasePersonInput): Promise<ErasePersonResult> {
   const { erasureId, tables } = await acts.eraseBegin({ ...input, workflowId: workflowInfo().workflowId });
@@ -35,6 +48,12 @@ export async function erasePerson(input: ErasePersonInput): Promise<ErasePersonR
     await acts.eraseArchive(step);
     await acts.eraseReports(step);
     for (const table of tables) await acts.eraseWarehouseTable({ ...step, table });
+    // Erasures started before these steps existed replay without them.
+    if (patched(AFTER_WAREHOUSE_PATCH)) {
+      await acts.eraseBigQuery(step);
+      // The report files it had to delete, built again from the erased warehouse.
+      await acts.eraseRebuildReports(step);
+    }
     await acts.eraseHistories(step);
     for (const other of linked) {
       const done = await executeChild(erasePerson, {

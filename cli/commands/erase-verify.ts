@@ -1,16 +1,18 @@
 // `callsync erase --verify <number>` (or `--verify --email <e>`): looks for what is left of one person
 // after their erasure, everywhere callsync can read: every column of every warehouse table (the
 // built-in CRM's tables, the CRM mappings, the report outbox and the webhook inbox included), every
-// Temporal history (raw and decoded), and the report files written under reports.directory. Reads
-// only. Places it cannot read (BigQuery, delivered e-mails, files in Drive, external CRMs) are named
-// in README "Erasure" with what an operator checks there.
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+// Temporal history (raw and decoded), every stream table of each account's BigQuery dataset
+// (warehouse.bigquery), and the report files (text, XLSX, PDF) and outbox messages. Reads only. Places it
+// cannot read (delivered e-mails, files in Drive, external CRMs) are named in README "Erasure" with
+// what an operator checks there.
 import type { Client } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { CallsyncConfig } from '../../config/schema';
+import { countPersonInBigQuery } from '../../activities/erasure-bigquery';
 import { historiesNaming, namesPerson } from '../../activities/erasure-histories';
-import { emlText, filesUnder, reportDirs, TEXT_REPORT_EXTENSIONS } from '../../activities/erasure-reports';
+import { reportFileText } from '../../activities/erasure-report-formats';
+import { filesUnder, reportDirs } from '../../activities/erasure-reports';
+import { createBigQueryWarehouses } from '../../connectors/bigquery';
 import {
   countPersonInTable,
   erasableTables,
@@ -28,11 +30,13 @@ import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-e
 
 /** What verification found: places still naming the person, and places it could not read. */
 export interface ErasureVerification {
-  /** `warehouse.<table>: N rows`, `temporal: <workflow id> (<type>)`, `reports: <file>`, … */
+  /** `warehouse.<table>: N rows`, `bigquery.<dataset>.<table>: N rows`, `temporal: <workflow id> (<type>)`, `reports.files: <file>`, … */
   left: string[];
-  /** Files it could not search (binary report formats). */
+  /** Files it could not read (other formats, damaged or protected workbooks and PDFs). */
   unread: string[];
 }
+
+const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
 
 /** Everything left of the person (empty `left` when nothing is). */
 export async function verifyErasure(
@@ -53,7 +57,14 @@ export async function verifyErasure(
   }
   for (const t of await erasableTables(warehouse.pool)) {
     const n = await countPersonInTable(warehouse.pool, t, pattern, matcher);
-    if (n > 0) left.push(`warehouse.${t.table}: ${n} row${n === 1 ? '' : 's'}`);
+    if (n > 0) left.push(`warehouse.${t.table}: ${rows(n)}`);
+  }
+  if (config.warehouse.bigquery) {
+    const accounts = config.accounts.map((a) => a.name);
+    const warehouses = await createBigQueryWarehouses(config.warehouse.bigquery, accounts);
+    for (const [place, n] of await countPersonInBigQuery(warehouses, accounts, pattern, matcher)) {
+      left.push(`${place}: ${rows(n)}`);
+    }
   }
   const codec = payloadCodecFromConfig(config.temporal);
   for await (const hit of historiesNaming(temporal, codec, namesPerson(matcher, []))) {
@@ -61,14 +72,9 @@ export async function verifyErasure(
   }
   for (const [place, dir] of reportDirs(config)) {
     for (const file of await filesUnder(dir)) {
-      const ext = extname(file).toLowerCase();
-      if (ext !== '.eml' && !TEXT_REPORT_EXTENSIONS.has(ext)) {
-        unread.push(file);
-        continue;
-      }
-      const raw = await readFile(file, 'utf8');
-      const text = ext === '.eml' ? emlText(raw) : raw;
-      if (matcher.replaceInText(text) !== text) left.push(`${place}: ${file}`);
+      const text = await reportFileText(file);
+      if (text === null) unread.push(file);
+      else if (matcher.replaceInText(text) !== text) left.push(`${place}: ${file}`);
     }
   }
   return { left, unread };
@@ -78,16 +84,16 @@ export async function verifyErasure(
 export function formatVerification(v: ErasureVerification): string {
   const lines =
     v.left.length === 0
-      ? ['nothing left: no table, Temporal history or report file names them']
+      ? ['nothing left: no table (PostgreSQL or BigQuery), Temporal history or report file names them']
       : [`LEFT (${v.left.length} places):`, ...v.left.map((l) => `  ${l}`)];
   if (v.unread.length > 0) {
     lines.push(
-      `not searched (binary report files; regenerate or delete them by hand, README "Erasure"): ${v.unread.length}`,
+      `not searched (files it cannot read: other formats, damaged or protected workbooks and PDFs; check or delete them by hand, README "Erasure"): ${v.unread.length}`,
       ...v.unread.map((f) => `  ${f}`),
     );
   }
   lines.push(
-    'not searched from here: BigQuery, delivered report e-mails and Drive/Sheets files, external CRM records: see README "Erasure"',
+    'not searched from here: delivered report e-mails and Drive/Sheets files, external CRM records: see README "Erasure"',
   );
   return lines.join('\n');
 }

@@ -37,7 +37,15 @@ export function formatErasures(rows: readonly ErasureRow[]): string {
       .join(' ');
     const when = new Date(r.requested_at).toISOString();
     const error = r.error ? `  error: ${r.error}` : '';
-    return `${when}  ${r.kind} ${r.subject_hash.slice(0, 12)}…  ${r.status}  ${counts || 'nothing found'}${error}`;
+    // Report files it deleted (PDFs naming them): built again, or the command that builds each.
+    const removed = (r.removed_files ?? [])
+      .map((f) =>
+        f.rebuilt
+          ? `\n    rebuilt ${f.file} (report run ${f.runId}) from the erased warehouse`
+          : `\n    removed ${f.file}: ${f.regenerate}`,
+      )
+      .join('');
+    return `${when}  ${r.kind} ${r.subject_hash.slice(0, 12)}…  ${r.status}  ${counts || 'nothing found'}${error}${removed}`;
   });
   return [`\nERASURES (latest ${rows.length}; table erasures)`, ...lines].join('\n');
 }
@@ -73,7 +81,7 @@ export function registerEraseCommand(program: Command): void {
   program
     .command('erase')
     .description(
-      'Erase one person everywhere (warehouse, archived audio, Temporal histories, optionally CRM records) and keep them suppressed',
+      'Erase one person everywhere (warehouse, BigQuery, archived audio, report files, Temporal histories, optionally CRM records) and keep them suppressed',
     )
     .option(
       '--number <number>',
@@ -83,7 +91,7 @@ export function registerEraseCommand(program: Command): void {
     .option('--status', 'list recent erasures (what, when, counts) instead')
     .option(
       '--verify [number]',
-      'erase nothing: list what is left of the person (tables, Temporal histories, report files); exits 1 when anything is',
+      'erase nothing: list what is left of the person (PostgreSQL and BigQuery tables, Temporal histories, report files); exits 1 when anything is',
     )
     .action(async (opts: EraseOptions, cmd: Command) => {
       requireRunningStack(globalOptions(cmd), 'erase');

@@ -8,6 +8,7 @@ import { lazyPackage } from '../../lib/lazy-package';
 import { preparePage } from '../postgres/bulk-upsert';
 import { streamTable, type PageRecord, type StreamName } from '../postgres/stream-tables';
 import { bigqueryTarget, type BigQueryConfig } from './config';
+import { deleteRowsSql, personRowsSql } from './erasure-sql';
 import { pageJobId, pageJobStem, stageTableName, type PagePosition } from './job-ids';
 import {
   addColumnsSql,
@@ -114,6 +115,53 @@ export class BigQueryWarehouse {
     if (alter) await this.runQuery(alter);
   }
 
+  /** The dataset of this account's tables. */
+  get dataset(): string {
+    return this.target.dataset;
+  }
+
+  /** Whether the stream's table exists (an account that never synced the stream has none). */
+  async hasTable(stream: StreamName): Promise<boolean> {
+    const dataset = this.bq.dataset(this.target.dataset, { projectId: this.target.projectId });
+    const [exists] = await dataset.table(streamTable(stream).table).exists();
+    return exists;
+  }
+
+  /**
+   * The account's rows of a stream that name the person (erasure-sql.ts personRowsSql), in pages
+   * of at most `pageSize`, read from the finished query's results.
+   */
+  async *personRows(
+    stream: StreamName,
+    pattern: string,
+    callIds: readonly number[],
+    pageSize = 1000,
+  ): AsyncGenerator<Record<string, unknown>[]> {
+    const job = await this.startQuery(
+      personRowsSql(this.ref(streamTable(stream).table), stream, this.account, pattern, callIds),
+    );
+    this.failOnError(job, await this.waitFor(job));
+    let pageToken: string | undefined;
+    do {
+      const [rows, next] = await job.getQueryResults({
+        maxResults: pageSize,
+        autoPaginate: false,
+        ...(pageToken ? { pageToken } : {}),
+      });
+      if (rows.length > 0) yield rows as Record<string, unknown>[];
+      pageToken = (next as { pageToken?: string } | null | undefined)?.pageToken;
+    } while (pageToken);
+  }
+
+  /** Deletes the account's rows of a stream with these ids; returns how many there were. */
+  async deleteRows(stream: StreamName, ids: readonly number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const job = await this.startQuery(deleteRowsSql(this.ref(streamTable(stream).table), this.account, ids));
+    const metadata = await this.waitFor(job);
+    this.failOnError(job, metadata);
+    return Number(metadata.statistics?.query?.numDmlAffectedRows ?? 0);
+  }
+
   /** Writes one page: staged, merged on the key, staging dropped. Idempotent per page position and content. */
   async writePage(input: WritePageInput): Promise<WritePageResult> {
     const stream = input.position.stream as StreamName;
@@ -201,7 +249,10 @@ export class BigQueryWarehouse {
 
   private async runQuery(query: string): Promise<void> {
     const job = await this.startQuery(query);
-    const metadata = await this.waitFor(job);
+    this.failOnError(job, await this.waitFor(job));
+  }
+
+  private failOnError(job: Job, metadata: JobMetadata): void {
     const error = metadata.status?.errorResult;
     if (error) throw new BigQueryJobError(job.id ?? '', error.reason ?? 'unknown', error.message ?? '');
   }

@@ -164,7 +164,7 @@ describe('warehouse sync into BigQuery', () => {
     expect(await theirs()).toMatch(/Liddell/);
 
     const result = await runErasure(h.config, h.deps.warehouse, h.client, { number: '+447911123456' });
-    expect(result.counts['bigquery.cdrs.anonymised']).toBeGreaterThanOrEqual(1);
+    expect(result.counts['bigquery.warehouse.cdrs.anonymised']).toBeGreaterThanOrEqual(1);
     const after = await theirs();
     expect(after).toMatch(/erased:/);
     expect(after).not.toMatch(/7\D{0,3}9\D{0,3}1\D{0,3}1\D{0,3}1\D{0,3}2\D{0,3}3\D{0,3}4\D{0,3}5\D{0,3}6/);

@@ -243,16 +243,9 @@ export async function eraseFromTable(
   pattern: string,
   matcher: IdentityMatcher,
   found: { names: readonly string[]; calls: readonly PersonCall[] },
-  /**
-   * Called before the commit with the anonymised `raw` of every changed row (stream tables): copies
-   * elsewhere (BigQuery) are rewritten from it; a failure rolls the table back, so a retry finds the
-   * rows again.
-   */
-  beforeCommit?: (rows: { account: string; raw: unknown }[]) => Promise<void>,
 ): Promise<TableErasure> {
   const client = await pool.connect();
   const result: TableErasure = { anonymised: 0, deleted: 0 };
-  const rewritten: { account: string; raw: unknown }[] = [];
   try {
     await client.query('BEGIN');
     const rows = await findRows(client, t, pattern, found.calls, true);
@@ -278,10 +271,8 @@ export async function eraseFromTable(
       if (sets.length === 0) continue;
       await client.query(`UPDATE ${quoteIdent(t.table)} SET ${sets.join(', ')} WHERE ctid = $1::tid`, params);
       result.anonymised++;
-      if (row.account !== null && 'raw' in after) rewritten.push({ account: row.account, raw: after.raw });
     }
     await AFTER[t.table]?.(client, found.calls);
-    if (beforeCommit && rewritten.length > 0) await beforeCommit(rewritten);
     await client.query('COMMIT');
     return result;
   } catch (err) {

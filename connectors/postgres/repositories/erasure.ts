@@ -1,7 +1,7 @@
 // Erasure bookkeeping: the short-lived request row (the identifier, while its workflow runs), the
 // record of each erasure (hash, time, counts), and the suppression list of keyed hashes.
 import { sql, type Kysely } from 'kysely';
-import type { Database, ErasureRequestRow, ErasureRow, JsonValue } from '../tables';
+import type { Database, ErasureRequestRow, ErasureRow, JsonValue, RemovedFile } from '../tables';
 import type { Queryable } from './webhook-inbox';
 
 /** Stores (or keeps) the request of an erasure; the identifier lives here until the erasure ends. */
@@ -74,6 +74,41 @@ export async function addErasureCounts(
   await db
     .updateTable('erasures')
     .set({ counts: sql`counts || ${JSON.stringify(counts)}::jsonb` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Adds report files the erasure deleted to its record (a retry adding the same file adds nothing). */
+export async function addRemovedFiles(
+  db: Kysely<Database>,
+  id: string,
+  files: readonly RemovedFile[],
+): Promise<void> {
+  if (files.length === 0) return;
+  await db
+    .updateTable('erasures')
+    .set({
+      removed_files: sql`(SELECT coalesce(jsonb_agg(DISTINCT f), '[]'::jsonb)
+                            FROM jsonb_array_elements(removed_files || ${JSON.stringify(files)}::jsonb) AS f)`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The report files an erasure deleted (its record's `removed_files`). */
+export async function erasureRemovedFiles(db: Kysely<Database>, id: string): Promise<RemovedFile[]> {
+  const row = await db.selectFrom('erasures').select('removed_files').where('id', '=', id).executeTakeFirst();
+  return row?.removed_files ?? [];
+}
+
+/** Marks a deleted report file as built again. */
+export async function markRemovedFileRebuilt(db: Kysely<Database>, id: string, file: string): Promise<void> {
+  await db
+    .updateTable('erasures')
+    .set({
+      removed_files: sql`(SELECT coalesce(jsonb_agg(CASE WHEN f->>'file' = ${file} THEN f || '{"rebuilt": true}'::jsonb ELSE f END), '[]'::jsonb)
+                            FROM jsonb_array_elements(removed_files) AS f)`,
+    })
     .where('id', '=', id)
     .execute();
 }

@@ -119,6 +119,19 @@ export async function getReportRun(db: Kysely<Database>, id: number): Promise<Re
   return db.selectFrom('report_runs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The latest run that wrote a file (by its absolute path), if any did. */
+export async function reportRunByFile(
+  db: Kysely<Database>,
+  filePath: string,
+): Promise<ReportRunRow | undefined> {
+  return db
+    .selectFrom('report_runs')
+    .selectAll()
+    .where('file_path', '=', filePath)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
 /** Every run of a schedule, oldest period first. */
 export async function listReportRuns(
   db: Kysely<Database>,

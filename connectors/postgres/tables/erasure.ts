@@ -14,6 +14,16 @@ export interface ErasureRequestsTable {
 }
 export type ErasureRequestRow = Selectable<ErasureRequestsTable>;
 
+/** A report file an erasure deleted: its path (identifiers and names erased) and how to build it again. */
+export interface RemovedFile {
+  file: string;
+  regenerate: string;
+  /** The report run that wrote it, when one did (the erasure builds it again from the erased warehouse). */
+  runId?: number;
+  /** Built again by the erasure, from the erased warehouse. */
+  rebuilt?: boolean;
+}
+
 /** One erasure: what and when, with counts per table and store; never the identifier itself. */
 export interface ErasuresTable {
   id: Generated<string>;
@@ -24,6 +34,8 @@ export interface ErasuresTable {
   status: Generated<string>;
   counts: ColumnType<JsonValue, string | undefined, string>;
   error: string | null;
+  /** Report files deleted because they could not be rewritten, with how to build each again. */
+  removed_files: ColumnType<RemovedFile[], string | undefined, string>;
   requested_at: Generated<Date>;
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
