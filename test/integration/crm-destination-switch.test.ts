@@ -18,6 +18,7 @@ import { silentLogger } from '../../lib/logger';
 import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { callLog } from '../unit/crm-fixtures';
 
 jest.setTimeout(240_000);
 
@@ -167,23 +168,17 @@ describe('an account moved to another HubSpot portal', () => {
     const idA = destinationIdOf(onA.crm('acme'));
     // A call log an older callsync created in portal A, mapped by type alone, as it used to be; and
     // the outcomes cursor and a CDR outcome of that time.
-    const legacyId = await onA.crm('acme').createCallLog({
-      key: callKey,
-      title: 'Missed call',
-      direction: 'inbound',
-      status: 'missed',
-      startedAt: new Date().toISOString(),
-      durationSeconds: 0,
-      fromNumber: caller,
-      toNumber: null,
-      userEmail: null,
-      contact: null,
-      recordingUrl: null,
-      summary: null,
-      transcriptExcerpt: null,
-      sentiment: null,
-      ivrDigits: null,
-    });
+    const legacyId = await onA.crm('acme').createCallLog(
+      callLog({
+        key: callKey,
+        title: 'Missed call',
+        status: 'missed',
+        startedAt: new Date().toISOString(),
+        durationSeconds: 0,
+        fromNumber: caller,
+        toNumber: null,
+      }),
+    );
     const db = h.deps.warehouse.db;
     await db
       .insertInto('crm_objects')

@@ -48,6 +48,17 @@ const config = parseConfig({
   callbacks: { dueIn: '2h', autoDial: { end: '18:00' } },
 });
 
+/** The ConfigError message parsing `input` gives (fails the test when it parses). */
+function configErrorOf(input: unknown): string {
+  try {
+    parseConfig(input);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('the config parsed');
+}
+
 describe('per-account settings', () => {
   it('falls back to the global sections for an account without overrides', () => {
     expect(crmRulesOf(config, 'acme')).toEqual({
@@ -111,25 +122,18 @@ describe('per-account settings', () => {
   });
 
   it('names a bad or misspelt override', () => {
-    let error: unknown;
-    try {
-      parseConfig({
-        accounts: [
-          {
-            name: 'acme',
-            platform,
-            overrides: {
-              crm: { matchRule: 'newest', createUnknownContact: true },
-              callbacks: { autoDial: { start: '25:00' } },
-            },
+    const message = configErrorOf({
+      accounts: [
+        {
+          name: 'acme',
+          platform,
+          overrides: {
+            crm: { matchRule: 'newest', createUnknownContact: true },
+            callbacks: { autoDial: { start: '25:00' } },
           },
-        ],
-      });
-    } catch (err) {
-      error = err;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as Error).message;
+        },
+      ],
+    });
     expect(message).toMatch(/accounts\[0\]\.overrides\.crm\.matchRule/);
     expect(message).toMatch(/accounts\[0\]\.overrides\.crm: .*createUnknownContact/);
     expect(message).toMatch(/accounts\[0\]\.overrides\.callbacks\.autoDial\.start: must be HH:MM/);
@@ -220,29 +224,22 @@ describe('per-account settings', () => {
     });
 
     it('names a bad or misspelt conversations override by its path', () => {
-      let error: unknown;
-      try {
-        parseConfig({
-          accounts: [
-            { name: 'acme', platform },
-            {
-              name: 'beta',
-              platform,
-              overrides: {
-                conversations: {
-                  sms: 'no',
-                  every: 'often',
-                  screenPop: { contactUrl: 'crm.example/{id}', template: 'https://x/{id}' },
-                },
+      const message = configErrorOf({
+        accounts: [
+          { name: 'acme', platform },
+          {
+            name: 'beta',
+            platform,
+            overrides: {
+              conversations: {
+                sms: 'no',
+                every: 'often',
+                screenPop: { contactUrl: 'crm.example/{id}', template: 'https://x/{id}' },
               },
             },
-          ],
-        });
-      } catch (err) {
-        error = err;
-      }
-      expect(error).toBeInstanceOf(ConfigError);
-      const message = (error as Error).message;
+          },
+        ],
+      });
       expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.sms: /);
       expect(message).toMatch(/accounts\[1\]\.overrides\.conversations\.every: must look like 30s/);
       expect(message).toMatch(
@@ -324,25 +321,18 @@ describe('per-account settings', () => {
     });
 
     it('names a bad or misspelt contacts or outcomes override by its path', () => {
-      let error: unknown;
-      try {
-        parseConfig({
-          accounts: [
-            {
-              name: 'acme',
-              platform,
-              overrides: {
-                contacts: { deletes: 'erase', fields: { fax: 'crm' } },
-                outcomes: { labelPrefx: 'x', batchSize: 0 },
-              },
+      const message = configErrorOf({
+        accounts: [
+          {
+            name: 'acme',
+            platform,
+            overrides: {
+              contacts: { deletes: 'erase', fields: { fax: 'crm' } },
+              outcomes: { labelPrefx: 'x', batchSize: 0 },
             },
-          ],
-        });
-      } catch (err) {
-        error = err;
-      }
-      expect(error).toBeInstanceOf(ConfigError);
-      const message = (error as Error).message;
+          },
+        ],
+      });
       expect(message).toMatch(/accounts\[0\]\.overrides\.contacts\.deletes: /);
       expect(message).toMatch(/accounts\[0\]\.overrides\.contacts\.fields: .*"fax"/);
       expect(message).toMatch(/accounts\[0\]\.overrides\.outcomes: .*"labelPrefx"/);
