@@ -7,6 +7,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import type { Cdr } from '../connectors/platform';
+import { callIdsWithInboxEvents, type Queryable } from '../connectors/postgres';
 import { parsePlatformTime, platformTimeOrUndefined } from '../sync/time';
 import {
   CDR_SEEN_EVENT,
@@ -76,4 +77,32 @@ export async function reconcileCalls(
     }
   }
   return started;
+}
+
+/**
+ * For pages that do not reconcile (a first read of the whole history, backfill windows): tells the
+ * lifecycles of the page's calls that webhooks announced (the inbox holds their events) that their
+ * CDR exists, and starts none. A call whose hangup webhook was lost while the first read or a
+ * backfill wrote its CDR would otherwise wait for the incremental read that never sees it again, up to
+ * its four-hour limit. A lifecycle that has finished is left alone. Returns how many were told.
+ */
+export async function notifyAnnouncedCalls(
+  temporal: Client,
+  pool: Queryable,
+  account: string,
+  cdrs: readonly Cdr[],
+): Promise<number> {
+  const callIds = [...new Set(cdrs.map((c) => c.live_id).filter((id): id is number => !!id && id > 0))];
+  let told = 0;
+  for (const callId of await callIdsWithInboxEvents(pool, account, callIds)) {
+    try {
+      await temporal.workflow
+        .getHandle(callWorkflowId(account, callId))
+        .signal(callEventSignal, cdrSeenEvent(callId));
+      told += 1;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+  return told;
 }

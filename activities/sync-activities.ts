@@ -33,7 +33,7 @@ import type {
   SyncPagesResult,
 } from '../contracts';
 import type { ActivityDeps } from './deps';
-import { reconcileCalls } from './reconcile';
+import { notifyAnnouncedCalls, reconcileCalls } from './reconcile';
 import { nudgeRecordingChanges } from './recording-nudge';
 import { lagSeconds, metrics } from '../lib/metrics';
 import { createSuppressor } from '../lib/erasure/suppress';
@@ -211,6 +211,9 @@ export function createSyncActivities(deps: ActivityDeps) {
         },
         reconcilable,
       );
+    } else if (input.stream === 'cdrs' && deps.temporal) {
+      // The page may hold the CDR of a call in flight whose hangup webhook was lost.
+      await notifyAnnouncedCalls(deps.temporal, warehouse.pool, input.account, reconcilable);
     }
     const labels = { account: input.account, stream: input.stream };
     const m = metrics();

@@ -2,7 +2,7 @@
 // webhook announced gets its lifecycle (once), a running lifecycle learns that its CDR exists, and a
 // lifecycle that already finished is neither repeated nor an error.
 import { Client, Connection } from '@temporalio/client';
-import { cdrSeenEvent, reconcileCalls } from '../../activities/reconcile';
+import { cdrSeenEvent, notifyAnnouncedCalls, reconcileCalls } from '../../activities/reconcile';
 import type { Cdr } from '../../connectors/platform';
 import {
   CDR_SEEN_EVENT,
@@ -17,6 +17,8 @@ import { eventually } from '../support/eventually';
 import { quietTemporalRuntime } from '../support/temporal-runtime';
 import { signalsQuery } from './receiver-workflow';
 import { withStandInWorker } from './stand-in-worker';
+import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
+import { InboxWriter } from '../../server/inbox-writer';
 
 const ACCOUNT = 'acme';
 const HOUR = 3_600_000;
@@ -26,6 +28,7 @@ describe('reconcileCalls', () => {
   let temporal: RunningTemporal;
   let connection: Connection;
   let client: Client;
+  let w: MigratedWarehouse;
   const taskQueue = `reconcile-${process.pid}`;
 
   beforeAll(async () => {
@@ -33,8 +36,10 @@ describe('reconcileCalls', () => {
     temporal = await startTemporalDevServer({ port: await freePort() });
     connection = await Connection.connect({ address: temporal.address });
     client = new Client({ connection });
+    w = await createMigratedWarehouse('reconcile_calls');
   }, 120_000);
   afterAll(async () => {
+    await w?.dispose();
     await connection?.close();
     await temporal?.stop();
   });
@@ -75,6 +80,51 @@ describe('reconcileCalls', () => {
         return events.length > 0 ? events : undefined;
       }, 'the CDR-seen signal');
       expect(seen.map((e) => e.name)).toEqual([CDR_SEEN_EVENT]);
+      expect((await finished.describe()).status.name).toBe('COMPLETED');
+    });
+  }, 120_000);
+  it('tells the waiting lifecycles of announced calls on a history page their CDR exists, and starts none', async () => {
+    await withStandInWorker(temporal.address, taskQueue, async () => {
+      // Call 601's webhooks started its lifecycle, and its hangup webhook was lost; call 602's
+      // lifecycle finished; call 603 had no webhook (a call from history).
+      const waiting = await client.workflow.signalWithStart(callLifecycleWorkflow, {
+        workflowId: callWorkflowId(ACCOUNT, 601),
+        taskQueue,
+        args: [{ account: ACCOUNT, callId: 601 }],
+        signal: callEventSignal,
+        signalArgs: [{ ...hangup(601), eventId: 'call-601-ringing', name: 'call.ringing' }],
+      });
+      const finished = await client.workflow.signalWithStart(callLifecycleWorkflow, {
+        workflowId: callWorkflowId(ACCOUNT, 602),
+        taskQueue,
+        args: [{ account: ACCOUNT, callId: 602 }],
+        signal: callEventSignal,
+        signalArgs: [hangup(602)],
+      });
+      await finished.result();
+      const inbox = new InboxWriter(w.pool);
+      for (const callId of [601, 602]) {
+        await inbox.write({
+          account: ACCOUNT,
+          eventId: `inbox-${callId}`,
+          eventName: 'call.ringing',
+          callId,
+          body: JSON.stringify({ id: `inbox-${callId}`, event_name: 'call.ringing', call_id: callId }),
+        });
+      }
+      // The page of a first read (or a backfill window): whatever its dates, nothing starts.
+      const page = [
+        cdr(1, 601, '2026-11-01 09:00:00'),
+        cdr(2, 602, '2026-11-01 09:00:00'),
+        cdr(3, 603, '2026-11-01 09:00:00'),
+      ];
+      expect(await notifyAnnouncedCalls(client, w.pool, ACCOUNT, page)).toBe(1);
+      const seen = await eventually(async () => {
+        const events = (await waiting.query(signalsQuery)).events;
+        return events.length > 1 ? events : undefined;
+      }, 'the CDR-seen signal');
+      expect(seen.map((e) => e.name)).toEqual(['call.ringing', CDR_SEEN_EVENT]);
+      await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 603)).describe()).rejects.toThrow();
       expect((await finished.describe()).status.name).toBe('COMPLETED');
     });
   }, 120_000);

@@ -265,3 +265,18 @@ export async function relayedUnsavedCallEvents(
   });
   return rows.map((r) => r.body);
 }
+
+/** Which of `callIds` the receiver stored events for (their lifecycles were started by webhooks). */
+export async function callIdsWithInboxEvents(
+  q: Queryable,
+  account: string,
+  callIds: readonly number[],
+): Promise<number[]> {
+  if (callIds.length === 0) return [];
+  const { rows } = await q.query<{ call_id: string }>({
+    name: 'webhook_inbox_announced_calls',
+    text: `SELECT DISTINCT call_id FROM webhook_inbox WHERE account = $1 AND call_id = ANY($2::bigint[])`,
+    values: [account, callIds],
+  });
+  return rows.map((r) => Number(r.call_id));
+}
