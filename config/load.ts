@@ -92,7 +92,10 @@ export function loadConfig(
   // then holds no password, and the server still refuses a network interface without one.
   if (env.CALLSYNC_DASHBOARD_PASSWORD) {
     const server = section('server');
-    const dashboard = { ...(server.dashboard as object | undefined), password: env.CALLSYNC_DASHBOARD_PASSWORD };
+    const dashboard = {
+      ...(server.dashboard as object | undefined),
+      password: env.CALLSYNC_DASHBOARD_PASSWORD,
+    };
     merged.server = { ...server, dashboard };
   }
   if (env.CALLSYNC_LOG_LEVEL) merged.logLevel = env.CALLSYNC_LOG_LEVEL;
