@@ -59,7 +59,7 @@ export function temporalTlsFromEnv(env: Env): Record<string, string> | undefined
 /**
  * Reads the configuration: a JSON file (path from `file` or CALLSYNC_CONFIG) overlaid with the
  * environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*,
- * CALLSYNC_LOG_LEVEL, PLATFORM_*).
+ * CALLSYNC_DASHBOARD_PASSWORD, CALLSYNC_LOG_LEVEL, PLATFORM_*).
  * `defaults` fills what neither gives (npm start passes the local emulator's account this way).
  */
 export function loadConfig(
@@ -87,6 +87,16 @@ export function loadConfig(
   if (tlsFromEnv) {
     const temporal = section('temporal');
     merged.temporal = { ...temporal, tls: { ...(temporal.tls as object | undefined), ...tlsFromEnv } };
+  }
+  // A compose variable (docker-compose 1.29 has no secrets from the environment): the shipped config
+  // then holds no password, and the server still refuses a network interface without one.
+  if (env.CALLSYNC_DASHBOARD_PASSWORD) {
+    const server = section('server');
+    const dashboard = {
+      ...(server.dashboard as object | undefined),
+      password: env.CALLSYNC_DASHBOARD_PASSWORD,
+    };
+    merged.server = { ...server, dashboard };
   }
   if (env.CALLSYNC_LOG_LEVEL) merged.logLevel = env.CALLSYNC_LOG_LEVEL;
   return parseConfig(merged, file ?? 'environment');

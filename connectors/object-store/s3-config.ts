@@ -10,13 +10,13 @@ export const s3CredentialsSchema = z.object({
   sessionToken: z.string().min(1).optional(),
 });
 
-/** S3 or an S3-compatible store (MinIO, Ceph, R2…) for archived audio and report files. */
+/** S3 or an S3-compatible store (Garage, Ceph, R2…) for archived audio and report files. */
 export const s3ConfigSchema = z.object({
   /** Bucket name (it must exist). */
   bucket: z.string().min(3, 'must be an S3 bucket name'),
   /** AWS region of the bucket. */
   region: z.string().min(1).default('us-east-1'),
-  /** Endpoint of an S3-compatible service, e.g. http://minio:9000; AWS when absent. */
+  /** Endpoint of an S3-compatible service, e.g. http://garage:3900; AWS when absent. */
   endpoint: z.url().optional(),
   /** Path-style URLs (bucket in the path), which most S3-compatible services need. */
   forcePathStyle: z.boolean().default(false),

@@ -65,4 +65,17 @@ describe('configuration', () => {
     expect(config.database.url).toBe('postgres://u@h/db');
     expect(config.temporal.address).toBe('temporal:7233');
   });
+
+  it('takes the dashboard password from CALLSYNC_DASHBOARD_PASSWORD, keeping the other dashboard settings', () => {
+    const server = { host: '0.0.0.0', dashboard: { sessionHours: 2 } };
+    const config = loadConfig({
+      env: { CALLSYNC_DASHBOARD_PASSWORD: 'a-long-password-1' },
+      defaults: { accounts: [account], server },
+    });
+    expect(config.server.dashboard).toMatchObject({ password: 'a-long-password-1', sessionHours: 2 });
+    // The schema's rule still holds for a password that comes this way.
+    expect(() =>
+      loadConfig({ env: { CALLSYNC_DASHBOARD_PASSWORD: 'short' }, defaults: { accounts: [account] } }),
+    ).toThrow(/at least 12/);
+  });
 });
