@@ -7,6 +7,8 @@ import {
   createDatabase,
   explainPostgresTlsError,
   inboxBacklog,
+  inboxWritable,
+  pingDatabase,
   migrateToLatest,
   type PgSsl,
   type WarehouseDatabase,
@@ -14,6 +16,7 @@ import {
 import type { CallsyncMetrics } from '../lib/metrics';
 import { startMetricsServer } from '../runtime/metrics-server';
 import type { Logger } from '../lib/logger';
+import { checkReadiness, NotReady, type ReadinessCheck } from '../runtime/readiness';
 import { buildServerApp, type TrustProxy } from './app';
 import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
 import { temporalFastPath, type FastPath } from './fast-path';
@@ -171,7 +174,31 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       opts.metrics!.inboxBacklog.set(backlog.pending);
       opts.metrics!.relayLag.set(backlog.oldestAgeSeconds);
     };
+    // Temporal is not checked: deliveries wait in the durable inbox while it is away, so the
+    // receiver is still doing its job; the relay's backlog shows in /metrics (relay_lag_seconds).
+    const checks: ReadinessCheck[] = [
+      { name: 'postgres', probe: () => pingDatabase(warehouse.pool) },
+      {
+        name: 'inbox',
+        probe: async () => {
+          if (!(await inboxWritable(warehouse.pool))) throw new NotReady('not writable');
+        },
+      },
+    ];
+    if (relayRef) {
+      checks.push({
+        name: 'relay',
+        probe: async () => {
+          if (!relayRef.running) throw new NotReady('stopped');
+        },
+      });
+    }
+    const healthLog = log.child({ module: 'readyz' });
     const app = await buildServerApp({
+      health: {
+        readiness: () =>
+          checkReadiness(checks, { onFailure: (check, err) => healthLog.warn({ err, check }, 'not ready') }),
+      },
       logger: log,
       ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
       trustProxy: opts.trustProxy,
