@@ -6,7 +6,6 @@ import type { AccountConfig } from '../config/schema';
 import {
   createDatabase,
   explainPostgresTlsError,
-  inboxBacklog,
   inboxWritable,
   pingDatabase,
   migrateToLatest,
@@ -18,6 +17,7 @@ import { startMetricsServer } from '../runtime/metrics-server';
 import type { Logger } from '../lib/logger';
 import { checkReadiness, NotReady, type ReadinessCheck } from '../runtime/readiness';
 import { buildServerApp, type TrustProxy } from './app';
+import { readScrapeGauges } from './scrape-gauges';
 import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
 import { temporalFastPath, type FastPath } from './fast-path';
 import { recordRejected } from './rejected-store';
@@ -70,6 +70,8 @@ export interface StartServerOptions {
   erasure?: { key: Buffer | undefined; defaultCountry: string } | undefined;
   /** The dashboard (runtime/server-observability.ts resolves it from config); off when absent. */
   dashboard?: DashboardSettings | undefined;
+  /** archive.maxAge: older audio is never archived, and is left out of the archive backlog gauge. */
+  archiveMaxAgeMs?: number | undefined;
   /** Sees each committed delivery the fast path sees (bench:e2e times screen-pops from it). */
   observeFastPath?: FastPath | undefined;
 }
@@ -169,11 +171,12 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
     }
     const relayRef = relay;
     const endpoint = opts.metricsEndpoint;
-    const beforeScrape = async (): Promise<void> => {
-      const backlog = await inboxBacklog(warehouse.pool);
-      opts.metrics!.inboxBacklog.set(backlog.pending);
-      opts.metrics!.relayLag.set(backlog.oldestAgeSeconds);
-    };
+    const beforeScrape = (): Promise<void> =>
+      readScrapeGauges(opts.metrics!, {
+        pool: warehouse.pool,
+        db: warehouse.db,
+        archiveMaxAgeMs: opts.archiveMaxAgeMs,
+      });
     // Temporal is not checked: deliveries wait in the durable inbox while it is away, so the
     // receiver is still doing its job; the relay's backlog shows in /metrics (relay_lag_seconds).
     const checks: ReadinessCheck[] = [

@@ -26,3 +26,4 @@ export * from './crm-contact-cache';
 export * from './conversations';
 export * from './crm-destination-claims';
 export * from './health';
+export * from './ops-gauges';
