@@ -21,5 +21,8 @@ RUN mkdir -p /app/keys && chown node:node /app/keys && chmod 700 /app/keys
 ENV NODE_ENV=production
 # Worker memory (README, "Worker memory"): two malloc arenas, the compiled worker.
 ENV MALLOC_ARENA_MAX=2
+# The worker's /readyz (worker.healthPort, from this variable); compose checks the server's own port.
+ENV CALLSYNC_WORKER_HEALTH_PORT=8789
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["node", "bin/healthcheck.mjs"]
 USER node
 CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=8", "dist/worker.js"]

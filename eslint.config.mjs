@@ -57,7 +57,11 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        // bin/healthcheck.mjs: plain JavaScript the image runs without a build (no tsconfig of its own).
+        projectService: { allowDefaultProject: ['bin/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',

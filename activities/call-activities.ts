@@ -360,6 +360,7 @@ export function createCallActivities(deps: ActivityDeps) {
         message: maskPhoneNumbers(input.message).slice(0, 2000),
         retry_state: input.retryState,
       });
+      metrics().callFailures.inc({ account: input.account });
     },
 
     /** Opens (or adds to) the callback for a caller nobody reached. */

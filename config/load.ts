@@ -59,7 +59,7 @@ export function temporalTlsFromEnv(env: Env): Record<string, string> | undefined
 /**
  * Reads the configuration: a JSON file (path from `file` or CALLSYNC_CONFIG) overlaid with the
  * environment (DATABASE_URL, TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS_*,
- * CALLSYNC_DASHBOARD_PASSWORD, CALLSYNC_LOG_LEVEL, PLATFORM_*).
+ * CALLSYNC_DASHBOARD_PASSWORD, CALLSYNC_LOG_LEVEL, CALLSYNC_WORKER_HEALTH_PORT, PLATFORM_*).
  * `defaults` fills what neither gives (npm start passes the local emulator's account this way).
  */
 export function loadConfig(
@@ -99,5 +99,8 @@ export function loadConfig(
     merged.server = { ...server, dashboard };
   }
   if (env.CALLSYNC_LOG_LEVEL) merged.logLevel = env.CALLSYNC_LOG_LEVEL;
+  // The image's health check needs a port it knows; a number the schema then checks like the file's.
+  if (env.CALLSYNC_WORKER_HEALTH_PORT)
+    merged.worker = { ...section('worker'), healthPort: Number(env.CALLSYNC_WORKER_HEALTH_PORT) };
   return parseConfig(merged, file ?? 'environment');
 }

@@ -54,6 +54,18 @@ export const metricsConfigSchema = z
     path: ['tokenFile'],
   });
 
+/** `worker`: settings of a `callsync worker` process (README "Health checks"). */
+export const workerConfigSchema = z.object({
+  /**
+   * Port of the worker's /healthz and /readyz; 0 (the default) picks a free one, logged at start, so
+   * two workers on one machine never collide. The image sets 8789 (CALLSYNC_WORKER_HEALTH_PORT).
+   */
+  healthPort: z.number().int().min(0).max(65535).default(0),
+  /** Interface the health port listens on (0.0.0.0 for a probe from outside, e.g. Kubernetes). */
+  healthHost: z.string().min(1).default('127.0.0.1'),
+});
+
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type CodecEndpointConfig = z.infer<typeof codecEndpointSchema>;
 export type MetricsConfig = z.infer<typeof metricsConfigSchema>;
 

@@ -10,7 +10,12 @@ import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
 import { sslModeSchema } from '../connectors/postgres/tls';
 import { temporalConfigSchema } from './temporal';
-import { codecEndpointSchema, dashboardConfigSchema, metricsConfigSchema } from './observability';
+import {
+  codecEndpointSchema,
+  dashboardConfigSchema,
+  metricsConfigSchema,
+  workerConfigSchema,
+} from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
 import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
@@ -253,6 +258,8 @@ export const configSchema = z.object({
     .prefault({}),
   /** Prometheus metrics of the server and workers (README "Metrics"). */
   metrics: metricsConfigSchema.prefault({}),
+  /** A worker process's health endpoints (README "Health checks"). */
+  worker: workerConfigSchema.prefault({}),
   /** Erasing one person (`callsync erase`; README "Erasure"). */
   erasure: erasureConfigSchema.prefault({}),
   /** Transcripts for recordings that have none (off unless `google` is given; see README). */

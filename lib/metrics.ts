@@ -39,6 +39,21 @@ export interface CallsyncMetrics {
   callbacksClosed: Counter<'account'>;
   /** Report runs finished, by outcome (succeeded, failed). */
   reportRuns: Counter<'status'>;
+  /** Call and callback follow-ups that gave up (rows of call_failures), by account. */
+  callFailures: Counter<'account'>;
+  /** Failed attempts to set up a CRM destination (properties, field access), by destination type. */
+  crmSetupFailures: Counter<'destination'>;
+  /** Failed renewals of an access token (a login again after expiry), by vendor. */
+  tokenRefreshFailures: Counter<'vendor'>;
+  /** Recordings and voice messages whose audio is not archived yet (read at each scrape), by stream. */
+  archiveBacklog: Gauge<'stream'>;
+  /** Open (unresolved) quarantined records (read at each scrape), by account and stream. */
+  quarantineOpen: Gauge<'account' | 'stream'>;
+  /**
+   * When each stream's last incremental run succeeded, as a Unix time (read at each scrape); `kind`
+   * is history (synced every few minutes) or settings (hourly), so an alert can expect each's pace.
+   */
+  streamLastSuccess: Gauge<'account' | 'stream' | 'kind'>;
 }
 
 /** A fresh registry with every callsync metric, plus Node's process metrics (callsync_process_*, ...). */
@@ -78,6 +93,16 @@ export function createMetrics(): CallsyncMetrics {
     callbacksOpened: counter('callbacks_opened_total', 'Callbacks opened', ['account']),
     callbacksClosed: counter('callbacks_closed_total', 'Callbacks closed', ['account']),
     reportRuns: counter('report_runs_total', 'Report runs finished', ['status']),
+    callFailures: counter('call_failures_total', 'Call follow-ups that gave up', ['account']),
+    crmSetupFailures: counter('crm_setup_failures_total', 'Failed CRM setup attempts', ['destination']),
+    tokenRefreshFailures: counter('token_refresh_failures_total', 'Failed access token renewals', ['vendor']),
+    archiveBacklog: gauge('archive_backlog', 'Audio files not archived yet', ['stream']),
+    quarantineOpen: gauge('quarantine_open', 'Open quarantined records', ['account', 'stream']),
+    streamLastSuccess: gauge(
+      'stream_last_success_timestamp_seconds',
+      'When the stream last synced successfully (incremental run)',
+      ['account', 'stream', 'kind'],
+    ),
   };
 }
 

@@ -337,6 +337,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           metrics: observability.metrics,
           metricsEndpoint: observability.metricsEndpoint,
           erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
+          archiveMaxAgeMs: config.archive.maxAge,
           dashboard,
         }),
       taken('webhook receiver'),

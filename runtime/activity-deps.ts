@@ -19,7 +19,7 @@ import { claimCrmDestinations, createCrmConnectors, prepareCrmDestinations } fro
 import { sharedPlatformLimiter } from './vendor-limits';
 import { lazyTemporalClient } from './temporal-connection';
 import { temporalDataConverter } from './temporal-encryption';
-import { recordApiRequest } from '../lib/metrics';
+import { metrics, recordApiRequest } from '../lib/metrics';
 import type { Logger } from '../lib/logger';
 import { createGoogleDriveObjectStore } from '../connectors/object-store/google-drive';
 import type { ObjectStore } from '../connectors/object-store';
@@ -46,6 +46,10 @@ export async function createActivityDeps(
   });
   const clients = new Map<string, PlatformClient>();
   for (const account of config.accounts) {
+    // Counters of failures start at 0, so the first one is an increase Prometheus sees (alerts).
+    metrics().callFailures.inc({ account: account.name }, 0);
+    if (account.platform.credentials.type === 'password')
+      metrics().tokenRefreshFailures.inc({ vendor: 'platform' }, 0);
     clients.set(
       account.name,
       createPlatformClient({
@@ -60,6 +64,7 @@ export async function createActivityDeps(
           recordApiRequest('platform', e.status);
           hooks.onPlatformRequest?.(account.name, e);
         },
+        onLoginFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'platform' }),
       }),
     );
   }

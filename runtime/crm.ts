@@ -6,6 +6,7 @@ import { BuiltinCrmConnector } from '../connectors/builtin-crm';
 import { destinationIdOf, type CrmConnector } from '../connectors/crm/crm-connector';
 import { sharedRateLimiters } from '../connectors/crm/shared-rate-limiter';
 import { CrmError, CrmRateLimitedError } from '../connectors/crm/errors';
+import { metrics } from '../lib/metrics';
 import { HubSpotConnector } from '../connectors/hubspot';
 import { claimTypeOnlyRows, type Database } from '../connectors/postgres';
 import { OUTCOMES_STREAM } from '../activities/outcome-activities';
@@ -77,6 +78,8 @@ export async function prepareCrmDestinations(
   onRetry: (message: string, delayMs: number) => void = () => undefined,
 ): Promise<void> {
   const connectors = new Set(config.accounts.map((a) => crm(a.name)));
+  // Each series from 0, so the first failure is an increase Prometheus sees.
+  for (const connector of connectors) metrics().crmSetupFailures.inc({ destination: connector.name }, 0);
   for (const connector of connectors) {
     for (
       let attempt = 1, delay = retry.firstDelayMs;
@@ -87,6 +90,7 @@ export async function prepareCrmDestinations(
         await connector.prepare?.();
         break;
       } catch (err) {
+        metrics().crmSetupFailures.inc({ destination: connector.name });
         const reason = err instanceof Error ? err.message : String(err);
         if (!(err instanceof CrmError && err.retryable) || attempt >= retry.attempts) {
           const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';

@@ -2,8 +2,9 @@
 # Installs the Debian packages the tests drive for real when they are missing: poppler-utils
 # (pdftotext reads the PDF reports back), nginx (TLS/mTLS in front of the Temporal dev server) and
 # chromium (the dashboard's browser test), docker-compose (Debian's compose v1, which validates
-# docker-compose.yml without a Docker engine) and openssl (README's deployment commands, which the
-# compose tests run). Needs root or passwordless sudo when something is missing;
+# docker-compose.yml without a Docker engine), openssl (README's deployment commands, which the
+# compose tests run) and prometheus (its promtool checks monitoring/'s config and unit-tests the
+# alert rules). Needs root or passwordless sudo when something is missing;
 # fails with the list of what is missing otherwise.
 set -euo pipefail
 need=()
@@ -12,8 +13,9 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v docker-compose >/dev/null 2>&1 || need+=(docker-compose)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 if [ ${#need[@]} -eq 0 ]; then
-  echo "debian packages: all present (pdftotext, nginx, chromium, docker-compose, openssl)"
+  echo "debian packages: all present (pdftotext, nginx, chromium, docker-compose, openssl, promtool)"
   exit 0
 fi
 sudo=""

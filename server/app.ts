@@ -5,6 +5,7 @@ import { errorBody, registerWebhookRoutes, type WebhookRoutesOptions } from './w
 import { registerCodecRoutes, type CodecRoutesOptions } from './codec-routes';
 import { registerMetricsRoutes, type MetricsRoutesOptions } from './metrics-routes';
 import { registerDashboardRoutes, type DashboardOptions } from './dashboard/routes';
+import { registerHealthRoutes, type HealthRoutesOptions } from './health-routes';
 
 /** Longest a request may take to arrive, headers and body, by default (config server.requestTimeout). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -28,6 +29,8 @@ export interface ServerAppOptions {
   metrics?: Omit<MetricsRoutesOptions, 'logger'> | undefined;
   /** The dashboard at /dashboard; off when absent. */
   dashboard?: Omit<DashboardOptions, 'logger'> | undefined;
+  /** GET /healthz and /readyz; off when absent. */
+  health?: HealthRoutesOptions | undefined;
 }
 
 /** Builds (but does not start) the server. */
@@ -59,6 +62,7 @@ export async function buildServerApp(opts: ServerAppOptions): Promise<FastifyIns
   });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send(errorBody('Not found')));
   app.get('/health', async () => ({ status: 'ok' }));
+  if (opts.health) registerHealthRoutes(app, opts.health);
   await registerWebhookRoutes(app, { ...opts.webhooks, logger });
   if (opts.codec) await registerCodecRoutes(app, { ...opts.codec, logger });
   if (opts.metrics) registerMetricsRoutes(app, { ...opts.metrics, logger });

@@ -156,6 +156,11 @@ export class Relay {
       opts.timeline ?? new Kysely<Database>({ dialect: new PostgresDialect({ pool: opts.pool }) });
   }
 
+  /** True between start() and stop(): its loops are relaying (or backing off after a failure). */
+  get running(): boolean {
+    return !this.stopped && this.loops.length > 0;
+  }
+
   /** Starts the loops (pending rows left from before are relayed first). */
   start(): void {
     if (!this.stopped) return;

@@ -64,6 +64,7 @@ export function registerServerCommand(program: Command): void {
         requestTimeoutMs: config.server.requestTimeout,
         trustProxy: config.server.trustProxy,
         erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
+        archiveMaxAgeMs: config.archive.maxAge,
       });
       logger.info({ url: server.url, metrics: server.metricsUrl, relay: opts.relay }, 'server listening');
       const ready = { server: 'ready', url: server.url, port: server.port };

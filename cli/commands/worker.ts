@@ -7,6 +7,7 @@ import { createActivityDeps } from '../../runtime/activity-deps';
 import { payloadCodecFromConfig } from '../../runtime/temporal-encryption';
 import { createWorker, tuneWorkerHeap } from '../../runtime/worker';
 import { startMetricsServer } from '../../runtime/metrics-server';
+import { startHealthServer, workerReadiness, type WorkerParts } from '../../runtime/worker-health';
 import { tokenSetting } from '../../runtime/server-observability';
 import { metrics } from '../../lib/metrics';
 import {
@@ -52,8 +53,24 @@ export async function runWorker(
         })
       : undefined;
   if (metricsServer) logger.info({ url: metricsServer.url }, 'worker metrics served');
+  // Listening before anything connects: /healthz answers while /readyz says what is still starting.
+  const parts: WorkerParts = {};
+  const readyzLog = logger.child({ module: 'readyz' });
+  const health = await startHealthServer(
+    config.worker.healthPort,
+    config.worker.healthHost,
+    workerReadiness(parts, (check, err) => readyzLog.warn({ err, check }, 'not ready')),
+  ).catch((err: unknown) => {
+    throw new Error(
+      `worker.healthPort ${config.worker.healthPort} on ${config.worker.healthHost}: ${(err as Error).message} ` +
+        '(another worker on this machine? give each its own port, or 0 for a free one)',
+      { cause: err },
+    );
+  });
+  logger.info({ url: health.url, healthPort: health.port }, 'worker health served (/healthz, /readyz)');
   const database = await resolveDatabase(config, logger);
   const deps = await createActivityDeps(config, database.url, logger, { temporalAddress: address });
+  parts.pool = deps.warehouse.pool;
   const { worker, connection } = await createWorker({
     address,
     namespace: config.temporal.namespace,
@@ -62,6 +79,8 @@ export async function runWorker(
     security: config.temporal,
     ...(opts.vendorQueuesOnly ? { vendorQueuesOnly: true } : {}),
   });
+  parts.worker = worker;
+  parts.connection = connection;
   const stop = (signal: string): void => {
     logger.info({ signal }, 'worker shutting down');
     worker.shutdown();
@@ -76,6 +95,7 @@ export async function runWorker(
     await deps.close();
     await database.stop();
     await metricsServer?.close();
+    await health.close();
     logger.info('worker stopped');
   }
 }

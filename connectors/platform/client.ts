@@ -20,6 +20,8 @@ export interface PlatformClientOptions extends PlatformClientConfigInput {
   twoFactorCode?: TwoFactorCodeProvider;
   /** Called after every HTTP attempt (metrics, contract tests). */
   onRequest?: (event: RequestEvent) => void;
+  /** Called when logging in (again, once a token expired) fails (metrics). */
+  onLoginFailed?: (err: unknown) => void;
   /** Waited on before every request instead of the in-process `requestsPerSecond` limit. */
   limiter?: RequestLimiter;
   fetch?: typeof globalThis.fetch;
@@ -57,6 +59,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
     twoFactorCode: options.twoFactorCode,
     now,
     logger,
+    onLoginFailed: options.onLoginFailed,
   });
   core.useSession(session);
   return {

@@ -9,6 +9,7 @@ import { parseConfig } from '../../config/load';
 import { callWorkflowId } from '../../contracts';
 import { recentCallFailures } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
+import { metrics } from '../../lib/metrics';
 import { createActivityDeps } from '../../runtime/activity-deps';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startFakeSalesforce } from '../fakes/salesforce-server';
@@ -17,6 +18,12 @@ import { callbackIdOf, missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
+
+/** callsync_call_failures_total{account="acme"} of this process (its worker runs here). */
+async function callFailuresCounted(): Promise<number> {
+  const { values } = await metrics().callFailures.get();
+  return values.find((v) => v.labels.account === 'acme')?.value ?? 0;
+}
 
 describe('callsync worker with HubSpot on a new portal', () => {
   let fake: FakeHubSpot;
@@ -121,6 +128,7 @@ describe('callsync worker with HubSpot on a new portal', () => {
     const before = fake.requests.filter(
       (r) => r.method === 'POST' && r.path === '/crm/v3/objects/calls/batch/create',
     ).length;
+    const countedBefore = await callFailuresCounted();
     const callId = await missedCall(h, caller);
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
     await expect(handle.result()).rejects.toThrow();
@@ -138,6 +146,8 @@ describe('callsync worker with HubSpot on a new portal', () => {
       failure_type: 'CrmBadRequestError',
     });
     expect(failure?.message).toMatch(/fault injected by the test \(400\)/);
+    // Counted for the alert CallsyncCallFailures, once.
+    expect(await callFailuresCounted()).toBe(countedBefore + 1);
     // Neither the row nor the raw history (read without the codec) holds the number in clear; the
     // client, with the codec, reads the failure as HubSpot wrote it.
     expect(failure?.message).toContain('"[number …78]" was not a valid value');

@@ -2,6 +2,7 @@
 // dev server, PostgreSQL) move the counters on /metrics by exactly what happened. /metrics is never
 // open on the public receiver port: it is on a port of its own, or behind its bearer token.
 import { syncStreamWorkflow } from '../../contracts';
+import { addQuarantined } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
 import { metrics } from '../../lib/metrics';
 import { startServer, type RunningServer } from '../../server';
@@ -139,5 +140,48 @@ describe('Prometheus metrics', () => {
       moved('callsync_api_requests_total', { vendor: 'platform', status: '2xx' }),
     ).toBeGreaterThanOrEqual(summary.pages);
     expect(sampleValue(after, 'callsync_stream_lag_seconds', labels)).toBeGreaterThan(0);
+  });
+
+  it('reads what the alert rules watch from PostgreSQL: last sync, open quarantine, archive backlog', async () => {
+    // The sync above ran a whole run of cdrs (a sync_runs row); a quarantined record is added here.
+    const first = await scrape();
+    // Read as 0 before its first quarantined record: a stream that has synced has the series.
+    const cdrsOpen = first.find(
+      (x) =>
+        x.name === 'callsync_quarantine_open' && x.labels.account === 'acme' && x.labels.stream === 'cdrs',
+    );
+    expect(cdrsOpen?.value).toBe(0);
+    await addQuarantined(h.deps.warehouse.db, {
+      account: 'acme',
+      stream: 'cdrs',
+      recordId: 'metrics-q-1',
+      reason: 'test',
+      raw: { id: 'metrics-q-1' },
+    });
+    const after = await scrape();
+    expect(sampleValue(after, 'callsync_quarantine_open', { account: 'acme', stream: 'cdrs' })).toBe(1);
+    const lastSync = sampleValue(after, 'callsync_stream_last_success_timestamp_seconds', {
+      account: 'acme',
+      stream: 'cdrs',
+      kind: 'history',
+    });
+    expect(Math.abs(Date.now() / 1000 - lastSync)).toBeLessThan(600);
+    const unarchived = async (table: 'recordings' | 'voicemessages') =>
+      Number(
+        (
+          await h.deps.warehouse.db
+            .selectFrom(table)
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .where('audio_archived_at', 'is', null)
+            .where('audio_lost_at', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    for (const stream of ['recordings', 'voicemessages'] as const) {
+      expect(after.some((x) => x.name === 'callsync_archive_backlog' && x.labels.stream === stream)).toBe(
+        true,
+      );
+      expect(sampleValue(after, 'callsync_archive_backlog', { stream })).toBe(await unarchived(stream));
+    }
   });
 });

@@ -145,6 +145,28 @@ describe('platform session: re-login after 401', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('reports a failed re-login once, however many requests waited on it (token refresh failures)', async () => {
+    const { handler, state } = platform();
+    let loginsRefused = false;
+    const refusing = (req: SeenRequest) =>
+      loginsRefused && req.path === '/login'
+        ? json(401, { message: 'Invalid credentials', errors: [] })
+        : handler(req);
+    const failed: unknown[] = [];
+    const { client } = testClient(refusing, {
+      credentials: passwordCredentials,
+      onLoginFailed: (err) => failed.push(err),
+    });
+    await client.customer.me();
+    expect(failed).toHaveLength(0);
+    state.valid = undefined; // the token expired, and the password was changed meanwhile
+    loginsRefused = true;
+    const results = await Promise.allSettled([client.customer.me(), client.customer.me()]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toBeInstanceOf(UnauthorizedError);
+  });
+
   it('shares one re-login among concurrent requests that got 401', async () => {
     const { handler, state } = platform();
     const { client, seen } = testClient(handler, { credentials: passwordCredentials });

@@ -3,7 +3,14 @@
 import { parseConfig } from '../../config/load';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
+import { metrics } from '../../lib/metrics';
 import { prepareCrmDestinations } from '../../runtime/crm';
+
+/** callsync_crm_setup_failures_total{destination="hubspot"} now (undefined before any setup). */
+async function setupFailures(): Promise<number | undefined> {
+  const { values } = await metrics().crmSetupFailures.get();
+  return values.find((v) => v.labels.destination === 'hubspot')?.value;
+}
 
 const config = parseConfig({
   accounts: [
@@ -57,10 +64,13 @@ describe('prepareCrmDestinations', () => {
 
   it('gives up after the last attempt, saying how many it made', async () => {
     const c = connector([unavailable(), unavailable(), unavailable(), unavailable(), unavailable()]);
+    const before = (await setupFailures()) ?? 0;
     await expect(prepareCrmDestinations(config, () => c.crm, fast)).rejects.toThrow(
       'CRM setup failed (crm.destination hubspot) (after 4 attempts): hubspot: internal error (503)',
     );
     expect(c.calls()).toBe(4);
+    // Every failed attempt counts (callsync_crm_setup_failures_total, alert CallsyncCrmSetupFailing).
+    expect(await setupFailures()).toBe(before + 4);
   });
 
   it('stops at once on a refusal', async () => {

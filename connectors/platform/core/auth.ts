@@ -17,6 +17,8 @@ export interface AuthSessionOptions {
   twoFactorCode?: TwoFactorCodeProvider | undefined;
   now: () => number;
   logger: Logger;
+  /** Called when a login (the renewal of an expired or missing token) fails (metrics). */
+  onLoginFailed?: ((err: unknown) => void) | undefined;
 }
 
 /** A login's outcome as the session reads it from the platform's liberal response shapes. */
@@ -216,9 +218,15 @@ export class AuthSession implements SessionPort {
   /** Runs `work` unless another call's work is running, in which case it waits for that instead. */
   private async singleFlight(work: () => Promise<void>): Promise<void> {
     if (!this.pending) {
-      this.pending = work().finally(() => {
-        this.pending = undefined;
-      });
+      this.pending = work()
+        .catch((err: unknown) => {
+          // Once per shared login, however many requests wait on it.
+          this.opts.onLoginFailed?.(err);
+          throw err;
+        })
+        .finally(() => {
+          this.pending = undefined;
+        });
     }
     await this.pending;
   }

@@ -25,3 +25,5 @@ export * from './contact-sync';
 export * from './crm-contact-cache';
 export * from './conversations';
 export * from './crm-destination-claims';
+export * from './health';
+export * from './ops-gauges';
