@@ -28,6 +28,7 @@ import * as createBuiltinMessages from './2026_12_27_0900_create_builtin_message
 import * as callerReachesAndDialSends from './2026_12_29_0900_caller_reaches_and_dial_sends';
 import * as createDashboardUsers from './2026_12_30_0900_create_dashboard_users';
 import * as crmMappingsByDestination from './2026_12_31_0900_crm_mappings_by_destination';
+import * as callFailureRetries from './2027_01_02_0900_call_failure_retries';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -58,4 +59,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_30_0900_contact_cache_by_account': contactCacheByAccount,
   '2026_12_30_0900_create_dashboard_users': createDashboardUsers,
   '2026_12_31_0900_crm_mappings_by_destination': crmMappingsByDestination,
+  '2027_01_02_0900_call_failure_retries': callFailureRetries,
 };
