@@ -8,7 +8,8 @@ import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { recordingAudio } from '../../connectors/postgres';
+import { retryCallFailure } from '../../activities/call-failure-retry';
+import { CALL_LIFECYCLE_TYPE, callFailureById, recordingAudio } from '../../connectors/postgres';
 import {
   quarantineRetryWorkflow,
   quarantineRetryWorkflowId,
@@ -30,7 +31,7 @@ import { callListPage, callPage } from './calls-page';
 import type { DashboardOptions } from './context';
 import { csrfField, esc, page, query } from './html';
 import { overviewPage } from './overview-page';
-import { callListQuerySchema, parseQuery, quarantineQuerySchema } from './params';
+import { callListQuerySchema, callPageQuerySchema, parseQuery, quarantineQuerySchema } from './params';
 import { quarantinePage } from './quarantine-page';
 
 export type { DashboardOptions } from './context';
@@ -256,10 +257,44 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
       if (!viewerOf(req).accounts.includes(account)) return forbidden(req, reply, account);
       if (!/^\d{1,15}$/.test(id))
         return refuse(req, reply, 400, 'path parameter "id" must be a call id (digits)');
-      const body = await callPage(view(req), account, Number(id));
+      const q = parseQuery(callPageQuerySchema, req.query);
+      if (!q.ok) return refuse(req, reply, 400, q.message);
+      const body = await callPage(view(req), account, Number(id), q.value);
       return body
         ? html(reply, body)
         : html(reply, page('Not found', 'calls', '<h1>No such call</h1>', view(req).session), 404);
+    });
+    // Retries the call's failed follow-up (activities/call-failure-retry.ts: once, however often the
+    // form is sent) and goes back to the call's page, which shows the retry's state.
+    scope.post('/dashboard/calls/:account/:id/retry', async (req, reply) => {
+      const { account, id } = req.params as { account: string; id: string };
+      const v = viewerOf(req);
+      if (!v.accounts.includes(account)) return forbidden(req, reply, account);
+      if (v.role !== 'admin') return refuse(req, reply, 403, 'Only an admin may retry a call follow-up.');
+      if (!/^\d{1,15}$/.test(id))
+        return refuse(req, reply, 400, 'path parameter "id" must be a call id (digits)');
+      const failureId = form(req).failure;
+      const failure =
+        failureId && /^\d{1,18}$/.test(failureId) ? await callFailureById(opts.db, failureId) : undefined;
+      if (failure?.account !== account || failure.workflow_type !== CALL_LIFECYCLE_TYPE)
+        return refuse(req, reply, 400, 'field "failure" must name a failed follow-up of this account');
+      const back = (retry: string) =>
+        reply.redirect(`/dashboard/calls/${encodeURIComponent(account)}/${id}${query({ retry })}`, 303);
+      if (!opts.temporal) return back('error');
+      try {
+        const result = await retryCallFailure(
+          { db: opts.db, client: opts.temporal.client, taskQueue: opts.temporal.taskQueue },
+          { account, callId: Number(failure.subject), by: `dashboard:${v.username}` },
+        );
+        log.info(
+          { account, callId: failure.subject, user: v.username, status: result.status },
+          'call follow-up retry',
+        );
+        return back(result.status);
+      } catch (err) {
+        log.warn({ account, callId: failure.subject, err }, 'call follow-up retry failed to start');
+        return back('error');
+      }
     });
     scope.get('/dashboard/audio/:account/:id', async (req, reply) => {
       const { account, id } = req.params as { account: string; id: string };
