@@ -4,7 +4,8 @@
 // a command, logs the call exactly once and the failure row says who retried it and that it
 // succeeded; a second retry changes nothing, and a late webhook still starts no second lifecycle. On
 // the dashboard, the call's page shows the reason (masked) and its Retry form, which needs the CSRF
-// token and, sent twice at once, retries once.
+// token and, sent twice at once, retries once. A retry that fails again is a new failure linked to
+// the one it retried, and `retry --all-failed` takes it up.
 import { spawn } from 'node:child_process';
 import { parseConfig } from '../../config/load';
 import { callWorkflowId, type CallEventSignal } from '../../contracts';
@@ -276,5 +277,36 @@ describe('retry of a failed call follow-up', () => {
     const again = await b.post(`${path}/retry`, fields);
     expect(again.headers.get('location')).toBe(`${path}?retry=already-retried`);
     expect(callLogs(callId)).toHaveLength(1);
+  });
+
+  it('links a retry that fails again to a new failure, which `retry --all-failed` then retries', async () => {
+    const { callId, failure } = await failedCall('+442079460783');
+    // HubSpot still refuses: the retry fails, and says so on both rows.
+    fake.failNext('POST', CALLS_CREATE, 400);
+    const failed = await retryCli(h, ['--call', `acme:${callId}`]);
+    expect(failed.status).toBe(1);
+    expect(JSON.parse(failed.stdout.trim())).toMatchObject({ status: 'started', outcome: 'failed' });
+    const second = (await latestCallFailure(h.deps.warehouse.db, 'acme', callId))!;
+    expect(second.id).not.toBe(failure.id);
+    expect(second).toMatchObject({ retry_of: failure.id, retry_requested_at: null, activity: 'logCall' });
+    const first = await h.deps.warehouse.db
+      .selectFrom('call_failures')
+      .selectAll()
+      .where('id', '=', failure.id)
+      .executeTakeFirstOrThrow();
+    expect(first).toMatchObject({ retry_outcome: 'failed', retry_run_id: second.run_id });
+
+    // Fixed now: every call whose latest failure was never retried, this one among them.
+    const all = await retryCli(h, ['--all-failed', '--account', 'acme', '--since', '1h']);
+    expect({ status: all.status, stderr: all.stderr }).toEqual({ status: 0, stderr: '' });
+    const lines = all.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({ callId, status: 'started', failureId: second.id, outcome: 'succeeded' }),
+    ]);
+    expect(callLogs(callId)).toHaveLength(1);
+    expect(await runsOf(callId, 3)).toBe(3);
   });
 });
