@@ -51,7 +51,8 @@ export function callFailureCard(
     ? `<form class="inline" method="post" action="/dashboard/calls/${esc(encodeURIComponent(account))}/${cdrId}/retry">${csrfField(opts.session?.csrf)}<input type="hidden" name="failure" value="${esc(f.id)}"><button class="primary" type="submit">Retry the follow-up</button></form>`
     : '';
   const earlier = f.retry_of ? ` <span class="muted">(a retry of failure #${esc(f.retry_of)})</span>` : '';
-  return `<div class="card" id="failure"><h2>Follow-up failed ${pill(f.failure_type, 'bad')}</h2>
+  const heading = state === 'succeeded' ? 'Follow-up failed, then retried' : 'Follow-up failed';
+  return `<div class="card" id="failure"><h2>${heading} ${pill(f.failure_type, 'bad')}</h2>
 <table><tbody>
 <tr><th>Step</th><td id="failure-step">${esc(f.activity)}</td></tr>
 <tr><th>Reason</th><td class="reason" id="failure-reason">${esc(f.message)}</td></tr>

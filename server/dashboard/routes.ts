@@ -1,5 +1,6 @@
 // The dashboard on callsync's HTTP server: /dashboard (overview), /dashboard/calls (search and a
-// call's page), /dashboard/quarantine (with retry), behind a log-in (users with a role and the
+// call's page), /dashboard/failures (failed call follow-ups, with retry: retry-routes.ts),
+// /dashboard/quarantine (with retry), behind a log-in (users with a role and the
 // accounts they may see; server/dashboard/auth.ts). Every page shows only the viewer's accounts and
 // answers 403 for another's; every form carries a CSRF token; every answer carries security headers.
 import { randomBytes } from 'node:crypto';
@@ -8,8 +9,7 @@ import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { retryCallFailure } from '../../activities/call-failure-retry';
-import { CALL_LIFECYCLE_TYPE, callFailureById, recordingAudio } from '../../connectors/postgres';
+import { recordingAudio } from '../../connectors/postgres';
 import {
   quarantineRetryWorkflow,
   quarantineRetryWorkflowId,
@@ -33,6 +33,7 @@ import { csrfField, esc, page, query } from './html';
 import { overviewPage } from './overview-page';
 import { callListQuerySchema, callPageQuerySchema, parseQuery, quarantineQuerySchema } from './params';
 import { quarantinePage } from './quarantine-page';
+import { registerRetryRoutes } from './retry-routes';
 
 export type { DashboardOptions } from './context';
 
@@ -264,38 +265,7 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
         ? html(reply, body)
         : html(reply, page('Not found', 'calls', '<h1>No such call</h1>', view(req).session), 404);
     });
-    // Retries the call's failed follow-up (activities/call-failure-retry.ts: once, however often the
-    // form is sent) and goes back to the call's page, which shows the retry's state.
-    scope.post('/dashboard/calls/:account/:id/retry', async (req, reply) => {
-      const { account, id } = req.params as { account: string; id: string };
-      const v = viewerOf(req);
-      if (!v.accounts.includes(account)) return forbidden(req, reply, account);
-      if (v.role !== 'admin') return refuse(req, reply, 403, 'Only an admin may retry a call follow-up.');
-      if (!/^\d{1,15}$/.test(id))
-        return refuse(req, reply, 400, 'path parameter "id" must be a call id (digits)');
-      const failureId = form(req).failure;
-      const failure =
-        failureId && /^\d{1,18}$/.test(failureId) ? await callFailureById(opts.db, failureId) : undefined;
-      if (failure?.account !== account || failure.workflow_type !== CALL_LIFECYCLE_TYPE)
-        return refuse(req, reply, 400, 'field "failure" must name a failed follow-up of this account');
-      const back = (retry: string) =>
-        reply.redirect(`/dashboard/calls/${encodeURIComponent(account)}/${id}${query({ retry })}`, 303);
-      if (!opts.temporal) return back('error');
-      try {
-        const result = await retryCallFailure(
-          { db: opts.db, client: opts.temporal.client, taskQueue: opts.temporal.taskQueue },
-          { account, callId: Number(failure.subject), by: `dashboard:${v.username}` },
-        );
-        log.info(
-          { account, callId: failure.subject, user: v.username, status: result.status },
-          'call follow-up retry',
-        );
-        return back(result.status);
-      } catch (err) {
-        log.warn({ account, callId: failure.subject, err }, 'call follow-up retry failed to start');
-        return back('error');
-      }
-    });
+    registerRetryRoutes(scope, { opts, log, viewerOf, view, html, refuse });
     scope.get('/dashboard/audio/:account/:id', async (req, reply) => {
       const { account, id } = req.params as { account: string; id: string };
       if (!viewerOf(req).accounts.includes(account))

@@ -309,4 +309,30 @@ describe('retry of a failed call follow-up', () => {
     expect(callLogs(callId)).toHaveLength(1);
     expect(await runsOf(callId, 3)).toBe(3);
   });
+
+  it('lists failed follow-ups on the dashboard, each with a Retry that runs once', async () => {
+    const { callId, failure } = await failedCall('+442079460784');
+    const b = new Browser(server.url);
+    await b.login();
+    const row = (html: string) =>
+      new RegExp(`<tr data-failure="${failure.id}">[\\s\\S]*?</tr>`).exec(html)?.[0] ?? '';
+    const list = await (await b.request('/dashboard/failures')).text();
+    expect(row(list)).toContain('logCall');
+    expect(row(list)).toContain('&quot;[number …84]&quot; was not a valid value');
+    expect(row(list)).not.toContain('442079460784');
+    expect(row(list)).toContain('action="/dashboard/failures/retry"');
+    const fields = { _csrf: Browser.csrf(list), failure: failure.id };
+    const first = await b.post('/dashboard/failures/retry', fields);
+    expect(first.headers.get('location')).toBe('/dashboard/failures?retry=started');
+    await eventually(async () => {
+      const r = await latestCallFailure(h.deps.warehouse.db, 'acme', callId);
+      return r?.retry_outcome === 'succeeded' ? r : undefined;
+    }, 'the retry to succeed');
+    const again = await b.post('/dashboard/failures/retry', fields);
+    expect(again.headers.get('location')).toBe('/dashboard/failures?retry=already-retried');
+    const after = await (await b.request('/dashboard/failures')).text();
+    expect(row(after)).toContain('succeeded');
+    expect(row(after)).not.toContain('action="/dashboard/failures/retry"');
+    expect(callLogs(callId)).toHaveLength(1);
+  });
 });

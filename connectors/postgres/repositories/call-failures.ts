@@ -160,3 +160,38 @@ export async function finishCallFailureRetry(
 export async function callFailureById(db: Kysely<Database>, id: string): Promise<CallFailureRow | undefined> {
   return db.selectFrom('call_failures').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** A call's latest failure, with the CDR its dashboard page is keyed by (null while not synced). */
+export type CallFailureListRow = CallFailureRow & { cdr_id: string | null };
+
+/** Each call's latest follow-up failure, newest first (the dashboard's failures list). */
+export async function latestCallFailures(
+  db: Kysely<Database>,
+  opts: { accounts: readonly string[]; limit: number },
+): Promise<CallFailureListRow[]> {
+  if (opts.accounts.length === 0) return [];
+  const latest = db
+    .selectFrom('call_failures')
+    .selectAll()
+    .distinctOn(['account', 'subject'])
+    .where('workflow_type', '=', CALL_LIFECYCLE_TYPE)
+    .where('account', 'in', opts.accounts)
+    .orderBy('account')
+    .orderBy('subject')
+    .orderBy('failed_at', 'desc')
+    .orderBy('id', 'desc')
+    .as('f');
+  return db
+    .selectFrom(latest)
+    .selectAll('f')
+    .select(
+      sql<string | null>`(select c.id::text from cdrs c where c.account = f.account
+        and c.live_id = f.subject::bigint order by coalesce(c.is_root, true) desc, c.id limit 1)`.as(
+        'cdr_id',
+      ),
+    )
+    .orderBy('f.failed_at', 'desc')
+    .orderBy('f.id', 'desc')
+    .limit(opts.limit)
+    .execute();
+}
