@@ -74,6 +74,15 @@ async function settle(ctx: CallRetryContext, r: CallRetryResult, ms: number): Pr
   return row ? (retryState(row) ?? 'running') : null;
 }
 
+/** The operating-system user running the command (a container's user may have no name). */
+function whoRuns(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+}
+
 /** Registers `retry` on the CLI program. */
 export function registerRetryCommand(program: Command): void {
   program
@@ -110,7 +119,7 @@ export function registerRetryCommand(program: Command): void {
           client: temporal.client,
           taskQueue: config.temporal.taskQueue,
         };
-        const by = `cli:${userInfo().username}`;
+        const by = `cli:${whoRuns()}`;
         const requests = opts.call
           ? [{ ...opts.call, result: await retryCallFailure(ctx, { ...opts.call, by }) }]
           : await retryUnretriedCallFailures(ctx, {
