@@ -53,6 +53,16 @@ export interface CallRetryContext {
   taskQueue: string;
 }
 
+/** A retry claimed this long ago whose run was never named may be asked for again (its starter died). */
+const STALE_CLAIM_MS = 2 * 60_000;
+
+/** Whether a retry may be asked for: never claimed, or claimed by a starter that died before starting it. */
+export function retryable(row: CallFailureRow, now = new Date()): boolean {
+  if (row.retry_outcome !== null) return false;
+  if (row.retry_requested_at === null) return true;
+  return row.retry_run_id === null && now.getTime() - row.retry_requested_at.getTime() > STALE_CLAIM_MS;
+}
+
 /** Where a failure's retry stands, for people: null when it was never retried. */
 export function retryState(row: CallFailureRow): 'running' | 'succeeded' | 'failed' | null {
   if (row.retry_outcome) return row.retry_outcome;
@@ -98,8 +108,8 @@ async function retryFailureRow(
     at: r.retry_requested_at,
     outcome: retryState(r) ?? 'running',
   });
-  if (retryState(row) !== null) return already(row);
-  if (!(await claimCallFailureRetry(ctx.db, { id: row.id, by }))) {
+  // The claim decides (a stale one, whose starter died before starting the run, is taken again).
+  if (!(await claimCallFailureRetry(ctx.db, { id: row.id, by, staleMs: STALE_CLAIM_MS }))) {
     const now = await latestCallFailure(ctx.db, row.account, Number(row.subject));
     return already(now?.id === row.id ? now : row);
   }

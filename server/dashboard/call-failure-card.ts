@@ -1,7 +1,7 @@
 // A call's follow-up on its page: the latest failure (step, failure type, message as recorded —
 // numbers masked by the activity that wrote it — when, and how Temporal stopped retrying), the state
 // of its retry (who asked, when, how it ended), and the Retry form for an admin.
-import { retryState } from '../../activities/call-failure-retry';
+import { retryable, retryState } from '../../activities/call-failure-retry';
 import type { CallFailureRow } from '../../connectors/postgres';
 import type { DashboardOptions } from './context';
 import { csrfField, esc, pill, time } from './html';
@@ -46,7 +46,7 @@ export function callFailureCard(
     : state
       ? pill(state, tone(state))
       : '<span class="muted">not retried</span>';
-  const canRetry = opts.temporal !== undefined && opts.session?.role === 'admin' && state === null;
+  const canRetry = opts.temporal !== undefined && opts.session?.role === 'admin' && retryable(f);
   const form = canRetry
     ? `<form class="inline" method="post" action="/dashboard/calls/${esc(encodeURIComponent(account))}/${cdrId}/retry">${csrfField(opts.session?.csrf)}<input type="hidden" name="failure" value="${esc(f.id)}"><button class="primary" type="submit">Retry the follow-up</button></form>`
     : '';

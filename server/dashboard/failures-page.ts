@@ -1,6 +1,6 @@
 // Failed call follow-ups: each call's latest failure, newest first, with its reason (masked as
 // recorded), its retry state and a Retry button for an admin (server/dashboard/retry-routes.ts).
-import { retryState } from '../../activities/call-failure-retry';
+import { retryable, retryState } from '../../activities/call-failure-retry';
 import { latestCallFailures } from '../../connectors/postgres';
 import { callRetryFlash } from './call-failure-card';
 import type { DashboardOptions } from './context';
@@ -21,11 +21,13 @@ export async function failuresPage(opts: DashboardOptions, q: CallPageQuery): Pr
       const call = f.cdr_id
         ? `<a href="/dashboard/calls/${esc(encodeURIComponent(f.account))}/${esc(f.cdr_id)}">${esc(f.subject)}</a>`
         : esc(f.subject);
-      const retry = state
+      const asked = state
         ? `${pill(state, tone(state))}<br><span class="muted">${esc(f.retry_requested_by)} ${time(f.retry_requested_at)}</span>`
-        : canRetry
-          ? `<form class="inline" method="post" action="/dashboard/failures/retry">${csrfField(opts.session?.csrf)}<input type="hidden" name="failure" value="${esc(f.id)}"><button class="primary small" type="submit">Retry</button></form>`
-          : '<span class="muted">not retried</span>';
+        : '';
+      const retry =
+        canRetry && retryable(f)
+          ? `${asked ? `${asked}<br>` : ''}<form class="inline" method="post" action="/dashboard/failures/retry">${csrfField(opts.session?.csrf)}<input type="hidden" name="failure" value="${esc(f.id)}"><button class="primary small" type="submit">Retry</button></form>`
+          : asked || '<span class="muted">not retried</span>';
       return `<tr data-failure="${esc(f.id)}"><td class="muted">${time(f.failed_at)}</td><td>${esc(f.account)}</td><td>${call}</td>
 <td>${esc(f.activity)}<br>${pill(f.failure_type, 'bad')}</td><td class="reason">${esc(f.message)}</td><td>${retry}</td></tr>`;
     })

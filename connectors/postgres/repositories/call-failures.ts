@@ -82,17 +82,14 @@ export async function unretriedCallFailures(
     .execute();
 }
 
-/** A claim whose run was never started (its starter died in between) may be taken again after this. */
-const STALE_CLAIM = sql`interval '2 minutes'`;
-
 /**
  * Claims the retry of failure `id` for `by` (who and when are kept): returns false, changing
  * nothing, when it was already claimed, so two requests never both start a retry. A claim whose
- * starter died before naming the run may be taken again after a while.
+ * starter died before naming the run may be taken again after `staleMs`.
  */
 export async function claimCallFailureRetry(
   db: Kysely<Database>,
-  req: { id: string; by: string },
+  req: { id: string; by: string; staleMs: number },
 ): Promise<boolean> {
   const updated = await db
     .updateTable('call_failures')
@@ -104,7 +101,7 @@ export async function claimCallFailureRetry(
         eb('retry_requested_at', 'is', null),
         eb.and([
           eb('retry_run_id', 'is', null),
-          eb('retry_requested_at', '<', sql<Date>`now() - ${STALE_CLAIM}`),
+          eb('retry_requested_at', '<', sql<Date>`now() - make_interval(secs => ${req.staleMs / 1000})`),
         ]),
       ]),
     )
