@@ -98,7 +98,11 @@ export function registerRetryCommand(program: Command): void {
     .option('--wait <duration>', 'how long to wait for each retry to end before reporting it running', '2m')
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       const parsed = optionsSchema.safeParse(raw);
-      if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('; '));
+      if (!parsed.success) {
+        const option = (path: PropertyKey[]) =>
+          path.length ? `--${String(path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ` : '';
+        throw new Error(parsed.error.issues.map((i) => `${option(i.path)}${i.message}`).join('; '));
+      }
       const opts = parsed.data;
       requireRunningStack(globalOptions(cmd), 'retry');
       const config = loadCliConfig(globalOptions(cmd));
