@@ -65,6 +65,8 @@ export interface CallFailureInput {
   failureType: string;
   message: string;
   retryState: string | null;
+  /** The failure (call_failures id) this run was retrying. */
+  retryOf?: string;
 }
 
 export interface CallbackTaskInput {
@@ -359,6 +361,7 @@ export function createCallActivities(deps: ActivityDeps) {
         failure_type: input.failureType,
         message: maskPhoneNumbers(input.message).slice(0, 2000),
         retry_state: input.retryState,
+        retry_of: input.retryOf ?? null,
       });
       metrics().callFailures.inc({ account: input.account });
     },

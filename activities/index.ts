@@ -1,6 +1,7 @@
 import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
 import { createCallCatchUpActivities } from './call-catch-up';
+import { createCallRetryActivities } from './call-failure-retry';
 import type { ActivityDeps } from './deps';
 import { createDialActivities } from './dial-activities';
 import { createReportActivities } from './report-activities';
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAudioActivities(deps),
     ...createCallActivities(deps),
     ...createCallCatchUpActivities(deps),
+    ...createCallRetryActivities(deps),
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
     ...createReportActivities(deps),

@@ -5,6 +5,7 @@ import { registerEraseCommand } from './commands/erase';
 import { registerKeysCommand } from './commands/keys';
 import { registerSchedulesCommand } from './commands/schedules';
 import { registerReportsCommand } from './commands/reports';
+import { registerRetryCommand } from './commands/retry';
 import { registerServerCommand } from './commands/server';
 import { registerStartCommand } from './commands/start';
 import { registerStatusCommand } from './commands/status';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerEmulatorCommand(program);
   registerReportsCommand(program);
   registerEraseCommand(program);
+  registerRetryCommand(program);
   registerUsersCommand(program);
   registerKeysCommand(program);
   return program;

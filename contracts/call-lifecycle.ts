@@ -14,6 +14,11 @@ export interface CallLifecycleInput {
   carried?: CallLifecycleCarried;
   /** History events of one run before it continues as new (tests set it low). */
   historyLimit?: number;
+  /**
+   * This run retries the follow-up that failed as call_failures row `retryOf` (dashboard or
+   * `callsync retry`): it starts again from the CDR, and writes how it ended on that row.
+   */
+  retryOf?: string;
 }
 
 /** What a missed-call event says about the call (the fields a callback needs). */

@@ -88,9 +88,15 @@ function freshState(input: CallLifecycleInput): CallLifecycleCarried {
  */
 export function callLifecycle(input: CallLifecycleInput): Promise<CallState> {
   return recordingFailures(
-    { account: input.account, subject: String(input.callId) },
+    { account: input.account, subject: String(input.callId), retryOf: input.retryOf },
     acts.recordCallFailure,
-    () => followCall(input),
+    async () => {
+      const state = await followCall(input);
+      // A retry's failure row tells how it ended, whether or not anyone waits for the run (a failed
+      // retry says so through recordCallFailure, which links the new row to it).
+      if (input.retryOf !== undefined) await acts.finishCallRetry({ failureId: input.retryOf });
+      return state;
+    },
   );
 }
 

@@ -6,7 +6,7 @@ import type { CallFailureInput } from '../activities/call-activities';
 
 /** Runs `body`; an activity failure is recorded with `record` and rethrown. */
 export async function recordingFailures<T>(
-  who: { account: string; subject: string },
+  who: { account: string; subject: string; retryOf?: string | undefined },
   record: (failure: CallFailureInput) => Promise<void>,
   body: () => Promise<T>,
 ): Promise<T> {
@@ -29,6 +29,7 @@ export async function recordingFailures<T>(
             : (cause?.name ?? err.name),
         message: cause?.message ?? err.message,
         retryState: err.retryState === undefined ? null : String(err.retryState),
+        ...(who.retryOf !== undefined ? { retryOf: who.retryOf } : {}),
       });
     }
     throw err;

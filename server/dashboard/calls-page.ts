@@ -1,8 +1,9 @@
 // The call list (search by number, user, outcome and date; keyset pages) and a call's own page.
-import { callDetail, callUsers, searchCalls } from '../../connectors/postgres';
+import { callDetail, callUsers, latestCallFailure, searchCalls } from '../../connectors/postgres';
+import { callFailureCard, callRetryFlash } from './call-failure-card';
 import type { DashboardOptions } from './context';
 import { esc, page, pill, query, time } from './html';
-import { OUTCOMES, type CallListQuery } from './params';
+import { OUTCOMES, type CallListQuery, type CallPageQuery } from './params';
 
 const PAGE_SIZE = 50;
 
@@ -91,11 +92,15 @@ export async function callPage(
   opts: DashboardOptions,
   account: string,
   cdrId: number,
+  q: CallPageQuery = {},
 ): Promise<string | undefined> {
   if (!opts.accounts.includes(account)) return undefined;
   const d = await callDetail(opts.db, account, cdrId, opts.destinations[account] ?? 'builtin');
   if (!d) return undefined;
   const c = d.cdr;
+  // A call's follow-up is keyed by its live id (the CDR's own id for a call without one).
+  const callId = Number(c.live_id ?? c.id);
+  const failure = await latestCallFailure(opts.db, account, callId);
   const events = d.events
     .map(
       (e) =>
@@ -134,6 +139,7 @@ ${r.summary ? `<p><b>Summary:</b> ${esc(r.summary)}</p>` : ''}${r.sentiment ? `<
     )
     .join('');
   const body = `<h1>Call ${esc(c.src)} → ${esc(c.dst)} <span class="muted">${time(c.calldate)}</span></h1>
+${callRetryFlash(q)}${callFailureCard(opts, account, cdrId, failure)}
 <div class="grid">
 <div class="card stat"><div class="n">${pill(c.disposition ?? 'unknown', outcomeTone(c.disposition))}</div><div class="l">outcome</div></div>
 <div class="card stat"><div class="n">${c.billsec ?? 0}s</div><div class="l">talk time</div></div>

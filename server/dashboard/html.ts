@@ -73,7 +73,7 @@ pre{white-space:pre-wrap;background:#f3f4f7;padding:10px;border-radius:6px;margi
 .who{color:#c9d1e3;margin-right:10px}.login{max-width:360px;margin:12vh auto}.login input{width:100%;margin:8px 0 12px}.pager{display:flex;gap:12px;margin-top:12px}
 `;
 
-export type Section = 'overview' | 'calls' | 'quarantine';
+export type Section = 'overview' | 'calls' | 'failures' | 'quarantine';
 
 /** Who is looking: shown in the header, and the CSRF token every form of theirs carries. */
 export interface PageSession {
@@ -95,7 +95,7 @@ export function page(title: string, section: Section | null, body: string, sessi
   const nav =
     section === null
       ? ''
-      : `<nav>${link('overview', '/dashboard', 'Overview')}${link('calls', '/dashboard/calls', 'Calls')}${link('quarantine', '/dashboard/quarantine', 'Quarantine')}</nav>
+      : `<nav>${link('overview', '/dashboard', 'Overview')}${link('calls', '/dashboard/calls', 'Calls')}${link('failures', '/dashboard/failures', 'Failures')}${link('quarantine', '/dashboard/quarantine', 'Quarantine')}</nav>
 <form method="post" action="/dashboard/logout">${session ? `<span class="who">${esc(session.username)}</span>` : ''}${csrfField(session?.csrf)}<button type="submit">Log out</button></form>`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)} · callsync</title><style>${STYLE}</style></head>

@@ -33,8 +33,10 @@ function dataLag(stream: string, cursor: string | null, now: number): number | n
 
 const runTone = (status: string) => (status === 'succeeded' ? 'ok' : status === 'failed' ? 'bad' : 'warn');
 
-function stat(n: number | null, label: string, tone = ''): string {
-  return `<div class="card stat"><div class="n ${tone}">${n === null ? '–' : n}</div><div class="l">${esc(label)}</div></div>`;
+/** A number with its label; `href` links the label to where the number's items are listed. */
+function stat(n: number | null, label: string, tone = '', href?: string): string {
+  const l = href ? `<a href="${esc(href)}">${esc(label)}</a>` : esc(label);
+  return `<div class="card stat"><div class="n ${tone}">${n === null ? '–' : n}</div><div class="l">${l}</div></div>`;
 }
 
 function hoursBetween(from: Date, to: Date): Date[] {
@@ -135,7 +137,7 @@ export async function overviewPage(opts: DashboardOptions, now = new Date()): Pr
 ${stat(rootCallsToday, 'calls today')}
 ${stat(followUps.logged, 'logged to the CRM today')}
 ${stat(waiting, 'waiting (follow-ups running)')}
-${stat(followUps.failed, 'failed today', followUps.failed > 0 ? 'bad' : '')}
+${stat(followUps.failed, 'failed today', followUps.failed > 0 ? 'bad' : '', '/dashboard/failures')}
 ${stat(openCallbacks, 'callbacks open')}
 ${stat(closedCallbacks, 'callbacks closed today')}
 </div>

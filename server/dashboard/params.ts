@@ -74,6 +74,20 @@ export const quarantineQuerySchema = z.object({
 });
 export type QuarantineQuery = z.infer<typeof quarantineQuerySchema>;
 
+/** What a Retry on a call's page did (the call page's flash after the form's redirect). */
+export const CALL_RETRY_RESULTS = [
+  'started',
+  'already-retried',
+  'not-failed',
+  'no-failure',
+  'error',
+] as const;
+
+export const callPageQuerySchema = z.object({
+  retry: z.enum(CALL_RETRY_RESULTS, { error: `must be one of ${CALL_RETRY_RESULTS.join(', ')}` }).optional(),
+});
+export type CallPageQuery = z.infer<typeof callPageQuerySchema>;
+
 /** The query's values, or a message naming the first parameter that will not do. */
 export function parseQuery<T>(
   schema: z.ZodType<T>,

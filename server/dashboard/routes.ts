@@ -1,5 +1,6 @@
 // The dashboard on callsync's HTTP server: /dashboard (overview), /dashboard/calls (search and a
-// call's page), /dashboard/quarantine (with retry), behind a log-in (users with a role and the
+// call's page), /dashboard/failures (failed call follow-ups, with retry: retry-routes.ts),
+// /dashboard/quarantine (with retry), behind a log-in (users with a role and the
 // accounts they may see; server/dashboard/auth.ts). Every page shows only the viewer's accounts and
 // answers 403 for another's; every form carries a CSRF token; every answer carries security headers.
 import { randomBytes } from 'node:crypto';
@@ -30,8 +31,9 @@ import { callListPage, callPage } from './calls-page';
 import type { DashboardOptions } from './context';
 import { csrfField, esc, page, query } from './html';
 import { overviewPage } from './overview-page';
-import { callListQuerySchema, parseQuery, quarantineQuerySchema } from './params';
+import { callListQuerySchema, callPageQuerySchema, parseQuery, quarantineQuerySchema } from './params';
 import { quarantinePage } from './quarantine-page';
+import { registerRetryRoutes } from './retry-routes';
 
 export type { DashboardOptions } from './context';
 
@@ -256,11 +258,14 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
       if (!viewerOf(req).accounts.includes(account)) return forbidden(req, reply, account);
       if (!/^\d{1,15}$/.test(id))
         return refuse(req, reply, 400, 'path parameter "id" must be a call id (digits)');
-      const body = await callPage(view(req), account, Number(id));
+      const q = parseQuery(callPageQuerySchema, req.query);
+      if (!q.ok) return refuse(req, reply, 400, q.message);
+      const body = await callPage(view(req), account, Number(id), q.value);
       return body
         ? html(reply, body)
         : html(reply, page('Not found', 'calls', '<h1>No such call</h1>', view(req).session), 404);
     });
+    registerRetryRoutes(scope, { opts, log, viewerOf, view, html, refuse });
     scope.get('/dashboard/audio/:account/:id', async (req, reply) => {
       const { account, id } = req.params as { account: string; id: string };
       if (!viewerOf(req).accounts.includes(account))

@@ -7,7 +7,9 @@ import {
   addDashboardUser,
   addQuarantined,
   createDatabase,
+  latestCallFailure,
   loginLockedUntil,
+  recordCallFailure,
   recordLoginFailure,
   migrateToLatest,
   removeDashboardUser,
@@ -291,6 +293,45 @@ describe('dashboard security', () => {
     expect(all).toContain('acme caller');
     expect(all).toContain('globex caller');
     expect((await a.request('/dashboard/calls/globex/2001')).status).toBe(200);
+  });
+
+  it("lists only the viewer's failed follow-ups, and lets only an admin retry one", async () => {
+    for (const account of ['acme', 'globex'])
+      await recordCallFailure(warehouse.db, {
+        account,
+        workflow_id: `call-${account}-9001`,
+        run_id: 'run-1',
+        workflow_type: 'callLifecycle',
+        subject: '9001',
+        activity: 'logCall',
+        failure_type: 'CrmBadRequestError',
+        message: `${account}-refused`,
+        retry_state: 'NON_RETRYABLE_FAILURE',
+      });
+    const acme = (await latestCallFailure(warehouse.db, 'acme', 9001))!;
+    const globex = (await latestCallFailure(warehouse.db, 'globex', 9001))!;
+    const v = client();
+    expect((await v.login('vera', VIEWER_PASSWORD)).status).toBe(303);
+    const list = await (await v.request('/dashboard/failures')).text();
+    expect(list).toContain('acme-refused');
+    expect(list).not.toContain('globex');
+    expect(list).not.toContain('/dashboard/failures/retry');
+    const csrf = Client.csrf(list);
+    for (const failure of [acme.id, globex.id])
+      expect((await v.post('/dashboard/failures/retry', { _csrf: csrf, failure })).status).toBe(403);
+    expect(
+      (await v.post('/dashboard/calls/globex/1/retry', { _csrf: csrf, failure: globex.id })).status,
+    ).toBe(403);
+    const a = client();
+    await a.login('admin', ADMIN_PASSWORD);
+    const adminCsrf = await a.pageCsrf();
+    // Without the token, or with a failure that is not one: refused.
+    expect((await a.post('/dashboard/failures/retry', { failure: acme.id })).status).toBe(403);
+    expect((await a.post('/dashboard/failures/retry', { _csrf: adminCsrf, failure: '1x' })).status).toBe(400);
+    // This server runs without Temporal: the retry says it could not start, and claims nothing.
+    const res = await a.post('/dashboard/failures/retry', { _csrf: adminCsrf, failure: acme.id });
+    expect(res.headers.get('location')).toBe('/dashboard/failures?retry=error');
+    expect((await latestCallFailure(warehouse.db, 'acme', 9001))!.retry_requested_at).toBeNull();
   });
 
   it('ends a lockout after its time, counts afresh, and forgets stale counts', async () => {

@@ -29,6 +29,7 @@ import * as callerReachesAndDialSends from './2026_12_29_0900_caller_reaches_and
 import * as createDashboardUsers from './2026_12_30_0900_create_dashboard_users';
 import * as crmMappingsByDestination from './2026_12_31_0900_crm_mappings_by_destination';
 import * as erasureRemovedFiles from './2026_12_31_0900_erasure_removed_files';
+import * as callFailureRetries from './2027_01_02_0900_call_failure_retries';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -60,4 +61,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_30_0900_create_dashboard_users': createDashboardUsers,
   '2026_12_31_0900_crm_mappings_by_destination': crmMappingsByDestination,
   '2026_12_31_0900_erasure_removed_files': erasureRemovedFiles,
+  '2027_01_02_0900_call_failure_retries': callFailureRetries,
 };

@@ -20,7 +20,20 @@ export interface CallFailuresTable {
   /** Why Temporal stopped retrying (NON_RETRYABLE_FAILURE, MAXIMUM_ATTEMPTS_REACHED, TIMEOUT). */
   retry_state: string | null;
   failed_at: Generated<Date>;
+  /** The failure (id) whose retry this run was; null for a first failure. */
+  retry_of: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  /** Who asked for a retry (`dashboard:<user>`, `cli:<user>`) and when; null: not retried. */
+  retry_requested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  retry_requested_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The run that retried it. */
+  retry_run_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How the retry ended: succeeded (the follow-up completed) or failed (a newer row says why). */
+  retry_outcome: ColumnType<RetryOutcome | null, RetryOutcome | null | undefined, RetryOutcome | null>;
+  retry_finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
+
+/** How a retried call follow-up ended. */
+export type RetryOutcome = 'succeeded' | 'failed';
 export type CallFailureRow = Selectable<CallFailuresTable>;
 export type NewCallFailureRow = Insertable<CallFailuresTable>;
 
