@@ -178,7 +178,7 @@ describe('the compose stack as shipped', () => {
   });
 
   it('two workers log every call of the webhooks once, although one is killed mid-call', async () => {
-    for (let i = 0; i < 2; i++) workers.push(runService(stack, 'worker', await freePorts(9465, 9464)));
+    for (let i = 0; i < 2; i++) workers.push(runService(stack, 'worker', await freePorts(9465, 9464, 8789)));
     for (const w of workers) await w.waitFor('worker running', 300_000);
     await control('POST', '/webhooks', {
       name: 'callsync',

@@ -205,6 +205,10 @@ export function runService(
   };
   for (const [k, v] of Object.entries(spec.environment ?? {}))
     if (v !== null && !without.includes(k)) env[k] = path(hosts(String(v)));
+  // A port the image or the service sets by variable (CALLSYNC_WORKER_HEALTH_PORT) is the container's
+  // own, like those in its config file: moved to its free port here.
+  for (const [k, v] of Object.entries(env))
+    if (k.endsWith('_PORT') && v !== undefined && /^\d+$/.test(v)) env[k] = portArg(v);
   const child = spawn(argv[0]!, argv.slice(1), {
     cwd: opts.image.app,
     env,
