@@ -5,13 +5,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { parseConfig } from '../../config/load';
 import { addCallEvents, addQuarantined } from '../../connectors/postgres';
 import { syncStreamWorkflow } from '../../contracts';
-import { silentLogger } from '../../lib/logger';
-import { dashboardSettings } from '../../runtime/dashboard-settings';
-import { startServer, type RunningServer } from '../../server';
+import type { RunningServer } from '../../server';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
+import { startDashboardServer } from '../integration/dashboard-server';
 
 jest.setTimeout(300_000);
 
@@ -97,26 +95,9 @@ describe('dashboard in a browser', () => {
       },
     ]);
 
-    const config = parseConfig({
-      accounts: [
-        {
-          name: 'acme',
-          platform: h.config.accounts[0]!.platform,
-          webhookSecret: 'dashboard-webhook-secret-0123',
-        },
-      ],
-      archive: { dir: h.config.archive.dir },
-      server: { dashboard: { password: PASSWORD } },
-    });
-    const { dashboard } = dashboardSettings(config, '127.0.0.1');
-    server = await startServer({
-      accounts: config.accounts,
-      databaseUrl: h.database.url,
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      temporal: { client: h.client, taskQueue: h.taskQueue },
-      dashboard,
+    server = await startDashboardServer(h, {
+      webhookSecret: 'dashboard-webhook-secret-0123',
+      password: PASSWORD,
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -7,18 +7,16 @@
 // token and, sent twice at once, retries once. A retry that fails again is a new failure linked to
 // the one it retried, and `retry --all-failed` takes it up.
 import { spawn } from 'node:child_process';
-import { parseConfig } from '../../config/load';
 import { callWorkflowId, type CallEventSignal } from '../../contracts';
 import { latestCallFailure, upsertPage, type CallFailureRow } from '../../connectors/postgres';
-import { silentLogger } from '../../lib/logger';
-import { dashboardSettings } from '../../runtime/dashboard-settings';
-import { startServer, temporalSignaller, type RunningServer } from '../../server';
+import { temporalSignaller, type RunningServer } from '../../server';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { eventually } from '../support/eventually';
 import { fixture } from '../unit/warehouse-fixtures';
 import { cliCommand, cliEnv, root } from './cli-process';
 import { missedCall } from './missed-call';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
+import { startDashboardServer } from './dashboard-server';
 
 jest.setTimeout(240_000);
 
@@ -94,26 +92,9 @@ describe('retry of a failed call follow-up', () => {
       cdrs: 20,
       config: { crm: { destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url } } },
     });
-    const config = parseConfig({
-      accounts: [
-        {
-          name: 'acme',
-          platform: h.config.accounts[0]!.platform,
-          webhookSecret: 'call-retry-webhook-secret-0123',
-        },
-      ],
-      archive: { dir: h.config.archive.dir },
-      server: { dashboard: { password: PASSWORD } },
-    });
-    const { dashboard } = dashboardSettings(config, '127.0.0.1');
-    server = await startServer({
-      accounts: config.accounts,
-      databaseUrl: h.database.url,
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      temporal: { client: h.client, taskQueue: h.taskQueue },
-      dashboard,
+    server = await startDashboardServer(h, {
+      webhookSecret: 'call-retry-webhook-secret-0123',
+      password: PASSWORD,
     });
   }, 180_000);
 
