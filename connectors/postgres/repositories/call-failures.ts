@@ -51,6 +51,21 @@ export async function latestCallFailure(
     .executeTakeFirst();
 }
 
+/** Each call's latest follow-up failure in `accounts` (failed since `since`, when given). */
+function latestPerCall(db: Kysely<Database>, accounts: readonly string[], since?: Date) {
+  return db
+    .selectFrom('call_failures')
+    .selectAll()
+    .distinctOn(['account', 'subject'])
+    .where('workflow_type', '=', CALL_LIFECYCLE_TYPE)
+    .where('account', 'in', accounts)
+    .$if(since !== undefined, (q) => q.where('failed_at', '>=', since!))
+    .orderBy('account')
+    .orderBy('subject')
+    .orderBy('failed_at', 'desc')
+    .orderBy('id', 'desc');
+}
+
 /**
  * Calls whose follow-up failed and was never retried (each call's latest failure), oldest first:
  * what `callsync retry --all-failed` retries.
@@ -60,18 +75,7 @@ export async function unretriedCallFailures(
   opts: { accounts: readonly string[]; since?: Date | undefined; limit?: number },
 ): Promise<CallFailureRow[]> {
   if (opts.accounts.length === 0) return [];
-  const latest = db
-    .selectFrom('call_failures')
-    .selectAll()
-    .distinctOn(['account', 'subject'])
-    .where('workflow_type', '=', CALL_LIFECYCLE_TYPE)
-    .where('account', 'in', opts.accounts)
-    .$if(opts.since !== undefined, (q) => q.where('failed_at', '>=', opts.since!))
-    .orderBy('account')
-    .orderBy('subject')
-    .orderBy('failed_at', 'desc')
-    .orderBy('id', 'desc')
-    .as('latest');
+  const latest = latestPerCall(db, opts.accounts, opts.since).as('latest');
   return db
     .selectFrom(latest)
     .selectAll()
@@ -167,17 +171,7 @@ export async function latestCallFailures(
   opts: { accounts: readonly string[]; limit: number },
 ): Promise<CallFailureListRow[]> {
   if (opts.accounts.length === 0) return [];
-  const latest = db
-    .selectFrom('call_failures')
-    .selectAll()
-    .distinctOn(['account', 'subject'])
-    .where('workflow_type', '=', CALL_LIFECYCLE_TYPE)
-    .where('account', 'in', opts.accounts)
-    .orderBy('account')
-    .orderBy('subject')
-    .orderBy('failed_at', 'desc')
-    .orderBy('id', 'desc')
-    .as('f');
+  const latest = latestPerCall(db, opts.accounts).as('f');
   return db
     .selectFrom(latest)
     .selectAll('f')
