@@ -7,6 +7,7 @@ import type { ErasureConfig } from '../config/erasure';
 import type { TemporalConfig } from '../config/temporal';
 import type { TemporalEncryptionConfig } from '../config/temporal-encryption';
 import { AesGcmPayloadCodec, type EncryptionKey } from '../lib/payload-codec';
+import { SecretBox } from '../lib/secret-box';
 
 /** Bad encryption settings; the message names the setting. */
 export class EncryptionConfigError extends Error {
@@ -63,12 +64,33 @@ export function payloadCodecFromConfig(
   if (temporal.encryption === undefined) throw new EncryptionConfigError(MISSING_ENCRYPTION_MESSAGE);
   const enc = encryptionBlock(temporal);
   if (!enc) return undefined;
-  const keys: EncryptionKey[] = enc.keys.map((k, i) => {
+  return new AesGcmPayloadCodec(encryptionKeys(enc, read), enc.activeKeyId);
+}
+
+function encryptionKeys(enc: TemporalEncryptionConfig, read: typeof readFileSync): EncryptionKey[] {
+  return enc.keys.map((k, i) => {
     const setting = `temporal.encryption.keys[${i}].${k.keyFile !== undefined ? 'keyFile' : 'key'}`;
     const text = k.keyFile !== undefined ? readKeyFile(k.keyFile, setting, read) : k.key!;
     return { id: k.id, key: decodeKey(text, setting, 32, 32) };
   });
-  return new AesGcmPayloadCodec(keys, enc.activeKeyId);
+}
+
+/**
+ * The box that seals secrets kept in PostgreSQL (OAuth tokens, stored accounts), under the keys of
+ * `temporal.encryption`; throws, naming the setting, when there are none (absent or `"off"`).
+ */
+export function secretBoxFromConfig(
+  temporal: Pick<TemporalConfig, 'encryption'>,
+  read = readFileSync,
+): SecretBox {
+  const enc = encryptionBlock(temporal);
+  if (!enc) {
+    throw new EncryptionConfigError(
+      'temporal.encryption: callsync keeps credentials in PostgreSQL only encrypted, under these keys; ' +
+        'set it (`callsync keys generate --out <file>`, README "Personal data in Temporal")',
+    );
+  }
+  return new SecretBox(encryptionKeys(enc, read), enc.activeKeyId);
 }
 
 /**
