@@ -50,6 +50,8 @@ export default tseslint.config(
       'dist/**',
       'coverage/**',
       '*.config.{js,mjs}',
+      // Jest's plumbing in CommonJS, loaded as it is before any transform (like jest.config.js).
+      'test/support/*.js',
     ],
   },
   js.configs.recommended,
