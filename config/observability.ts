@@ -1,6 +1,7 @@
 // Settings of what operators look through: the codec endpoint the Temporal UI and CLI decrypt
 // histories with, and the Prometheus metrics ports.
 import { z } from 'zod';
+import { secret } from './secret';
 
 /** `server.codec`: Temporal's remote codec endpoint on callsync's server (/codec/encode, /codec/decode). */
 export const codecEndpointSchema = z
@@ -9,7 +10,7 @@ export const codecEndpointSchema = z
      * Bearer token the UI (Data Encoder settings) or CLI (`--codec-auth "Bearer …"`) must send; a secret.
      * Without one the endpoint is off (`npm start` generates one).
      */
-    token: z.string().min(16, 'must be at least 16 characters').optional(),
+    token: secret(z.string().min(16, 'must be at least 16 characters')).optional(),
     /** A file holding the token (first line), instead of `token`, e.g. a mounted secret; `npm start` generates one. */
     tokenFile: z.string().min(1).optional(),
     /**
@@ -36,7 +37,7 @@ export const metricsConfigSchema = z
     /** Port of the server's own /metrics (on `host`; 0 picks a free one), apart from the public receiver port. */
     serverPort: z.number().int().min(0).max(65535).optional(),
     /** Bearer token every scrape must carry (Prometheus `authorization.credentials_file`); a secret. */
-    token: z.string().min(16, 'must be at least 16 characters').optional(),
+    token: secret(z.string().min(16, 'must be at least 16 characters')).optional(),
     /** A file holding the token (first line), instead of `token`. */
     tokenFile: z.string().min(1).optional(),
     /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
@@ -78,7 +79,7 @@ export const dashboardConfigSchema = z
      * The bootstrap admin's password (username `admin`; a secret); more users come from `callsync users add`.
      * Without it (or passwordFile) the dashboard is off on loopback and the server refuses to start elsewhere.
      */
-    password: z.string().min(12, 'must be at least 12 characters').optional(),
+    password: secret(z.string().min(12, 'must be at least 12 characters')).optional(),
     /** A file holding the password (first line), e.g. a mounted secret; `npm start` generates one. */
     passwordFile: z.string().min(1).optional(),
     /** Failed log-ins for one username within lockoutMinutes that lock it out (from every address). */
