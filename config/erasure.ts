@@ -10,7 +10,7 @@ export const erasureConfigSchema = z
      * (temporal.encryption.idKey) when absent. Never change it: the suppression list is in its hashes.
      */
     hashKey: secret().optional(),
-    /** A file holding hashKey, instead of hashKey. */
+    /** A file holding hashKey, instead of hashKey (kept for existing configs: `hashKey: { "file": … }` is the way). */
     hashKeyFile: z.string().min(1).optional(),
     /** Also delete, through the CRM connector, the call logs and callback tasks callsync created. */
     deleteCrmRecords: z.boolean().default(false),

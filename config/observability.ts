@@ -11,7 +11,7 @@ export const codecEndpointSchema = z
      * Without one the endpoint is off (`npm start` generates one).
      */
     token: secret(z.string().min(16, 'must be at least 16 characters')).optional(),
-    /** A file holding the token (first line), instead of `token`, e.g. a mounted secret; `npm start` generates one. */
+    /** A file holding the token (first line), instead of `token` (`token: { "file": … }` does the same); `npm start` generates one. */
     tokenFile: z.string().min(1).optional(),
     /**
      * Host names (no port) the endpoint answers under besides localhost, 127.0.0.1 and ::1, e.g. the
@@ -38,7 +38,7 @@ export const metricsConfigSchema = z
     serverPort: z.number().int().min(0).max(65535).optional(),
     /** Bearer token every scrape must carry (Prometheus `authorization.credentials_file`); a secret. */
     token: secret(z.string().min(16, 'must be at least 16 characters')).optional(),
-    /** A file holding the token (first line), instead of `token`. */
+    /** A file holding the token (first line), instead of `token` (`token: { "file": … }` does the same). */
     tokenFile: z.string().min(1).optional(),
     /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
     workerPort: z.number().int().min(0).max(65535).optional(),
@@ -80,7 +80,7 @@ export const dashboardConfigSchema = z
      * Without it (or passwordFile) the dashboard is off on loopback and the server refuses to start elsewhere.
      */
     password: secret(z.string().min(12, 'must be at least 12 characters')).optional(),
-    /** A file holding the password (first line), e.g. a mounted secret; `npm start` generates one. */
+    /** A file holding the password (first line), instead of `password` (`password: { "file": … }` does the same); `npm start` generates one. */
     passwordFile: z.string().min(1).optional(),
     /** Failed log-ins for one username within lockoutMinutes that lock it out (from every address). */
     loginMaxFailures: z.number().int().min(1).max(100).default(5),

@@ -10,7 +10,7 @@ export const encryptionKeySchema = z
     id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, dot, underscore or dash'),
     /** The key, base64 of 32 random bytes (`openssl rand -base64 32`); a secret (`{ "env" }` or `{ "file" }`). */
     key: secret().optional(),
-    /** A file holding the key (base64 of 32 bytes), instead of `key`. */
+    /** A file holding the key (base64 of 32 bytes), instead of `key` (kept: `key: { "file": … }` is the way). */
     keyFile: z.string().min(1).optional(),
   })
   .refine((k) => (k.key === undefined) !== (k.keyFile === undefined), {
@@ -30,7 +30,7 @@ export const temporalEncryptionSchema = z
      * workflow ids; a secret. Never rotate it while callbacks are open (their ids would change).
      */
     idKey: secret().optional(),
-    /** A file holding idKey, instead of idKey. */
+    /** A file holding idKey, instead of idKey (kept: `idKey: { "file": … }` is the way). */
     idKeyFile: z.string().min(1).optional(),
   })
   .superRefine((e, ctx) => {
