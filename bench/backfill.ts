@@ -252,6 +252,7 @@ async function main(): Promise<Record<string, unknown>> {
     const taskQueue = `bench-backfill-${process.pid}`;
     const workerInput = {
       config: {
+        allowInlineSecrets: true, // a local bench: the emulator's key and fresh secrets are inline
         accounts: [{ name: ACCOUNT, platform }],
         temporal: {
           address: temporal.address,

@@ -76,6 +76,7 @@ async function main(): Promise<Record<string, unknown>> {
   say(`services up (crm ${vendor})`);
 
   const config = parseConfig({
+    allowInlineSecrets: true, // a local bench: the emulator's key and fresh secrets are inline
     accounts: [
       {
         name: 'acme',

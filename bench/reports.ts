@@ -138,6 +138,7 @@ async function main(): Promise<Record<string, unknown>> {
     const reportsDir = join(temp, 'reports');
     const workerConfig = {
       // The platform is never called: the report reads the warehouse only.
+      allowInlineSecrets: true, // a local bench: the emulator's key and fresh secrets are inline
       accounts: [
         {
           name: ACCOUNT,

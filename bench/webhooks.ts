@@ -190,6 +190,7 @@ async function main(): Promise<Record<string, unknown>> {
     writeFileSync(
       configFile,
       JSON.stringify({
+        allowInlineSecrets: true, // a local bench: the emulator's key and fresh secrets are inline
         accounts: [
           {
             name: ACCOUNT,

@@ -1,5 +1,6 @@
 // `callsync erase`: the key of the suppression list's hashes, and whether CRM records go too.
 import { z } from 'zod';
+import { secret } from './secret';
 
 export const erasureConfigSchema = z
   .object({
@@ -8,8 +9,8 @@ export const erasureConfigSchema = z
      * (the suppression list, the tokens left in the warehouse); a secret. The callback id key
      * (temporal.encryption.idKey) when absent. Never change it: the suppression list is in its hashes.
      */
-    hashKey: z.string().min(1).optional(),
-    /** A file holding hashKey, instead of hashKey. */
+    hashKey: secret().optional(),
+    /** A file holding hashKey, instead of hashKey (kept for existing configs: `hashKey: { "file": … }` is the way). */
     hashKeyFile: z.string().min(1).optional(),
     /** Also delete, through the CRM connector, the call logs and callback tasks callsync created. */
     deleteCrmRecords: z.boolean().default(false),

@@ -1,6 +1,7 @@
 // Settings of what operators look through: the codec endpoint the Temporal UI and CLI decrypt
 // histories with, and the Prometheus metrics ports.
 import { z } from 'zod';
+import { secret } from './secret';
 
 /** `server.codec`: Temporal's remote codec endpoint on callsync's server (/codec/encode, /codec/decode). */
 export const codecEndpointSchema = z
@@ -9,8 +10,8 @@ export const codecEndpointSchema = z
      * Bearer token the UI (Data Encoder settings) or CLI (`--codec-auth "Bearer …"`) must send; a secret.
      * Without one the endpoint is off (`npm start` generates one).
      */
-    token: z.string().min(16, 'must be at least 16 characters').optional(),
-    /** A file holding the token (first line), instead of `token`, e.g. a mounted secret; `npm start` generates one. */
+    token: secret(z.string().min(16, 'must be at least 16 characters')).optional(),
+    /** A file holding the token (first line), instead of `token` (`token: { "file": … }` does the same); `npm start` generates one. */
     tokenFile: z.string().min(1).optional(),
     /**
      * Host names (no port) the endpoint answers under besides localhost, 127.0.0.1 and ::1, e.g. the
@@ -36,8 +37,8 @@ export const metricsConfigSchema = z
     /** Port of the server's own /metrics (on `host`; 0 picks a free one), apart from the public receiver port. */
     serverPort: z.number().int().min(0).max(65535).optional(),
     /** Bearer token every scrape must carry (Prometheus `authorization.credentials_file`); a secret. */
-    token: z.string().min(16, 'must be at least 16 characters').optional(),
-    /** A file holding the token (first line), instead of `token`. */
+    token: secret(z.string().min(16, 'must be at least 16 characters')).optional(),
+    /** A file holding the token (first line), instead of `token` (`token: { "file": … }` does the same). */
     tokenFile: z.string().min(1).optional(),
     /** Port of a worker's own callsync_* metrics (a worker has no HTTP server otherwise); off when absent. */
     workerPort: z.number().int().min(0).max(65535).optional(),
@@ -78,8 +79,8 @@ export const dashboardConfigSchema = z
      * The bootstrap admin's password (username `admin`; a secret); more users come from `callsync users add`.
      * Without it (or passwordFile) the dashboard is off on loopback and the server refuses to start elsewhere.
      */
-    password: z.string().min(12, 'must be at least 12 characters').optional(),
-    /** A file holding the password (first line), e.g. a mounted secret; `npm start` generates one. */
+    password: secret(z.string().min(12, 'must be at least 12 characters')).optional(),
+    /** A file holding the password (first line), instead of `password` (`password: { "file": … }` does the same); `npm start` generates one. */
     passwordFile: z.string().min(1).optional(),
     /** Failed log-ins for one username within lockoutMinutes that lock it out (from every address). */
     loginMaxFailures: z.number().int().min(1).max(100).default(5),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret, urlHoldsPassword } from './secret';
 import { contactsConfigSchema } from './contact-sync';
 import { bigqueryConfigSchema } from '../connectors/bigquery/config';
 import { hubspotConfigSchema } from '../connectors/hubspot/config';
@@ -34,7 +35,7 @@ export const accountConfigSchema = z.object({
   /** How to reach and authenticate against the platform. */
   platform: platformClientConfigSchema,
   /** Secret carried in this account's webhook URL (path token or Basic password); no default. */
-  webhookSecret: z.string().min(16, 'must be at least 16 characters').optional(),
+  webhookSecret: secret(z.string().min(16, 'must be at least 16 characters')).optional(),
   /** This account's own CRM destination, instead of `crm.destination` (which serves the others). */
   crm: z.lazy(() => crmDestinationSchema).optional(),
   /**
@@ -139,14 +140,21 @@ export const callbacksConfigSchema = z.object({
 
 /** The whole configuration, parsed once at start and injected. Secrets have no defaults. */
 export const configSchema = z.object({
+  /**
+   * Accept secrets written inline in the config (local setups: `npm start` sets it); otherwise every
+   * secret field must be `{ "env": "NAME" }` or `{ "file": "/path" }` (README "Secrets").
+   */
+  allowInlineSecrets: z.boolean().default(false),
   accounts: z.array(accountConfigSchema).min(1, 'at least one platform account is needed'),
   database: z
     .object({
-      /** PostgreSQL connection string; an embedded server under `.data/` is started when absent. */
-      url: z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-        .optional(),
+      /**
+       * PostgreSQL connection string (a secret when it holds a password: `{ "env" }` or `{ "file" }`); an
+       * embedded server under `.data/` is started when absent.
+       */
+      url: secret(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'), {
+        inlineIsSecret: urlHoldsPassword,
+      }).optional(),
       /** Data directory of the embedded server. */
       embeddedDir: z.string().default('.data/postgres'),
       /** TLS towards PostgreSQL (libpq's sslmode); what the URL says when absent. */

@@ -1,15 +1,16 @@
 // Encryption of workflow and activity payloads in Temporal (AES-256-GCM, lib/payload-codec.ts), and
 // the key that hashes personal data out of workflow ids. Keys are secrets: no defaults, never logged.
 import { z } from 'zod';
+import { secret } from './secret';
 
 /** One encryption key: base64 of 32 bytes, given inline or in a file. */
 export const encryptionKeySchema = z
   .object({
     /** Key id written into each payload's metadata (`encryption-key-id`); never reuse one for another key. */
     id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1-64 letters, digits, dot, underscore or dash'),
-    /** The key, base64 of 32 random bytes (`openssl rand -base64 32`); a secret. */
-    key: z.string().min(1).optional(),
-    /** A file holding the key (base64 of 32 bytes), instead of `key`. */
+    /** The key, base64 of 32 random bytes (`openssl rand -base64 32`); a secret (`{ "env" }` or `{ "file" }`). */
+    key: secret().optional(),
+    /** A file holding the key (base64 of 32 bytes), instead of `key` (kept: `key: { "file": … }` is the way). */
     keyFile: z.string().min(1).optional(),
   })
   .refine((k) => (k.key === undefined) !== (k.keyFile === undefined), {
@@ -28,8 +29,8 @@ export const temporalEncryptionSchema = z
      * Key (base64, at least 16 bytes, or a file) of the HMAC-SHA256 that replaces phone numbers in
      * workflow ids; a secret. Never rotate it while callbacks are open (their ids would change).
      */
-    idKey: z.string().min(1).optional(),
-    /** A file holding idKey, instead of idKey. */
+    idKey: secret().optional(),
+    /** A file holding idKey, instead of idKey (kept: `idKey: { "file": … }` is the way). */
     idKeyFile: z.string().min(1).optional(),
   })
   .superRefine((e, ctx) => {

@@ -1,6 +1,7 @@
 // How callsync reaches Temporal: a plain local dev server, a self-hosted cluster behind TLS or
 // mTLS, or Temporal Cloud with an API key. Certificates and keys are file paths or PEM text.
 import { z } from 'zod';
+import { isPemText, secret } from './secret';
 import { temporalEncryptionSchema } from './temporal-encryption';
 
 /** A certificate or key: a path to a PEM file, or the PEM text itself (starting with -----BEGIN). */
@@ -15,8 +16,8 @@ export const temporalTlsSchema = z
     serverName: z.string().min(1).optional(),
     /** Client certificate for mTLS (file or PEM); needs clientKey. */
     clientCert: pemOrFile.optional(),
-    /** Private key of the client certificate (file or PEM); a secret, no default. */
-    clientKey: pemOrFile.optional(),
+    /** Private key of the client certificate (file path or PEM, or a reference to the PEM); a secret, no default. */
+    clientKey: secret(pemOrFile, { inlineIsSecret: isPemText }).optional(),
   })
   .refine((t) => (t.clientCert === undefined) === (t.clientKey === undefined), {
     message: 'clientCert and clientKey go together (mTLS needs both)',
@@ -36,7 +37,7 @@ export const temporalConfigSchema = z.object({
   /** TLS or mTLS towards the frontend (a self-hosted cluster, Temporal Cloud with mTLS). */
   tls: temporalTlsSchema.optional(),
   /** Temporal Cloud API key (sent as a bearer token, over TLS); a secret, no default. */
-  apiKey: z.string().min(1).optional(),
+  apiKey: secret().optional(),
   /**
    * Payload encryption (README "Personal data in Temporal"): the keys (`callsync keys generate`), or
    * `"off"` to store payloads in clear. Required: a worker or server refuses to start without it.

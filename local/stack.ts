@@ -158,6 +158,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     // The local account's webhook secret: new on every start, as the emulator's webhook is registered anew.
     const webhookSecret = randomBytes(24).toString('base64url');
     const defaults: Partial<CallsyncConfigInput> = {
+      // A local setup: the emulator's account below, and a config file's own, may hold secrets inline.
+      allowInlineSecrets: true,
       database: { embeddedDir: join(opts.dataDir, 'postgres') },
       // The emulator's 183 days of recordings are about 8 GB of audio; locally, the last day's (35 MB) do.
       archive: { dir: join(opts.dataDir, 'archive'), maxAge: LOCAL_ARCHIVE_MAX_AGE },
@@ -368,6 +370,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     saveStackState(opts.dataDir, state);
     // Lets `callsync status` and friends in another shell find this stack.
     const described: Partial<CallsyncConfigInput> = {
+      // The emulator's key, webhook secret and the embedded server's URL are inline, as they were here.
+      allowInlineSecrets: true,
       ...(emulator ? { accounts: defaults.accounts } : {}),
       ...(config.database.url ? {} : { database: { url: databaseUrl } }),
       archive: {

@@ -139,6 +139,7 @@ export async function startChaosStack(opts: StackOptions): Promise<ChaosStack> {
     const idKey = randomBytes(24).toString('base64');
     const admin = emulator.admin;
     const input = {
+      allowInlineSecrets: true, // a local bench: the emulator's key and fresh secrets are inline
       accounts: [
         {
           name: ACCOUNT,

@@ -155,6 +155,7 @@ function seedConfig(
 ): Record<string, unknown> {
   const admin = parts.emulator.admin;
   return {
+    allowInlineSecrets: true, // a local bench: the emulator's key and fresh secrets are inline
     accounts: [
       {
         name: ACCOUNT,

@@ -34,7 +34,7 @@ export function registerServerCommand(program: Command): void {
       const without = config.accounts.filter((a) => !a.webhookSecret).map((a) => a.name);
       if (without.length === config.accounts.length) {
         throw new Error(
-          'no account has a webhookSecret: set accounts[].webhookSecret (16+ characters) in the config file',
+          'no account has a webhookSecret: set accounts[].webhookSecret (16+ characters, as { "env": NAME } or { "file": path }) in the config file',
         );
       }
       if (without.length > 0)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from '../../config/secret';
 
 /** An SMTP relay that sends the report e-mails (nodemailer's SMTP transport). */
 export const smtpConfigSchema = z
@@ -13,8 +14,8 @@ export const smtpConfigSchema = z
     requireTls: z.boolean().default(false),
     /** Login user; none for a relay that trusts the network. */
     user: z.string().min(1).optional(),
-    /** Login password; no default, never logged. */
-    password: z.string().min(1).optional(),
+    /** Login password; a secret (`{ "env" }` or `{ "file" }`), no default, never logged. */
+    password: secret().optional(),
     /** Accept the server's certificate without verifying it (test relays with self-signed certificates only). */
     allowSelfSigned: z.boolean().default(false),
     /** How long to wait for the connection, greeting and each command, in milliseconds. */

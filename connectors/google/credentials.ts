@@ -1,5 +1,6 @@
 import type { AuthClient } from 'google-auth-library';
 import { z } from 'zod';
+import { secret } from '../../config/secret';
 import { lazyPackage } from '../../lib/lazy-package';
 
 /** google-auth-library, loaded when a Google service is first configured. */
@@ -12,10 +13,10 @@ export const googleAuthLibrary = lazyPackage<typeof import('google-auth-library'
  */
 export const googleCredentialsSchema = z
   .object({
-    /** Path of a service account's JSON key file. */
+    /** Path of a service account's JSON key file (or, the same, `serviceAccountJson: { "file": path }`). */
     keyFile: z.string().min(1).optional(),
-    /** A service account's JSON key, as text; no default. */
-    serviceAccountJson: z.string().min(1).optional(),
+    /** A service account's JSON key: a secret (`{ "env" }` or `{ "file" }`), no default. */
+    serviceAccountJson: secret().optional(),
     /**
      * Sign access tokens locally (self-signed JWT with scopes, which Google's APIs accept) instead of
      * exchanging a JWT at oauth2.googleapis.com; tests use it against local servers.

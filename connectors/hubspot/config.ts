@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { secret } from '../../config/secret';
 
 /** A HubSpot destination: a private app's access token (or an OAuth access token). */
 export const hubspotConfigSchema = z.object({
   type: z.literal('hubspot'),
-  /** Private-app access token; no default. */
-  accessToken: z.string().min(1),
+  /** Private-app access token; a secret (`{ "env" }` or `{ "file" }`), no default. */
+  accessToken: secret(),
   /** API origin; only tests point it elsewhere. */
   basePath: z.url().default('https://api.hubapi.com'),
   /**

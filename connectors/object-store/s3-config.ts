@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { secret } from '../../config/secret';
 
 /** Static S3 credentials; without them the AWS SDK's default chain is used (env, profile, instance role). */
 export const s3CredentialsSchema = z.object({
-  /** Access key id; no default. */
-  accessKeyId: z.string().min(1),
+  /** Access key id (not a secret; a reference is accepted too); no default. */
+  accessKeyId: secret(z.string().min(1), { inlineIsSecret: () => false }),
   /** Secret access key; a secret, no default. */
-  secretAccessKey: z.string().min(1),
-  /** Session token of temporary credentials. */
-  sessionToken: z.string().min(1).optional(),
+  secretAccessKey: secret(),
+  /** Session token of temporary credentials; a secret. */
+  sessionToken: secret().optional(),
 });
 
 /** S3 or an S3-compatible store (Garage, Ceph, R2…) for archived audio and report files. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secret } from '../../config/secret';
 
 /** Largest page the platform serves (spec, Limits: `limit` at most 5000). */
 export const MAX_PAGE_SIZE = 5000;
@@ -8,15 +9,16 @@ export const apiKeyCredentialsSchema = z.object({
   type: z.literal('apiKey'),
   /** The user the API key belongs to; the Basic credentials are `<userId>:<apiKey>`. */
   userId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/)]),
-  /** The key from the user's Advanced settings tab. */
-  apiKey: z.string().min(1),
+  /** The key from the user's Advanced settings tab; a secret (inline, `{ "env" }` or `{ "file" }`). */
+  apiKey: secret(),
 });
 
 /** E-mail and password credentials: POST /login (and /login2fa when two-factor is on). */
 export const passwordCredentialsSchema = z.object({
   type: z.literal('password'),
   email: z.string().min(1),
-  password: z.string().min(1),
+  /** A secret (inline, `{ "env" }` or `{ "file" }`). */
+  password: secret(),
 });
 
 /** How the client authenticates. Secrets have no defaults. */

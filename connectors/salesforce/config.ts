@@ -1,18 +1,20 @@
 import { z } from 'zod';
+import { secret } from '../../config/secret';
 
 /** A Salesforce destination: an org's instance URL and a session (OAuth) access token. */
 export const salesforceConfigSchema = z.object({
   type: z.literal('salesforce'),
   /** e.g. https://mycompany.my.salesforce.com */
   instanceUrl: z.url(),
-  /** OAuth access token; no default. */
-  accessToken: z.string().min(1),
+  /** OAuth access token; a secret (`{ "env" }` or `{ "file" }`), no default. */
+  accessToken: secret(),
   /** With these, jsforce refreshes an expired access token by itself. */
-  refreshToken: z.string().min(1).optional(),
+  refreshToken: secret().optional(),
   oauth2: z
     .object({
       clientId: z.string().min(1),
-      clientSecret: z.string().min(1).optional(),
+      /** A secret (`{ "env" }` or `{ "file" }`). */
+      clientSecret: secret().optional(),
       loginUrl: z.url().default('https://login.salesforce.com'),
     })
     .optional(),

@@ -1,6 +1,6 @@
 // The deployment as shipped: docker-compose.yml and callsync.example.json, with only what README
-// "Deploying with docker-compose" tells a user to fill in (the account in callsync.json, the .env
-// its commands write), run the way compose runs them (test/support/compose-services.ts): the `keys` and
+// "Deploying with docker-compose" tells a user to fill in (the account's URL and user id in
+// callsync.json, the .env its commands write with the account's API key put in), run the way compose runs them (test/support/compose-services.ts): the `keys` and
 // `schedules` one-offs to completion, then `server` and two `worker`s, each in its own process.
 // The images compose pulls have stand-ins here: the test PostgreSQL (with the user, password and
 // database the postgres service's variables make), the Temporal dev server, moto as the S3 server
@@ -35,8 +35,7 @@ jest.setTimeout(600_000);
 interface ExampleConfig {
   accounts: {
     name: string;
-    platform: { baseUrl: string; credentials: { userId: number; apiKey: string } };
-    webhookSecret: string;
+    platform: { baseUrl: string; credentials: { userId: number } };
   }[];
   server: { port: number };
   metrics: { serverPort: number; workerPort: number; temporalSdkBindAddress: string };
@@ -80,10 +79,11 @@ describe('the compose stack as shipped', () => {
   };
 
   beforeAll(async () => {
-    const vars = readmeEnv();
-    const compose = composeConfig(vars);
     // The platform's clock at the real time: recordings are then within the example's archive.maxAge.
     emulator = await startEmulator({ port: 0, seed: 27, cdrs: 200, now: new Date() });
+    // The emulator's key where README's .env says to put the platform user's API key.
+    const vars: Record<string, string> = { ...readmeEnv(), ACME_PLATFORM_API_KEY: emulator.admin.api_key };
+    const compose = composeConfig(vars);
     temporal = await startTemporalDevServer();
     moto = await startMoto();
     // What the postgres image makes of its variables: a user with that password, owning a database.
@@ -102,11 +102,10 @@ describe('the compose stack as shipped', () => {
 
     // callsync.json: the example with the account filled in, as README says.
     const config = JSON.parse(readFileSync(join(root, 'callsync.example.json'), 'utf8')) as ExampleConfig;
-    secret = randomBytes(24).toString('hex');
+    // The webhook secret is the one README's .env commands generated (the config names it).
+    secret = vars.ACME_WEBHOOK_SECRET!;
     config.accounts[0]!.platform.baseUrl = emulator.baseUrl;
     config.accounts[0]!.platform.credentials.userId = emulator.admin.user_id;
-    config.accounts[0]!.platform.credentials.apiKey = emulator.admin.api_key;
-    config.accounts[0]!.webhookSecret = secret;
     image = buildImage();
     const userConfig = join(image.scratch, 'callsync.json');
     writeFileSync(userConfig, JSON.stringify(config, null, 2));

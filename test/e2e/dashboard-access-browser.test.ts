@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import {
   addDashboardUser,
   createDatabase,
@@ -77,7 +77,7 @@ describe('dashboard access in a browser', () => {
       platform: { baseUrl: 'http://127.0.0.1:1', credentials: { type: 'apiKey', userId: 1, apiKey: 'k' } },
       webhookSecret: `${name}-webhook-secret-0123456`,
     });
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [account('acme'), account('globex')],
       server: { dashboard: { password: ADMIN_PASSWORD, loginMaxFailures: 3, lockoutMinutes: 10 } },
     });

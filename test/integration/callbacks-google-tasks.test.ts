@@ -2,7 +2,7 @@
 // (test/fakes/google): on the real stack (emulator, Temporal, PostgreSQL) a missed caller gets one
 // task in the assignee's list, a second miss updates that task, a connected call completes it; at the
 // connector, redelivery, a lost mapping and concurrent first writes never duplicate a task or list.
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { recordMapping, upsertTask } from '../../connectors/crm';
 import { GoogleTasksConnector, googleTasksConfigSchema, keyLine } from '../../connectors/google-tasks';
 import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
@@ -203,7 +203,7 @@ describe('callbacks in Google Tasks', () => {
 
   it('refuses to start with credentials Google does not accept, naming the refusal', async () => {
     const stranger = testServiceAccount('stranger@elsewhere.iam.gserviceaccount.com');
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [{ name: 'acme', platform: h.config.accounts[0]!.platform }],
       crm: {
         destination: {

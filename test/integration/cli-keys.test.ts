@@ -40,6 +40,7 @@ describe('callsync keys generate, and keys required at start', () => {
     writeFileSync(
       config,
       JSON.stringify({
+        allowInlineSecrets: true,
         accounts: [
           {
             name: 'acme',

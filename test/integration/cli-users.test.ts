@@ -53,7 +53,11 @@ describe('callsync users', () => {
     configFile = join(mkdtempSync(join(tmpdir(), 'cli-users-')), 'callsync.json');
     writeFileSync(
       configFile,
-      JSON.stringify({ accounts: [account('acme'), account('globex')], database: { url: db.url } }),
+      JSON.stringify({
+        allowInlineSecrets: true,
+        accounts: [account('acme'), account('globex')],
+        database: { url: db.url },
+      }),
     );
   });
 

@@ -22,6 +22,8 @@ beforeAll(() => {
 describe('docker-compose.yml', () => {
   it('README sets every variable compose requires, each one it refuses to start without', () => {
     expect(Object.keys(vars).sort()).toEqual([
+      'ACME_PLATFORM_API_KEY',
+      'ACME_WEBHOOK_SECRET',
       'DASHBOARD_PASSWORD',
       'GARAGE_RPC_SECRET',
       'GRAFANA_ADMIN_PASSWORD',

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'kysely';
 import { createActivities } from '../../activities';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { destinationIdOf } from '../../connectors/crm/crm-connector';
 import { callDetail, destinationClaims, getCheckpoint, loadContactLinks } from '../../connectors/postgres';
 import { OUTCOMES_STREAM } from '../../activities/outcome-activities';
@@ -32,7 +32,7 @@ describe('an account moved to another HubSpot portal', () => {
   const workerOn = async (portal: FakeHubSpot): Promise<RuntimeDeps> => {
     const input = JSON.parse(readFileSync(h.configFile, 'utf8')) as Record<string, unknown>;
     const crm = { destination: { type: 'hubspot', accessToken: portal.token, basePath: portal.url } };
-    const deps = await createActivityDeps(parseConfig({ ...input, crm }), h.database.url, silentLogger);
+    const deps = await createActivityDeps(parseTestConfig({ ...input, crm }), h.database.url, silentLogger);
     workers.push(deps);
     return deps;
   };

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { createOutcomeActivities } from '../../activities/outcome-activities';
 import { collectOutcomeStatus, formatOutcomeStatus } from '../../cli/commands/status-outcomes';
 import { patchCdrs } from '../../activities/outcome-writes';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { destinationIdOf } from '../../connectors/crm/crm-connector';
 import { cdrLabelNames } from '../../connectors/crm/outcomes';
 import { SalesforceConnector, salesforceConfigSchema } from '../../connectors/salesforce';
@@ -88,7 +88,7 @@ describe('CRM outcomes back on the CDR', () => {
     expect(await applyCrmOutcomesSchedules(h.client, h.config)).toEqual({ acme: 'created' });
     const d = await h.client.schedule.getHandle(crmOutcomesScheduleId('acme')).describe();
     expect(d.spec.intervals).toMatchObject([{ every: 3_600_000 }]);
-    const off = parseConfig({ ...h.config, outcomes: { enabled: false } });
+    const off = parseTestConfig({ ...h.config, outcomes: { enabled: false } });
     expect(await applyCrmOutcomesSchedules(h.client, off)).toEqual({ acme: 'deleted' });
   });
 

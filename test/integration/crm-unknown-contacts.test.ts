@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { silentLogger } from '../../lib/logger';
 import { createActivityDeps, type RuntimeDeps } from '../../runtime/activity-deps';
@@ -22,7 +22,7 @@ describe('contacts of unknown callers', () => {
   /** The harness's settings with `crm` replaced, as a worker with that config would run them. */
   const depsWith = (crm: Record<string, unknown>) => {
     const input = JSON.parse(readFileSync(h.configFile, 'utf8')) as Record<string, unknown>;
-    return createActivityDeps(parseConfig({ ...input, crm }), h.database.url, silentLogger);
+    return createActivityDeps(parseTestConfig({ ...input, crm }), h.database.url, silentLogger);
   };
 
   /**

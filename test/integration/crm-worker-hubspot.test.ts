@@ -5,7 +5,7 @@
 // shows in call_failures and `callsync status`; waiting out a Retry-After keeps the activity alive.
 import { formatCallFailures } from '../../cli/commands/status-call-failures';
 import { temporal } from '@temporalio/proto';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { callWorkflowId } from '../../contracts';
 import { recentCallFailures } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
@@ -84,7 +84,7 @@ describe('callsync worker with HubSpot on a new portal', () => {
   it('refuses to start without the schema scopes, naming the scope to grant', async () => {
     const locked = await startFakeHubSpot({ scopes: ['crm.objects.owners.read'] });
     try {
-      const config = parseConfig({
+      const config = parseTestConfig({
         accounts: [{ name: 'acme', platform: h.config.accounts[0]!.platform }],
         crm: { destination: { type: 'hubspot', accessToken: locked.token, basePath: locked.url } },
         logLevel: 'silent',
@@ -100,7 +100,7 @@ describe('callsync worker with HubSpot on a new portal', () => {
   it('refuses to start on Salesforce when a Task field callsync writes is hidden by field security', async () => {
     const sf = await startFakeSalesforce({ hiddenTaskFields: ['CallObject'] });
     try {
-      const config = parseConfig({
+      const config = parseTestConfig({
         accounts: [{ name: 'acme', platform: h.config.accounts[0]!.platform }],
         crm: {
           destination: {

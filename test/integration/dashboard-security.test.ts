@@ -2,7 +2,7 @@
 // accounts they may see (403 on another's), a lockout per address and per user (429), sessions
 // revoked on log-out and on a password change, Secure cookies behind an HTTPS proxy, security
 // headers, CSRF tokens on every form, and 400 (naming the parameter) for odd query parameters.
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import {
   addDashboardUser,
   addQuarantined,
@@ -88,7 +88,7 @@ describe('dashboard security', () => {
   let db: TestDatabase;
   let warehouse: WarehouseDatabase;
   let server: RunningServer;
-  let config: ReturnType<typeof parseConfig>;
+  let config: ReturnType<typeof parseTestConfig>;
   let nextAddress = 1;
   const client = () => new Client(server.url, `10.0.0.${nextAddress++}`);
 
@@ -120,7 +120,7 @@ describe('dashboard security', () => {
       platform: { baseUrl: 'http://127.0.0.1:1', credentials: { type: 'apiKey', userId: 1, apiKey: 'k' } },
       webhookSecret: `${name}-webhook-secret-0123456`,
     });
-    config = parseConfig({
+    config = parseTestConfig({
       accounts: [account('acme'), account('globex')],
       server: {
         trustProxy: true,
@@ -420,7 +420,7 @@ describe('dashboard security', () => {
     const c = client();
     expect((await c.login('admin', ADMIN_PASSWORD)).status).toBe(303);
     // Another receiver process, started after the config password changed, refuses the old session.
-    const changed = parseConfig({
+    const changed = parseTestConfig({
       ...config,
       server: {
         ...config.server,

@@ -1,6 +1,6 @@
 // The webhook receiver with its dashboard on a sync harness's warehouse and Temporal, as `callsync
 // server` starts it from a config with one account and a dashboard password (for dashboard tests).
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { silentLogger } from '../../lib/logger';
 import { dashboardSettings } from '../../runtime/dashboard-settings';
 import { startServer, type RunningServer } from '../../server';
@@ -11,7 +11,7 @@ export async function startDashboardServer(
   h: SyncHarness,
   opts: { webhookSecret: string; password: string },
 ): Promise<RunningServer> {
-  const config = parseConfig({
+  const config = parseTestConfig({
     accounts: [{ name: 'acme', platform: h.config.accounts[0]!.platform, webhookSecret: opts.webhookSecret }],
     archive: { dir: h.config.archive.dir },
     server: { dashboard: { password: opts.password } },

@@ -5,7 +5,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityDeps } from '../../activities/deps';
 import { createErasureExternalActivities } from '../../activities/erasure-external';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
@@ -28,7 +28,7 @@ describe("erasure in each account's CRM by its own choice", () => {
   });
 
   it('deletes the call logs of the account that asks, and keeps those of the account that does not', async () => {
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         { name: 'acme', platform },
         { name: 'beta', platform, overrides: { erasure: { deleteCrmRecords: false } } },

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createAudioActivities, type ArchiveAudioInput } from '../../activities/audio-activities';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { audioObjectKey, ObjectSizeMismatchError } from '../../connectors/object-store';
 import { S3ObjectStore } from '../../connectors/object-store/s3';
 import { createPlatformClient } from '../../connectors/platform';
@@ -103,7 +103,7 @@ describe('S3 object store on moto', () => {
       emulator = await startEmulator({ port: 0, seed: 3, cdrs: 300, now: new Date('2026-11-01T12:00:00Z') });
       database = await createTestDatabase('s3-archive');
       await moto.createBucket('callsync-archive');
-      const config = parseConfig({
+      const config = parseTestConfig({
         accounts: [
           {
             name: 'acme',

@@ -6,7 +6,7 @@ import { chmodSync, chownSync, copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { createDatabase, explainPostgresTlsError, postgresSsl } from '../../connectors/postgres';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../local/embedded-postgres';
 import { makeTestCertificates, type TestCertificates } from '../support/test-certificates';
@@ -56,7 +56,7 @@ describe('PostgreSQL over TLS', () => {
   });
 
   const connect = (database: Record<string, unknown>) => {
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [account],
       database: { url: pg.url.replace('127.0.0.1', 'localhost'), ...database },
     });

@@ -18,7 +18,7 @@ import {
   createReportDeliveryServices,
   type ReportDeliveryServices,
 } from '../../activities/report-delivery-services';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { ReportDeliveryConfigInput } from '../../config/report-delivery';
 import { listRunDeliveries, openReportRun, updateReportRun } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
@@ -51,7 +51,7 @@ function deliveryConfig(over: ReportDeliveryConfigInput = {}): ReportDeliveryCon
 }
 
 async function depsFor(delivery: ReportDeliveryConfigInput, hooks?: ReportDeliveryServices['hooks']) {
-  const config = parseConfig({
+  const config = parseTestConfig({
     accounts: [
       {
         name: 'acme',
@@ -450,7 +450,7 @@ describe("an account's own delivery (accounts[].overrides.reports.delivery)", ()
       baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
       credentials: { type: 'apiKey' as const, userId: 1, apiKey: 'k' },
     };
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         { name: 'acme', platform },
         {

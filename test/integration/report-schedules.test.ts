@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mirrorReportSchedules } from '../../activities/report-schedule-mirror';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { listQuarantined, listReportRuns, listRunDeliveries, openReportRun } from '../../connectors/postgres';
 import {
   reportExportWorkflow,
@@ -67,7 +67,7 @@ describe('report schedules', () => {
 
   /** A separate config whose schedules start workflows on a task queue no worker polls (DST checks). */
   const idleConfig = () =>
-    parseConfig({ ...h.config, temporal: { ...h.config.temporal, taskQueue: 'report-dst-idle' } });
+    parseTestConfig({ ...h.config, temporal: { ...h.config.temporal, taskQueue: 'report-dst-idle' } });
 
   it('fires at the right instants across the 2027 DST changes (describe → nextActionTimes)', async () => {
     const daily = (t: string[]) => ({ type: 'daily', time_of_day: t, day_of_week: [], day_of_month: [] });

@@ -1,7 +1,7 @@
 // Sync schedules against the real Temporal dev server: apply creates, re-apply changes nothing,
 // a changed interval updates, a removed stream deletes; every schedule skips overlapping runs.
 import { Client, Connection, ScheduleOverlapPolicy } from '@temporalio/client';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { CallsyncConfigInput } from '../../config/schema';
 import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
 import { applySchedules, desiredSchedules } from '../../runtime/schedules';
@@ -17,7 +17,7 @@ const account = (name: string) => ({
 });
 
 const config = (over: Partial<CallsyncConfigInput['sync']> = {}, accounts = ['acme', 'globex']) =>
-  parseConfig({
+  parseTestConfig({
     accounts: accounts.map(account),
     temporal: { address: 'unused', taskQueue: 'schedules-test' },
     sync: { streams: ['cdrs', 'recordings', 'users'], ...over },
@@ -49,7 +49,7 @@ describe('sync schedules', () => {
       ['sync-globex-recordings', 300_000],
       ['sync-globex-users', 3_600_000],
     ]);
-    expect(desiredSchedules(parseConfig({ accounts: [account('a')] }))).toHaveLength(14);
+    expect(desiredSchedules(parseTestConfig({ accounts: [account('a')] }))).toHaveLength(14);
   });
 
   it('creates, leaves unchanged, updates and deletes schedules to match the config', async () => {

@@ -1,7 +1,7 @@
 // The status aggregates (connectors/postgres/repositories/stream-status.ts) and the audio archive's
 // window (archive.maxAge) and progress, on a real PostgreSQL; and collectStatus, which reads them.
 import { collectStatus } from '../../cli/commands/status';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import {
   addQuarantined,
   audioArchiveProgress,
@@ -103,7 +103,7 @@ describe('status repositories', () => {
   });
 
   it('collectStatus shows how far the data is behind besides the last run, and audio progress', async () => {
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         {
           name: 'acme',

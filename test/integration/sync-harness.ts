@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { WorkerGroup } from '../../runtime/worker';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { CallsyncConfig } from '../../config/schema';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
 import { silentLogger } from '../../lib/logger';
@@ -87,6 +87,8 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     ...opts.platform,
   };
   const input = {
+    // Its processes (`callsync --config <configFile> …`) read the emulator's key inline, as npm start does.
+    allowInlineSecrets: true,
     accounts: (typeof opts.accounts === 'function'
       ? opts.accounts(emulator.admin)
       : (opts.accounts ?? [{ name: 'acme' }])
@@ -104,7 +106,7 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     // Report e-mails go to this run's scratch outbox, not the project's .data/outbox.
     reports: { ...reports, delivery: { email: { outboxDir: join(scratch, 'outbox') }, ...reports.delivery } },
   };
-  const config = parseConfig(input);
+  const config = parseTestConfig(input);
   const configFile = join(scratch, 'callsync.json');
   writeFileSync(configFile, JSON.stringify(input), { mode: 0o600 });
   const deps = await createActivityDeps(config, database.url, silentLogger);

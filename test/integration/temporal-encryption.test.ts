@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import {
   callbackStateQuery,
   callbackWorkflow,
@@ -271,7 +271,7 @@ describe('personal data encrypted in Temporal', () => {
     await expect(h.client.workflow.getHandle(callbackIdOf(h, legacyCaller)).describe()).rejects.toThrow();
   });
   it('after rotating to key B, reads key-A histories and writes new payloads with key B', async () => {
-    const rotated = parseConfig({
+    const rotated = parseTestConfig({
       ...(JSON.parse(readFileSync(h.configFile, 'utf8')) as object),
       temporal: {
         address: h.temporal.address,

@@ -4,7 +4,7 @@
 // connection from a `temporal` config block parsed by the config schema.
 import { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
 import {
   connectTemporalClient,
@@ -33,7 +33,7 @@ describe('Temporal through nginx with TLS and a required client certificate', ()
 
   /** The connection settings as a user writes them in the config file. */
   const settings = (address: string, temporalBlock: Record<string, unknown>): TemporalConnectionSettings => {
-    const config = parseConfig({ accounts: [account], temporal: { address, ...temporalBlock } });
+    const config = parseTestConfig({ accounts: [account], temporal: { address, ...temporalBlock } });
     return { ...config.temporal, address };
   };
 

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { sql } from 'kysely';
 import type { ActivityDeps } from '../../activities/deps';
 import { spendCrmDailyBudget } from '../../activities/vendor-budget';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { takeDailyBudget } from '../../connectors/postgres';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
@@ -28,7 +28,7 @@ describe('vendor daily budgets', () => {
   });
 
   it('fails a CRM activity with a retry delay to the next UTC day once the allowance is spent', async () => {
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         {
           name: 'acme',
@@ -66,7 +66,7 @@ describe('vendor daily budgets', () => {
       credentials: { type: 'apiKey' as const, userId: 1, apiKey: 'k' },
     };
     // acme uses the global (built-in) destination; globex its own org, with its own allowance.
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         { name: 'acme', platform },
         {

@@ -17,14 +17,15 @@ import { callerLink } from '../../activities/screen-pop-activities';
 import type { CrmConnector, CrmContact } from '../../connectors/crm/crm-connector';
 import type { ActivityDeps } from '../../activities/deps';
 import { createCallActivities } from '../../activities/call-activities';
-import { ConfigError, parseConfig } from '../../config/load';
+import { ConfigError } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 
 const platform = {
   baseUrl: 'https://pbx.example/v1.1/voipstudio',
   credentials: { type: 'apiKey' as const, userId: 7, apiKey: 'k-secret-123' },
 };
 
-const config = parseConfig({
+const config = parseTestConfig({
   accounts: [
     { name: 'acme', platform },
     {
@@ -49,9 +50,9 @@ const config = parseConfig({
 });
 
 /** The ConfigError message parsing `input` gives (fails the test when it parses). */
-function configErrorOf(input: unknown): string {
+function configErrorOf(input: object): string {
   try {
-    parseConfig(input);
+    parseTestConfig(input);
   } catch (err) {
     expect(err).toBeInstanceOf(ConfigError);
     return (err as Error).message;
@@ -90,7 +91,7 @@ describe('per-account settings', () => {
   });
 
   it("delivers an account's reports its own way, as a whole, or the global way", () => {
-    const withDelivery = parseConfig({
+    const withDelivery = parseTestConfig({
       accounts: [
         { name: 'acme', platform },
         {
@@ -140,7 +141,7 @@ describe('per-account settings', () => {
   });
 
   describe('conversations (screen-pop, SMS, voicemail)', () => {
-    const withConversations = parseConfig({
+    const withConversations = parseTestConfig({
       accounts: [
         { name: 'acme', platform },
         {
@@ -256,7 +257,7 @@ describe('per-account settings', () => {
       instanceUrl: 'https://gx.my.salesforce.com',
       accessToken: 't',
     } as const;
-    const withSync = parseConfig({
+    const withSync = parseTestConfig({
       accounts: [
         { name: 'acme', platform, crm: hubspot },
         {
@@ -341,7 +342,7 @@ describe('per-account settings', () => {
   });
 
   it("deletes what callsync created in an account's CRM on erasure by its own choice", () => {
-    const withErasure = parseConfig({
+    const withErasure = parseTestConfig({
       accounts: [
         { name: 'acme', platform },
         { name: 'beta', platform, overrides: { erasure: { deleteCrmRecords: false } } },
@@ -352,7 +353,7 @@ describe('per-account settings', () => {
     expect(deletesCrmRecordsOf(withErasure, 'beta')).toBe(false);
     // The hash key is the suppression list's, one for every account: not an override.
     expect(() =>
-      parseConfig({ accounts: [{ name: 'acme', platform, overrides: { erasure: { hashKey: 'x' } } }] }),
+      parseTestConfig({ accounts: [{ name: 'acme', platform, overrides: { erasure: { hashKey: 'x' } } }] }),
     ).toThrow(/accounts\[0\]\.overrides\.erasure: .*"hashKey"/);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { silentLogger } from '../../lib/logger';
 import { lagSeconds, createMetrics, recordApiRequest, statusClass } from '../../lib/metrics';
 import { AesGcmPayloadCodec } from '../../lib/payload-codec';
@@ -140,16 +140,16 @@ describe('serverObservability', () => {
   const encryption = { keys: [{ id: 'k', key: randomBytes(32).toString('base64') }], activeKeyId: 'k' };
 
   it('serves the codec endpoint only with encryption and a token, on loopback too', () => {
-    expect(() => serverObservability(parseConfig(base))).toThrow(/temporal.encryption: is not set/);
-    const off = serverObservability(parseConfig({ ...base, temporal: { encryption: 'off' } }));
+    expect(() => serverObservability(parseTestConfig(base))).toThrow(/temporal.encryption: is not set/);
+    const off = serverObservability(parseTestConfig({ ...base, temporal: { encryption: 'off' } }));
     expect(off.codecOff).toMatch(/temporal.encryption is "off"/);
-    const loop = serverObservability(parseConfig({ ...base, temporal: { encryption } }));
+    const loop = serverObservability(parseTestConfig({ ...base, temporal: { encryption } }));
     expect(loop.codec).toBeUndefined();
     expect(loop.codecOff).toBe(
       'server.codec.token (or tokenFile) is not set (the codec endpoint needs its bearer token)',
     );
     const guarded = serverObservability(
-      parseConfig({
+      parseTestConfig({
         ...base,
         temporal: { encryption },
         server: { host: '0.0.0.0', codec: { token: TOKEN, hosts: ['callsync.example.com'] } },
@@ -158,7 +158,7 @@ describe('serverObservability', () => {
     expect(guarded.codec?.token).toBe(TOKEN);
     expect(guarded.codec?.allowedHosts).toEqual(['callsync.example.com']);
     const named = serverObservability(
-      parseConfig({
+      parseTestConfig({
         ...base,
         temporal: { encryption },
         server: { host: '10.0.0.5', codec: { token: TOKEN } },
@@ -172,16 +172,18 @@ describe('serverObservability', () => {
 
   it('serves /metrics on its own port, or on the receiver port behind a token, never open there', () => {
     const withEnc = { ...base, temporal: { encryption } };
-    const none = serverObservability(parseConfig(withEnc));
+    const none = serverObservability(parseTestConfig(withEnc));
     expect(none.metricsEndpoint).toBeUndefined();
     expect(none.metricsOff).toMatch(/neither metrics.serverPort nor metrics.token/);
     const own = serverObservability(
-      parseConfig({ ...withEnc, metrics: { serverPort: 9466, host: '0.0.0.0' } }),
+      parseTestConfig({ ...withEnc, metrics: { serverPort: 9466, host: '0.0.0.0' } }),
     );
     expect(own.metricsEndpoint).toEqual({ port: 9466, host: '0.0.0.0', token: undefined });
-    const guarded = serverObservability(parseConfig({ ...withEnc, metrics: { token: TOKEN } }));
+    const guarded = serverObservability(parseTestConfig({ ...withEnc, metrics: { token: TOKEN } }));
     expect(guarded.metricsEndpoint).toEqual({ token: TOKEN });
-    const off = serverObservability(parseConfig({ ...withEnc, metrics: { enabled: false, token: TOKEN } }));
+    const off = serverObservability(
+      parseTestConfig({ ...withEnc, metrics: { enabled: false, token: TOKEN } }),
+    );
     expect(off.metricsEndpoint).toBeUndefined();
   });
 

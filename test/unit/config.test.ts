@@ -10,7 +10,11 @@ const account = {
 
 describe('configuration', () => {
   it('applies defaults and parses durations', () => {
-    const config = parseConfig({ accounts: [account], sync: { historyInterval: '90s', lookback: '2d' } });
+    const config = parseConfig({
+      allowInlineSecrets: true,
+      accounts: [account],
+      sync: { historyInterval: '90s', lookback: '2d' },
+    });
     expect(config.sync.historyInterval).toBe(90_000);
     expect(config.sync.lookback).toBe(2 * 86_400_000);
     expect(config.sync.settingsInterval).toBe(3_600_000);
@@ -22,6 +26,7 @@ describe('configuration', () => {
 
   it('names each bad field and never echoes a secret', () => {
     const bad = {
+      allowInlineSecrets: true,
       accounts: [{ ...account, name: 'Not OK', platform: { ...account.platform, baseUrl: 'nope' } }],
       sync: { pageSize: 9000, historyInterval: 'soon' },
     };
@@ -44,7 +49,7 @@ describe('configuration', () => {
     expect(() => parseConfig({})).toThrow(/accounts/);
   });
 
-  it('takes the account and services from the environment over defaults', () => {
+  it('takes an account and services from the environment over defaults, keeping the other accounts', () => {
     const config = loadConfig({
       env: {
         PLATFORM_BASE_URL: 'https://pbx.example/v1.1/voipstudio',
@@ -53,11 +58,11 @@ describe('configuration', () => {
         DATABASE_URL: 'postgres://u@h/db',
         TEMPORAL_ADDRESS: 'temporal:7233',
       },
-      defaults: { accounts: [account] },
+      defaults: { allowInlineSecrets: true, accounts: [account] },
     });
-    expect(config.accounts).toHaveLength(1);
-    expect(config.accounts[0]?.name).toBe('default');
-    expect(config.accounts[0]?.platform.credentials).toEqual({
+    expect(config.accounts.map((a) => a.name)).toEqual(['acme', 'default']);
+    expect(config.accounts[0]?.platform.credentials).toEqual(account.platform.credentials);
+    expect(config.accounts[1]?.platform.credentials).toEqual({
       type: 'password',
       email: 'ops@example.com',
       password: 'pw',
@@ -70,12 +75,15 @@ describe('configuration', () => {
     const server = { host: '0.0.0.0', dashboard: { sessionHours: 2 } };
     const config = loadConfig({
       env: { CALLSYNC_DASHBOARD_PASSWORD: 'a-long-password-1' },
-      defaults: { accounts: [account], server },
+      defaults: { allowInlineSecrets: true, accounts: [account], server },
     });
     expect(config.server.dashboard).toMatchObject({ password: 'a-long-password-1', sessionHours: 2 });
     // The schema's rule still holds for a password that comes this way.
     expect(() =>
-      loadConfig({ env: { CALLSYNC_DASHBOARD_PASSWORD: 'short' }, defaults: { accounts: [account] } }),
+      loadConfig({
+        env: { CALLSYNC_DASHBOARD_PASSWORD: 'short' },
+        defaults: { allowInlineSecrets: true, accounts: [account] },
+      }),
     ).toThrow(/at least 12/);
   });
 });

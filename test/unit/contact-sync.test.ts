@@ -3,7 +3,7 @@
 import { formatContactSyncStatus, type ContactSyncStatusRow } from '../../cli/commands/status-contact-sync';
 import { DEFAULT_OWNERSHIP } from '../../config/contact-sync';
 import { REJECTED_PREFIX } from '../../connectors/postgres/repositories/contact-sync';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { crmDestinationOf, createCrmConnectors } from '../../runtime/crm';
 import { keepUnwritable } from '../../sync/contacts/engine';
 import { matchContacts } from '../../sync/contacts/match';
@@ -140,7 +140,7 @@ describe('per-account CRM destination', () => {
       baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
       credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
     };
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         { name: 'a', platform },
         { name: 'b', platform, crm: { type: 'hubspot', accessToken: 'pat-b' } },

@@ -1,6 +1,6 @@
 // A worker's start prepares the CRM: a transient failure (429, 5xx, network) is waited out with
 // backoff; a refusal (403 and the like) stops the start at once with the vendor's reason.
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';
 import { metrics } from '../../lib/metrics';
@@ -12,7 +12,7 @@ async function setupFailures(): Promise<number | undefined> {
   return values.find((v) => v.labels.destination === 'hubspot')?.value;
 }
 
-const config = parseConfig({
+const config = parseTestConfig({
   accounts: [
     {
       name: 'acme',

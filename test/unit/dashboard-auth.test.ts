@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { dashboardSettings } from '../../runtime/dashboard-settings';
 import { hashPassword, verifyPassword } from '../../lib/password-hash';
 import { passwordMatches, readCookie, sessionCookie } from '../../server/dashboard/auth';
@@ -70,7 +70,7 @@ describe('dashboard login', () => {
   });
 
   it('refuses to serve it without a password on a non-loopback interface, and is off on loopback', () => {
-    const open = parseConfig({ accounts: [account] });
+    const open = parseTestConfig({ accounts: [account] });
     expect(() => dashboardSettings(open, '0.0.0.0')).toThrow(
       /server\.dashboard\.password .*server\.host is 0\.0\.0\.0/,
     );
@@ -78,7 +78,7 @@ describe('dashboard login', () => {
       dashboard: undefined,
       dashboardOff: expect.stringMatching(/server\.dashboard\.password/),
     });
-    const off = parseConfig({ accounts: [account], server: { dashboard: { enabled: false } } });
+    const off = parseTestConfig({ accounts: [account], server: { dashboard: { enabled: false } } });
     expect(dashboardSettings(off, '0.0.0.0').dashboard).toBeUndefined();
   });
 
@@ -86,13 +86,13 @@ describe('dashboard login', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dashboard-'));
     const file = join(dir, 'password');
     writeFileSync(file, 'a-long-enough-password\n');
-    const config = parseConfig({ accounts: [account], server: { dashboard: { passwordFile: file } } });
+    const config = parseTestConfig({ accounts: [account], server: { dashboard: { passwordFile: file } } });
     expect(dashboardSettings(config, '0.0.0.0').dashboard?.password).toBe('a-long-enough-password');
     writeFileSync(file, 'short\n');
     expect(() => dashboardSettings(config, '0.0.0.0')).toThrow(
       /server\.dashboard\.passwordFile: .* at least 12/,
     );
-    const missing = parseConfig({
+    const missing = parseTestConfig({
       accounts: [account],
       server: { dashboard: { passwordFile: join(dir, 'nope') } },
     });
@@ -102,7 +102,7 @@ describe('dashboard login', () => {
     // A too-short password is refused by name, without echoing it.
     let message = '';
     try {
-      parseConfig({ accounts: [account], server: { dashboard: { password: 'hunter2!' } } });
+      parseTestConfig({ accounts: [account], server: { dashboard: { password: 'hunter2!' } } });
     } catch (err) {
       message = (err as Error).message;
     }
@@ -116,7 +116,7 @@ describe('dashboard login', () => {
       instanceUrl: `https://${name}.my.salesforce.com`,
       accessToken: 't',
     });
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         account,
         { ...account, name: 'globex', crm: org('globex') },

@@ -1,6 +1,6 @@
 // The erasure key: its own setting first, else the callback id key; errors name the setting.
 import { randomBytes } from 'node:crypto';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { erasureHashKey } from '../../runtime/temporal-encryption';
 
 const base = {
@@ -21,22 +21,24 @@ describe('erasure config', () => {
       activeKeyId: 'a',
       idKey,
     };
-    const both = parseConfig({ ...base, temporal: { encryption }, erasure: { hashKey: own } });
+    const both = parseTestConfig({ ...base, temporal: { encryption }, erasure: { hashKey: own } });
     expect(erasureHashKey(both)?.toString('base64')).toBe(own);
     expect(both.erasure.deleteCrmRecords).toBe(false);
-    expect(erasureHashKey(parseConfig({ ...base, temporal: { encryption } }))?.toString('base64')).toBe(
+    expect(erasureHashKey(parseTestConfig({ ...base, temporal: { encryption } }))?.toString('base64')).toBe(
       idKey,
     );
-    expect(erasureHashKey(parseConfig(base))).toBeUndefined();
+    expect(erasureHashKey(parseTestConfig(base))).toBeUndefined();
   });
 
   it('refuses a short key and two keys, naming the setting', () => {
-    expect(() => erasureHashKey(parseConfig({ ...base, erasure: { hashKey: 'c2hvcnQ=' } }))).toThrow(
+    expect(() => erasureHashKey(parseTestConfig({ ...base, erasure: { hashKey: 'c2hvcnQ=' } }))).toThrow(
       /erasure\.hashKey: must be base64 of at least 16 bytes/,
     );
-    expect(() => parseConfig({ ...base, erasure: { hashKey: 'a', hashKeyFile: '/k' } })).toThrow(/hashKey/);
+    expect(() => parseTestConfig({ ...base, erasure: { hashKey: 'a', hashKeyFile: '/k' } })).toThrow(
+      /hashKey/,
+    );
     expect(() =>
-      erasureHashKey(parseConfig({ ...base, erasure: { hashKeyFile: '/nonexistent/key' } })),
+      erasureHashKey(parseTestConfig({ ...base, erasure: { hashKeyFile: '/nonexistent/key' } })),
     ).toThrow(/erasure\.hashKeyFile: cannot read \/nonexistent\/key/);
   });
 });

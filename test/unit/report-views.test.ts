@@ -1,6 +1,6 @@
 // How report schedules and runs are shown (pure): next runs in the schedule's own time zone, the last
 // run, quarantined schedules and failed runs in status; CLI options read with errors naming them.
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { ReportRunRow } from '../../connectors/postgres';
 import { parseScheduleArg, periodOption } from '../../cli/commands/reports';
 import {
@@ -70,7 +70,7 @@ describe('report views', () => {
   });
 
   it('reads the schedule argument and period options, naming the bad one', () => {
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: ['acme', 'globex'].map((name) => ({
         name,
         platform: {

@@ -1,4 +1,4 @@
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import {
   clientConnectionOptions,
   explainTemporalError,
@@ -27,7 +27,7 @@ const read = ((path: string) => {
 
 describe('temporal config block', () => {
   it('accepts TLS files or PEM and an API key, and refuses a certificate without its key', () => {
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [account],
       temporal: {
         address: 'a:1',
@@ -37,7 +37,7 @@ describe('temporal config block', () => {
     });
     expect(config.temporal.tls?.serverCa).toBe('/etc/ca.pem');
     expect(config.temporal.apiKey).toBe('x');
-    expect(() => parseConfig({ accounts: [account], temporal: { tls: { clientCert: PEM } } })).toThrow(
+    expect(() => parseTestConfig({ accounts: [account], temporal: { tls: { clientCert: PEM } } })).toThrow(
       /temporal\.tls\.clientCert: clientCert and clientKey go together/,
     );
   });

@@ -1,6 +1,6 @@
 // Long audio for Speech-to-Text: the staged object's fixed name, gs:// URIs, and an MP3's length
 // from its first bytes and whole size (audio streamed to Cloud Storage is never held in memory).
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import { mp3Info, parseGsUri, stagedAudioKey } from '../../connectors/google-speech';
 
 const account = {
@@ -37,7 +37,10 @@ describe('audio staging', () => {
 
 describe('transcription.google.stagingBucket', () => {
   const config = (google: Record<string, unknown>) =>
-    parseConfig({ accounts: [account], transcription: { google: { monthlyCapMinutes: 100, ...google } } });
+    parseTestConfig({
+      accounts: [account],
+      transcription: { google: { monthlyCapMinutes: 100, ...google } },
+    });
 
   it('is optional, and taken when it is a bucket name', () => {
     expect(config({}).transcription.google?.stagingBucket).toBeUndefined();
