@@ -2,8 +2,8 @@
 // runs without tsx, the CLI answers, and code that finds project files from its own place (the
 // Temporal CLI installer) finds them from dist/ too.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { compiledDist } from '../support/compiled-dist';
 
 jest.setTimeout(180_000);
 
@@ -11,16 +11,8 @@ const root = resolve(__dirname, '../..');
 let out: string;
 
 beforeAll(() => {
-  // Inside the project, so the output resolves node_modules as dist/ does.
-  mkdirSync(join(root, '.scratch'), { recursive: true });
-  out = mkdtempSync(join(root, '.scratch', 'build-'));
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out],
-    { cwd: root, stdio: 'pipe' },
-  );
-}, 180_000);
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+  out = compiledDist();
+}, 300_000);
 
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });

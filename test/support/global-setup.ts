@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../local/embedded-postgres';
 import { temporalCliPath } from '../../local/temporal-cli';
@@ -47,4 +47,6 @@ export default async function globalSetup(): Promise<void> {
   const bundlePath = join(bundleDir, 'workflows.js');
   writeFileSync(bundlePath, bundle.code);
   process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE = bundlePath;
+  // Where the compiled build goes, once, when a test file first needs it (test/support/compiled-dist.ts).
+  process.env.CALLSYNC_TEST_DIST = join(resolve(__dirname, '../..'), '.scratch', `dist-${process.pid}`);
 }
