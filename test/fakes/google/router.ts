@@ -2,6 +2,7 @@
 // tests add: Tasks, Speech, …) registers its routes here as a module; the router checks auth once,
 // reads each body whole, records every request and answers errors in Google's JSON shape.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { GoogleIdentity } from './oauth';
 
 /** A request as a route handler sees it. */
 export interface FakeRequest {
@@ -11,6 +12,8 @@ export interface FakeRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** Whom the verified bearer token speaks for (`user` is the delegated subject, if any). */
+  identity: GoogleIdentity;
   /** Named groups of the route's pattern, percent-decoded. */
   params: Record<string, string>;
   /** The body parsed as JSON (a 400 in Google's shape when it is not). */
