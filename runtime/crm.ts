@@ -12,6 +12,9 @@ import { claimTypeOnlyRows, type Database } from '../connectors/postgres';
 import { OUTCOMES_STREAM } from '../activities/outcome-activities';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
+import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforce/config';
+import { VendorTokenStore } from '../connectors/crm/vendor-token-store';
+import { secretBoxFromConfig } from './temporal-encryption';
 
 export { crmDestinationOf } from '../config/account-settings';
 
@@ -37,7 +40,7 @@ export function createCrmConnectors(
           (c =
             d.type === 'hubspot'
               ? new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') })
-              : new SalesforceConnector(d, { limiters: sharedRateLimiters(db, 'salesforce') })),
+              : salesforceConnector(config, d, db)),
         );
       return c;
     }
@@ -52,6 +55,24 @@ export function createCrmConnectors(
     }
     return c;
   };
+}
+
+/**
+ * A Salesforce destination's connector: rate slots and, for `auth: refresh-token`, the current
+ * refresh token kept in PostgreSQL (sealed under temporal.encryption's keys) for every worker.
+ */
+function salesforceConnector(
+  config: CallsyncConfig,
+  d: SalesforceConfig,
+  db: Kysely<Database>,
+): SalesforceConnector {
+  // From 0, so the first failure is an increase Prometheus sees.
+  if (salesforceAuthOf(d)) metrics().tokenRefreshFailures.inc({ vendor: 'salesforce' }, 0);
+  return new SalesforceConnector(d, {
+    limiters: sharedRateLimiters(db, 'salesforce'),
+    tokenStore: () => new VendorTokenStore(db, secretBoxFromConfig(config.temporal)),
+    onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'salesforce' }),
+  });
 }
 
 /** How long a start waits out a CRM that answers 429, 5xx or not at all, before it gives up. */
