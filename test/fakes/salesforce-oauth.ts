@@ -78,7 +78,7 @@ export class FakeSalesforceOAuth {
   constructor(
     settings: Partial<SalesforceOAuthSettings>,
     private readonly instanceUrl: () => string,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {
     this.settings = {
       clientId: '3MVG9fake.consumer.key',
