@@ -17,20 +17,11 @@
 // - An expired or unknown access token gets the APIs' 401 UNAUTHENTICATED (auth.ts).
 import { randomBytes, verify, type KeyObject } from 'node:crypto';
 import { checkBearer, unauthenticated } from './auth';
-import type { FakeResponse } from './router';
+import type { FakeResponse, GoogleIdentity } from './router';
 
 /** Google's own token endpoint, the `aud` its documentation prescribes for every assertion. */
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-
-/** Whom a verified bearer token speaks for. */
-export interface GoogleIdentity {
-  /** The service account that obtained (or signed) the token. */
-  serviceAccount: string;
-  /** The user the token acts as: the delegated `sub`, or the service account itself. */
-  user: string;
-  scope: string;
-}
 
 /** One successful token exchange, as tests read it. */
 export interface TokenExchange {

@@ -3,8 +3,7 @@
 // router's patterns, JSON bodies parsed, and this folder's GoogleApiError answered in Google's shape.
 import type { IncomingHttpHeaders } from 'node:http';
 import { GoogleApiError } from './api-error';
-import type { GoogleIdentity } from './oauth';
-import { GoogleApiError as RouterError, type Router } from './router';
+import { GoogleApiError as RouterError, type GoogleIdentity, type Router } from './router';
 
 /** A request as the modules' handlers see it. */
 export interface HostRequest {

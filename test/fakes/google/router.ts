@@ -2,7 +2,15 @@
 // tests add: Tasks, Speech, …) registers its routes here as a module; the router checks auth once,
 // reads each body whole, records every request and answers errors in Google's JSON shape.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { GoogleIdentity } from './oauth';
+
+/** Whom a verified bearer token speaks for. */
+export interface GoogleIdentity {
+  /** The service account that obtained (or signed) the token. */
+  serviceAccount: string;
+  /** The user the token acts as: the delegated `sub`, or the service account itself. */
+  user: string;
+  scope: string;
+}
 
 /** A request as a route handler sees it. */
 export interface FakeRequest {
