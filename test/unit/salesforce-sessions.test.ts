@@ -14,6 +14,12 @@ import {
   refreshTokenGrant,
 } from '../../connectors/salesforce/oauth-grants';
 import { SalesforceConnector } from '../../connectors/salesforce';
+import type {
+  StoredTokens,
+  TokenStore,
+  VendorTokenKey,
+  VendorTokens,
+} from '../../connectors/crm/vendor-token-store';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { callLog } from './crm-fixtures';
 
@@ -102,6 +108,80 @@ describe('JWT bearer flow', () => {
       aud: 'https://login.salesforce.com',
       exp: now / 1000 + 170,
     });
+  });
+});
+
+/** The vendor token store in memory (PostgreSQL's is in the integration test); one lock holder at a time. */
+class MemoryStore implements TokenStore<'locked'> {
+  readonly rows = new Map<string, StoredTokens>();
+  private lock: Promise<unknown> = Promise.resolve();
+  async load(key: VendorTokenKey): Promise<StoredTokens | undefined> {
+    const row = this.rows.get(key.identity);
+    return row && { ...row };
+  }
+  async save(key: VendorTokenKey, tokens: VendorTokens): Promise<number> {
+    const version = (this.rows.get(key.identity)?.version ?? 0) + 1;
+    this.rows.set(key.identity, { ...tokens, version });
+    return version;
+  }
+  withLock<T>(_key: VendorTokenKey, work: (session: 'locked') => Promise<T>): Promise<T> {
+    const run = this.lock.then(() => work('locked'));
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+}
+
+describe('refresh token flow', () => {
+  it('seeds the store from config once, keeps the rotated token across a restart, and starts again on a new authorisation', async () => {
+    const store = new MemoryStore();
+    const first = sf.oauth.authorize();
+    const withToken = (refreshToken: string) =>
+      new SalesforceConnector(
+        salesforceConfigSchema.parse({
+          type: 'salesforce',
+          instanceUrl: sf.url,
+          auth: {
+            type: 'refresh-token',
+            clientId: sf.oauth.settings.clientId,
+            refreshToken,
+            loginUrl: sf.url,
+          },
+        }),
+        { tokenStore: () => store },
+      );
+    const refreshes = () => sf.oauth.grants.filter((g) => g.grant === 'refresh_token');
+    const before = refreshes().length;
+
+    await withToken(first).createCallLog(callLog());
+    expect(
+      refreshes()
+        .slice(before)
+        .map((g) => g.status),
+    ).toEqual([200]);
+    const [row] = [...store.rows.values()];
+    expect(row!.refreshToken).not.toBe(first); // rotated, and stored
+
+    // A restart: a new connector with the same config uses the stored session, not the spent seed.
+    const advance = fakeClock();
+    const restarted = withToken(first);
+    await restarted.createCallLog(callLog());
+    expect(refreshes().length - before).toBe(1);
+    advance(SESSION_MS + 1000);
+    await restarted.createCallLog(callLog());
+    expect(
+      refreshes()
+        .slice(before)
+        .map((g) => g.status),
+    ).toEqual([200, 200]);
+
+    // Authorising again (a new refresh token in config) starts from the new token.
+    await withToken(sf.oauth.authorize()).createCallLog(callLog());
+    expect(store.rows.size).toBe(2);
+    expect(
+      refreshes()
+        .slice(before)
+        .map((g) => g.status),
+    ).toEqual([200, 200, 200]);
   });
 });
 
