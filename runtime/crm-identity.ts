@@ -11,7 +11,7 @@ export function crmDestinationIdOf(
   account: string,
 ): string {
   const d = crmDestinationOf(config, account);
-  if (d.type === 'hubspot') return hubspotDestinationId(d);
+  if (d.type === 'hubspot') return hubspotDestinationId(d, account);
   if (d.type === 'salesforce') return salesforceDestinationId(d);
   return d.type;
 }

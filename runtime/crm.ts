@@ -7,11 +7,16 @@ import { destinationIdOf, type CrmConnector } from '../connectors/crm/crm-connec
 import { sharedRateLimiters } from '../connectors/crm/shared-rate-limiter';
 import { CrmError, CrmRateLimitedError } from '../connectors/crm/errors';
 import { metrics } from '../lib/metrics';
-import { HubSpotConnector } from '../connectors/hubspot';
+import { HubSpotConnector, type HubSpotConfig } from '../connectors/hubspot';
+import { hubspotInstallKey, hubspotRefreshGrant } from '../connectors/hubspot/oauth';
+import { RenewingToken } from '../connectors/crm/renewing-token';
+import { VendorTokenStore } from '../connectors/crm/vendor-token-store';
+import { secretBoxFromConfig } from './temporal-encryption';
 import { claimTypeOnlyRows, type Database } from '../connectors/postgres';
 import { OUTCOMES_STREAM } from '../activities/outcome-activities';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
+import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforce/config';
 
 export { crmDestinationOf } from '../config/account-settings';
 
@@ -25,8 +30,21 @@ export function createCrmConnectors(
 ): (account: string) => CrmConnector {
   const shared = new Map<string, CrmConnector>();
   const perAccount = new Map<string, CrmConnector>();
+  let tokenStore: VendorTokenStore | undefined;
+  // Built on first need: only OAuth destinations keep tokens (and need temporal.encryption's keys).
+  const tokens = () => (tokenStore ??= new VendorTokenStore(db, secretBoxFromConfig(config.temporal)));
   return (account) => {
     const d = crmDestinationOf(config, account);
+    if (d.type === 'hubspot' && d.oauth) {
+      // An OAuth app is installed per account (its own portal and tokens): one connector per account.
+      const key = `${account}\n${JSON.stringify(d)}`;
+      let c = shared.get(key);
+      if (!c) {
+        c = hubspotOAuthConnector(d, d.oauth, account, db, tokens());
+        shared.set(key, c);
+      }
+      return c;
+    }
     if (d.type === 'hubspot' || d.type === 'salesforce') {
       const key = JSON.stringify(d);
       let c = shared.get(key);
@@ -37,7 +55,7 @@ export function createCrmConnectors(
           (c =
             d.type === 'hubspot'
               ? new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') })
-              : new SalesforceConnector(d, { limiters: sharedRateLimiters(db, 'salesforce') })),
+              : salesforceConnector(d, db, tokens)),
         );
       return c;
     }
@@ -52,6 +70,51 @@ export function createCrmConnectors(
     }
     return c;
   };
+}
+
+/**
+ * A Salesforce destination's connector: rate slots and, for `auth: refresh-token`, the current
+ * refresh token kept in PostgreSQL (sealed under temporal.encryption's keys) for every worker.
+ */
+function salesforceConnector(
+  d: SalesforceConfig,
+  db: Kysely<Database>,
+  tokens: () => VendorTokenStore,
+): SalesforceConnector {
+  // From 0, so the first failure is an increase Prometheus sees.
+  if (salesforceAuthOf(d)) metrics().tokenRefreshFailures.inc({ vendor: 'salesforce' }, 0);
+  return new SalesforceConnector(d, {
+    limiters: sharedRateLimiters(db, 'salesforce'),
+    tokenStore: tokens,
+    onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'salesforce' }),
+  });
+}
+
+/** A HubSpot connector whose bearer tokens come from `account`'s install, renewed one worker at a time. */
+function hubspotOAuthConnector(
+  d: HubSpotConfig,
+  oauth: NonNullable<HubSpotConfig['oauth']>,
+  account: string,
+  db: Kysely<Database>,
+  store: VendorTokenStore,
+): HubSpotConnector {
+  const key = hubspotInstallKey(account, oauth.clientId);
+  metrics().tokenRefreshFailures.inc({ vendor: 'hubspot' }, 0);
+  const tokens = new RenewingToken({
+    store,
+    key,
+    refresh: hubspotRefreshGrant(d.basePath, oauth),
+    skewMs: oauth.refreshBeforeExpirySeconds * 1000,
+    onRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'hubspot' }),
+    notInstalled: () =>
+      new CrmError({
+        destination: 'hubspot',
+        code: 'NOT_INSTALLED',
+        message: `account ${account}: the HubSpot app is not installed yet (dashboard: /dashboard/hubspot/install)`,
+        retryable: true,
+      }),
+  });
+  return new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot'), tokens, account });
 }
 
 /** How long a start waits out a CRM that answers 429, 5xx or not at all, before it gives up. */
@@ -90,6 +153,11 @@ export async function prepareCrmDestinations(
         await connector.prepare?.();
         break;
       } catch (err) {
+        // An OAuth app not installed yet: the install prepares the portal; the worker starts anyway.
+        if (err instanceof CrmError && err.code === 'NOT_INSTALLED') {
+          onRetry(`CRM setup (crm.destination ${connector.name}) skipped: ${err.message}`, 0);
+          break;
+        }
         metrics().crmSetupFailures.inc({ destination: connector.name });
         const reason = err instanceof Error ? err.message : String(err);
         if (!(err instanceof CrmError && err.retryable) || attempt >= retry.attempts) {

@@ -1,4 +1,4 @@
-import type { AuthClient } from 'google-auth-library';
+import type { AuthClient, GoogleAuth, JWT } from 'google-auth-library';
 import { z } from 'zod';
 import { secret } from '../../config/secret';
 import { lazyPackage } from '../../lib/lazy-package';
@@ -6,10 +6,24 @@ import { lazyPackage } from '../../lib/lazy-package';
 /** google-auth-library, loaded when a Google service is first configured. */
 export const googleAuthLibrary = lazyPackage<typeof import('google-auth-library')>('google-auth-library');
 
+/** Google's token endpoint, where google-auth-library sends every service account's assertion. */
+export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+/** Why selfSignedJwt and subject cannot go together (Google takes no delegation from self-signed JWTs). */
+const SELF_SIGNED_SUBJECT =
+  'selfSignedJwt cannot be used with subject: Google accepts domain-wide delegation only through the ' +
+  'token exchange, so the impersonation would be lost; drop selfSignedJwt (or subject)';
+
+function secureOrLoopback(uri: string): boolean {
+  const url = new URL(uri);
+  return url.protocol === 'https:' || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
 /**
  * How callsync authenticates to Google: a service account (key file, or its JSON in config) or,
  * with neither, application default credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud, metadata
- * server). Key material is never logged.
+ * server). A service account exchanges a signed JWT at its key's `token_uri` for access tokens that
+ * last an hour and are renewed before they expire. Key material is never logged.
  */
 export const googleCredentialsSchema = z
   .object({
@@ -19,7 +33,7 @@ export const googleCredentialsSchema = z
     serviceAccountJson: secret().optional(),
     /**
      * Sign access tokens locally (self-signed JWT with scopes, which Google's APIs accept) instead of
-     * exchanging a JWT at oauth2.googleapis.com; tests use it against local servers.
+     * exchanging a JWT at the key's token_uri; cannot impersonate (no `subject`).
      */
     selfSignedJwt: z.boolean().default(false),
     /** Impersonated user for domain-wide delegation (Workspace), e.g. whose Drive or Tasks to use. */
@@ -28,6 +42,10 @@ export const googleCredentialsSchema = z
   .refine((c) => !(c.keyFile && c.serviceAccountJson), {
     message: 'give keyFile or serviceAccountJson, not both',
     path: ['serviceAccountJson'],
+  })
+  .refine((c) => !(c.selfSignedJwt && c.subject), {
+    message: SELF_SIGNED_SUBJECT,
+    path: ['subject'],
   });
 
 export type GoogleCredentialsConfig = z.infer<typeof googleCredentialsSchema>;
@@ -37,6 +55,11 @@ const serviceAccountKeySchema = z.looseObject({
   client_email: z.string().min(1),
   private_key: z.string().min(1),
   private_key_id: z.string().optional(),
+  /** Where the signed JWT is exchanged for an access token; Google's keys name GOOGLE_TOKEN_URL. */
+  token_uri: z
+    .url()
+    .refine(secureOrLoopback, 'must be https (or http to this machine, for a local test server)')
+    .optional(),
 });
 
 type ServiceAccountKey = z.infer<typeof serviceAccountKeySchema>;
@@ -57,21 +80,40 @@ export function parseServiceAccountKey(text: string, origin: string): ServiceAcc
   return parsed.data;
 }
 
-/** An auth client for the given OAuth scopes, built from the config (see googleCredentialsSchema). */
+/**
+ * Sends the client's token exchange to `tokenUri`: google-auth-library posts every assertion to
+ * GOOGLE_TOKEN_URL whatever the key says, and a key may name another endpoint (a private or test one).
+ */
+function exchangeAt(client: AuthClient, tokenUri: string | undefined): void {
+  if (!tokenUri || tokenUri === GOOGLE_TOKEN_URL) return;
+  client.transporter.interceptors.request.add({
+    resolved: async (options) => {
+      if (String(options.url) === GOOGLE_TOKEN_URL) options.url = new URL(tokenUri);
+      return options;
+    },
+  });
+}
+
+/**
+ * An auth client for the given OAuth scopes, built from the config (see googleCredentialsSchema).
+ * Its access tokens renew themselves (google-auth-library exchanges a fresh JWT when the token is
+ * within five minutes of expiry).
+ */
 export async function googleAuthClient(
   config: GoogleCredentialsConfig,
   scopes: readonly string[],
   readKeyFile: (path: string) => Promise<string> = async (path) =>
     (await import('node:fs/promises')).readFile(path, 'utf8'),
 ): Promise<AuthClient> {
+  // A subject added at run time (google-tasks' perUser: delegate) gets the same refusal as in config.
+  if (config.selfSignedJwt && config.subject) throw new Error(`google.credentials: ${SELF_SIGNED_SUBJECT}`);
   const text = config.serviceAccountJson ?? (config.keyFile ? await readKeyFile(config.keyFile) : undefined);
-  const { GoogleAuth, JWT } = googleAuthLibrary();
-  if (text === undefined) return new GoogleAuth({ scopes: [...scopes] }).getClient();
+  if (text === undefined) return applicationDefault(config, scopes);
   const key = parseServiceAccountKey(
     text,
     config.keyFile ? `google.keyFile ${config.keyFile}` : 'google.serviceAccountJson',
   );
-  const client = new JWT({
+  const client = new (googleAuthLibrary().JWT)({
     email: key.client_email,
     key: key.private_key,
     scopes: [...scopes],
@@ -79,5 +121,42 @@ export async function googleAuthClient(
     ...(config.subject ? { subject: config.subject } : {}),
   });
   if (config.selfSignedJwt) client.useJWTAccessWithScope = true;
+  else exchangeAt(client, key.token_uri);
   return client;
+}
+
+/**
+ * Application default credentials: GoogleAuth reads GOOGLE_APPLICATION_CREDENTIALS (then gcloud's
+ * file, then the metadata server). A service account key found there gets what a configured key
+ * gets: its token_uri, the subject, selfSignedJwt.
+ */
+async function applicationDefault(
+  config: GoogleCredentialsConfig,
+  scopes: readonly string[],
+): Promise<AuthClient> {
+  const { GoogleAuth, JWT } = googleAuthLibrary();
+  const auth: GoogleAuth = new GoogleAuth({
+    scopes: [...scopes],
+    ...(config.subject ? { clientOptions: { subject: config.subject } } : {}),
+  });
+  const client = await auth.getClient();
+  const json = auth.jsonContent as { token_uri?: unknown } | null;
+  if (!(client instanceof JWT)) {
+    if (config.subject) {
+      throw new Error(
+        'google.credentials.subject: domain-wide delegation needs a service account key; the application default credentials are not one',
+      );
+    }
+    return client;
+  }
+  const jwt: JWT = client;
+  if (config.selfSignedJwt) jwt.useJWTAccessWithScope = true;
+  else if (json) {
+    const tokenUri = serviceAccountKeySchema.shape.token_uri.safeParse(json.token_uri);
+    if (!tokenUri.success) {
+      throw new Error('application default credentials: token_uri must be https (or http to this machine)');
+    }
+    exchangeAt(jwt, tokenUri.data);
+  }
+  return jwt;
 }

@@ -81,3 +81,24 @@ export function toCrmError(err: unknown): CrmError {
 export function isConflict(err: unknown): boolean {
   return isApiException(err) && err.code === 409;
 }
+
+/**
+ * True when `err` is HubSpot's 401 for an expired OAuth access token (category EXPIRED_AUTHENTICATION,
+ * "The OAuth token used to make this call expired N minute(s) ago."): a new token fixes it.
+ * https://developers.hubspot.com/docs/api/error-handling
+ */
+export function isExpiredAuthentication(err: unknown): boolean {
+  return (
+    isApiException(err) && err.code === 401 && bodyField(err.body, 'category') === 'EXPIRED_AUTHENTICATION'
+  );
+}
+
+/** A 401 answered to a raw apiRequest (which throws nothing itself), shaped as the client's ApiException. */
+export class HubSpotUnauthorized extends Error {
+  override readonly name = 'HubSpotUnauthorized';
+  readonly code = 401;
+  readonly headers: Record<string, string> = {};
+  constructor(readonly body: unknown) {
+    super(bodyField(body, 'message') ?? 'HubSpot answered 401');
+  }
+}

@@ -38,6 +38,7 @@ import {
   type MessageObjectType,
 } from './messages';
 import { DESTINATION, hubspotRateLimit, isConflict, toCrmError } from './errors';
+import { BearerScope, type BearerTokens } from './bearer';
 import {
   CALL_TO_CONTACT,
   CONTACT_PROPERTIES,
@@ -69,6 +70,10 @@ export interface HubSpotConnectorOptions {
   maxRetryAfterMs?: number;
   /** Token buckets shared by every worker (PostgreSQL); default: this process's own. */
   limiters?: TokenSourceFactory;
+  /** An OAuth install's access tokens (required with `oauth`: runtime/crm.ts gives a renewing token). */
+  tokens?: BearerTokens;
+  /** The account an OAuth install belongs to (part of the destination's identity). */
+  account?: string;
 }
 
 const hubspotPackage = lazyPackage<typeof import('@hubspot/api-client')>('@hubspot/api-client');
@@ -77,6 +82,8 @@ export class HubSpotConnector implements CrmConnector {
   readonly name = DESTINATION;
   readonly destinationId: string;
   private readonly client: Client;
+  /** Per-request bearer tokens of an OAuth install; undefined for a private app's fixed token. */
+  private readonly bearer: BearerScope | undefined;
   private readonly gate: RateGate;
   private readonly searchGate: RateGate;
   private readonly owners = new Map<string, Promise<string | null>>();
@@ -94,10 +101,21 @@ export class HubSpotConnector implements CrmConnector {
   ) {
     // No numberOfApiCallRetries / limiterOptions: the client's own retry ignores Retry-After and its
     // limiter is process-wide; the RateGate below does both per connector.
-    this.client = new (hubspotPackage().Client)({
-      accessToken: config.accessToken,
-      basePath: config.basePath.replace(/\/$/, ''),
-    });
+    const basePath = config.basePath.replace(/\/$/, '');
+    if (config.oauth) {
+      if (!opts.tokens)
+        throw new Error(
+          'crm.destination.oauth: the HubSpot connector needs the token store (runtime/crm.ts)',
+        );
+      this.bearer = new BearerScope(opts.tokens);
+      this.client = new (hubspotPackage().Client)({ basePath, middleware: [this.bearer.middleware] });
+      this.bearer.wrapApiRequest(this.client);
+    } else {
+      this.client = new (hubspotPackage().Client)({
+        ...(config.accessToken !== undefined ? { accessToken: config.accessToken } : {}),
+        basePath,
+      });
+    }
     // HubSpot counts requests in a rolling window, and so does callsync: the first requests go at
     // once, request n once request n - max is a window old. The margins (95% of the limit, half a
     // second on the window) absorb requests that leave some milliseconds after their start (a busy
@@ -109,7 +127,7 @@ export class HubSpotConnector implements CrmConnector {
     };
     const window = { max: Math.floor(config.requestsPer10Seconds * 0.95), windowMs: 10_500 };
     // Per portal (token), not per API host: every portal has a window of its own at HubSpot.
-    this.destinationId = hubspotDestinationId(config);
+    this.destinationId = hubspotDestinationId(config, opts.account);
     const scope = this.destinationId;
     this.gate = new RateGate({
       ...gateOpts,
@@ -143,7 +161,8 @@ export class HubSpotConnector implements CrmConnector {
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
     try {
-      return await this.gate.run(send, (err) => hubspotRateLimit(err));
+      const bearer = this.bearer;
+      return await this.gate.run(bearer ? () => bearer.run(send) : send, (err) => hubspotRateLimit(err));
     } catch (err) {
       throw toCrmError(err);
     }

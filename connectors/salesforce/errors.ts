@@ -16,7 +16,8 @@ const STATUS_OF: Record<string, number> = {
   REQUEST_LIMIT_EXCEEDED: 403,
 };
 
-function errorCode(err: unknown): string | undefined {
+/** The Salesforce error code jsforce attached to an error, if any. */
+export function errorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const code = (err as { errorCode?: unknown }).errorCode;
   return typeof code === 'string' ? code : undefined;

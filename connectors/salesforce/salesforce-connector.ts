@@ -23,7 +23,8 @@ import { SalesforceBatch } from './salesforce-batch';
 import { SalesforceOutcomes } from './outcomes';
 import { messageTaskFields } from './messages';
 import type { SalesforceConfig } from './config';
-import { DESTINATION, salesforceRateLimit, toCrmError } from './errors';
+import { DESTINATION, errorCode, salesforceRateLimit, toCrmError } from './errors';
+import { sessionSource, type SessionSource, type TokenStoreFactory } from './sessions';
 import { salesforceDestinationId } from './identity';
 import {
   callbackTaskFields,
@@ -53,6 +54,9 @@ const TASK_FIELDS_WRITTEN: Record<string, 'create' | 'update'> = {
   OwnerId: 'update',
 };
 
+/** Session renewals one request may go through (each after a 401 INVALID_SESSION_ID). */
+const MAX_SESSION_RENEWALS = 2;
+
 /** Most records in one sObject Collections request. */
 export const COLLECTION_LIMIT = 200;
 
@@ -60,6 +64,10 @@ export interface SalesforceConnectorOptions {
   time?: TimeSource;
   /** Token buckets shared by every worker (PostgreSQL); default: this process's own. */
   limiters?: TokenSourceFactory;
+  /** Where `auth: refresh-token` keeps the current refresh token (PostgreSQL, shared by every worker). */
+  tokenStore?: TokenStoreFactory;
+  /** Called when renewing the session fails (a metric). */
+  onTokenRefreshFailed?: () => void;
 }
 
 interface SaveResultLike {
@@ -80,25 +88,21 @@ export class SalesforceConnector implements CrmConnector {
   private readonly owners = new Map<string, Promise<string | null>>();
   readonly batch: SalesforceBatch;
   private outcomeSource: SalesforceOutcomes | undefined;
+  private readonly session: SessionSource;
 
   constructor(
     private readonly config: SalesforceConfig,
     opts: SalesforceConnectorOptions = {},
   ) {
+    this.session = sessionSource(config, {
+      tokenStore: opts.tokenStore,
+      onRefreshFailed: opts.onTokenRefreshFailed,
+    });
+    // No oauth2 or refresh token for jsforce: its own renewal retries a 401 without end and keeps a
+    // rotated refresh token to itself; call() renews through `session` and retries once.
     this.connection = new (jsforce().Connection)({
       instanceUrl: config.instanceUrl.replace(/\/$/, ''),
-      accessToken: config.accessToken,
       version: config.apiVersion,
-      ...(config.refreshToken ? { refreshToken: config.refreshToken } : {}),
-      ...(config.oauth2
-        ? {
-            oauth2: {
-              clientId: config.oauth2.clientId,
-              loginUrl: config.oauth2.loginUrl,
-              ...(config.oauth2.clientSecret ? { clientSecret: config.oauth2.clientSecret } : {}),
-            },
-          }
-        : {}),
     });
     const burst = Math.max(1, Math.ceil(config.requestsPerSecond));
     const scope = config.instanceUrl.replace(/\/$/, '');
@@ -140,9 +144,39 @@ export class SalesforceConnector implements CrmConnector {
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
     try {
-      return await this.gate.run(send, salesforceRateLimit);
+      return await this.gate.run(() => this.withSession(send), salesforceRateLimit);
     } catch (err) {
       throw toCrmError(err);
+    }
+  }
+
+  /**
+   * Sends with the current session; after 401 INVALID_SESSION_ID, renews it and sends again. Twice at
+   * most: a session another worker renewed can itself reach its end just as it is used.
+   */
+  private async withSession<T>(send: () => Promise<T>): Promise<T> {
+    let token = await this.session.current();
+    for (let renewals = 0; ; renewals++) {
+      this.connection.accessToken = token;
+      try {
+        return await send();
+      } catch (err) {
+        if (errorCode(err) !== 'INVALID_SESSION_ID') throw err;
+        if (!this.session.invalidate(token)) {
+          throw new CrmError({
+            destination: DESTINATION,
+            status: 401,
+            code: 'INVALID_SESSION_ID',
+            message:
+              'Salesforce session expired or invalid, and an accessToken alone cannot be renewed: ' +
+              'give crm auth (jwt or refresh-token) instead',
+            retryable: false,
+          });
+        }
+        if (renewals >= MAX_SESSION_RENEWALS) throw err;
+        // Refused before Salesforce did anything, so sending again cannot write twice.
+        token = await this.session.current();
+      }
     }
   }
 

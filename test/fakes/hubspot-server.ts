@@ -18,6 +18,12 @@ import {
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { SlidingWindowLimit, countLimited, newCounters, type LimitCounters } from './vendor-limits';
 import {
+  expiredAuthenticationBody,
+  registerHubSpotOAuth,
+  type FakeHubSpotOAuth,
+  type FakeHubSpotOAuthOptions,
+} from './hubspot-oauth';
+import {
   registerHubSpotConversations,
   type ConversationType,
   type FakeEngagement,
@@ -74,6 +80,8 @@ export interface FakeHubSpot extends FakeHubSpotContacts {
   engagements(type: ConversationType): FakeEngagement[];
   /** The portal id account-info answers (record links carry it). */
   portalId: number;
+  /** The OAuth app's endpoints and counters, when started with `oauth`. */
+  oauth: FakeHubSpotOAuth | undefined;
   close(): Promise<void>;
 }
 
@@ -248,6 +256,8 @@ export interface FakeHubSpotOptions {
    * portals are two fakes, each with its token and id; their record ids overlap, as two real ones' do.
    */
   portalId?: number;
+  /** An OAuth app whose access tokens the portal also accepts (test/fakes/hubspot-oauth.ts). */
+  oauth?: FakeHubSpotOAuthOptions;
 }
 
 export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<FakeHubSpot> {
@@ -566,7 +576,12 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
 
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
 
+  const portalId = opts.portalId ?? 4_242_424;
+  const oauth = opts.oauth ? registerHubSpotOAuth(app, portalId, opts.oauth) : undefined;
+
   app.addHook('onRequest', async (req, reply) => {
+    // OAuth's own endpoints take no bearer token and count against no API limit.
+    if (oauth && req.url.startsWith('/oauth/')) return;
     const failure = failures.find(
       (f) => f.count > 0 && f.method === req.method && f.path === req.url.split('?')[0],
     );
@@ -606,7 +621,13 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
         });
       }
     }
-    if (req.headers.authorization !== `Bearer ${token}`) {
+    const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+    const oauthToken = oauth && bearer !== undefined ? oauth.check(bearer) : undefined;
+    if (oauthToken?.state === 'expired') {
+      oauth!.counters.expiredCalls++;
+      return reply.code(401).send(expiredAuthenticationBody(oauthToken.agoMs));
+    }
+    if (req.headers.authorization !== `Bearer ${token}` && oauthToken?.state !== 'ok') {
       return reply.code(401).send({
         status: 'error',
         message: 'Authentication credentials not found. This API supports OAuth 2.0 authentication.',
@@ -932,7 +953,6 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     error: fail,
   });
 
-  const portalId = opts.portalId ?? 4_242_424;
   const conversations = registerHubSpotConversations(app, {
     portalId,
     communications: opts.communications ?? true,
@@ -978,6 +998,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     ...contactHelpers,
     engagements: conversations.engagements,
     portalId,
+    oauth,
     close: () => app.close(),
   };
 }

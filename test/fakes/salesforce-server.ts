@@ -10,8 +10,12 @@
 // It enforces the org's limits as Salesforce documents them: sObject Collections take at most 200
 // records, and every API call is counted against the org's 24-hour allowance (REQUEST_LIMIT_EXCEEDED
 // beyond it; /limits and the Sforce-Limit-Info header report it). `counters` is readable by tests.
+//
+// Sessions: the fixed `token` always works (most tests need no login); the OAuth token endpoint
+// (salesforce-oauth.ts: JWT bearer and refresh token flows, rotation) issues sessions that expire.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { FieldSetup, SetupError, type FieldSetupOptions } from './salesforce-setup';
+import { FakeSalesforceOAuth, type SalesforceOAuthSettings } from './salesforce-oauth';
 import { DailyAllowance, countLimited, newCounters, type LimitCounters } from './vendor-limits';
 
 export type SObjectType =
@@ -50,8 +54,10 @@ export interface FakeSalesforce {
   token: string;
   version: string;
   requests: RecordedRequest[];
-  /** Requests answered, and those refused with REQUEST_LIMIT_EXCEEDED. */
+  /** Requests answered, and those refused with REQUEST_LIMIT_EXCEEDED (the token endpoint's aside). */
   counters: LimitCounters;
+  /** The token endpoint (also the login URL): its connected app, sessions, refresh tokens, grants. */
+  oauth: FakeSalesforceOAuth;
   /** The org's 24-hour API allowance (DailyApiRequests): `used` and `max` can be read and set. */
   daily: DailyAllowance;
   records(type: SObjectType): FakeRecord[];
@@ -254,6 +260,8 @@ const digits = (s: unknown) => (typeof s === 'string' ? s.replace(/\D/g, '') : '
 
 export interface FakeSalesforceOptions extends FieldSetupOptions {
   token?: string;
+  /** The connected app behind the token endpoint (client id, certificate, session timeout, rotation). */
+  oauth?: Partial<SalesforceOAuthSettings>;
   version?: string;
   /**
    * Task fields the user's Field-Level Security hides ('CallObject'): absent from the describe, and
@@ -606,8 +614,20 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   }
 
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
+  let url = '';
+  const oauth = new FakeSalesforceOAuth(opts.oauth ?? {}, () => url);
+  const TOKEN_PATH = '/services/oauth2/token';
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  // The token endpoint answers OAuth's JSON errors, needs no session and is not an API call.
+  app.post(TOKEN_PATH, async (req, reply) => {
+    const answer = oauth.token((req.body ?? {}) as Record<string, string | undefined>);
+    return reply.code(answer.status).send(answer.body);
+  });
   app.addHook('onRequest', async (req, reply) => {
-    if (req.headers.authorization !== `Bearer ${token}`) {
+    if (req.url.split('?')[0] === TOKEN_PATH) return;
+    if (req.headers.authorization !== `Bearer ${token}` && !oauth.liveSession(req.headers.authorization)) {
       return reply
         .code(401)
         .send([{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
@@ -622,6 +642,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     void reply.header('sforce-limit-info', `api-usage=${daily.used}/${daily.max}`);
   });
   app.addHook('onResponse', async (req, reply) => {
+    if (req.url.split('?')[0] === TOKEN_PATH) return;
     counters.requests++;
     const [path, query] = req.url.split('?');
     requests.push({
@@ -805,10 +826,12 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('fake Salesforce did not bind a port');
+  url = `http://127.0.0.1:${address.port}`;
 
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     token,
+    oauth,
     version,
     requests,
     counters,

@@ -28,6 +28,7 @@ import type {
   DashboardSessionsTable,
   DashboardUsersTable,
 } from './dashboard-users';
+import type { VendorTokensTable } from './vendor-tokens';
 import type { ContactAmbiguitiesTable, ContactLinksTable, ContactSyncStateTable } from './contact-sync';
 
 export interface Database {
@@ -75,6 +76,7 @@ export interface Database {
   dashboard_users: DashboardUsersTable;
   dashboard_sessions: DashboardSessionsTable;
   dashboard_login_failures: DashboardLoginFailuresTable;
+  vendor_tokens: VendorTokensTable;
 }
 
 export * from './columns';
@@ -97,3 +99,4 @@ export * from './google-apps';
 export * from './erasure';
 export * from './contact-sync';
 export * from './dashboard-users';
+export * from './vendor-tokens';

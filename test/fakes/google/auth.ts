@@ -4,7 +4,8 @@
 import { verify, type KeyObject } from 'node:crypto';
 import { GoogleApiError } from './router';
 
-const unauthenticated = (message: string) =>
+/** Google's 401 for a request whose credentials are missing, expired or wrong. */
+export const unauthenticated = (message: string) =>
   new GoogleApiError(401, 'UNAUTHENTICATED', message, 'authError', {
     'WWW-Authenticate': 'Bearer realm="https://accounts.google.com/"',
   });

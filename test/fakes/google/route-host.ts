@@ -3,7 +3,7 @@
 // router's patterns, JSON bodies parsed, and this folder's GoogleApiError answered in Google's shape.
 import type { IncomingHttpHeaders } from 'node:http';
 import { GoogleApiError } from './api-error';
-import { GoogleApiError as RouterError, type Router } from './router';
+import { GoogleApiError as RouterError, type GoogleIdentity, type Router } from './router';
 
 /** A request as the modules' handlers see it. */
 export interface HostRequest {
@@ -11,6 +11,8 @@ export interface HostRequest {
   query: Record<string, string>;
   body: unknown;
   headers: IncomingHttpHeaders;
+  /** Whom the verified bearer token speaks for. */
+  identity: GoogleIdentity;
 }
 
 export type HostHandler = (req: HostRequest) => Promise<unknown>;
@@ -44,16 +46,9 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** The subject (or issuer) of the request's bearer token, which the server has verified already. */
+/** The user the request acts as: the delegated subject of its token, or the service account. */
 export function bearerSubject(req: HostRequest): string {
-  const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-  const payload = token?.split('.')[1];
-  if (!payload) return '';
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-    sub?: string;
-    iss?: string;
-  };
-  return claims.sub ?? claims.iss ?? '';
+  return req.identity.user;
 }
 
 /** A RouteHost that adds each route to `router`. */
@@ -67,6 +62,7 @@ export function routeHost(router: Router): RouteHost {
           query: Object.fromEntries(req.query),
           body,
           headers: req.headers,
+          identity: req.identity,
         });
         return method === 'DELETE' ? { status: 204 } : { status: 200, body: result };
       } catch (err) {

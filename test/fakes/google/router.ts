@@ -3,6 +3,15 @@
 // reads each body whole, records every request and answers errors in Google's JSON shape.
 import type { IncomingHttpHeaders } from 'node:http';
 
+/** Whom a verified bearer token speaks for. */
+export interface GoogleIdentity {
+  /** The service account that obtained (or signed) the token. */
+  serviceAccount: string;
+  /** The user the token acts as: the delegated `sub`, or the service account itself. */
+  user: string;
+  scope: string;
+}
+
 /** A request as a route handler sees it. */
 export interface FakeRequest {
   method: string;
@@ -11,6 +20,8 @@ export interface FakeRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** Whom the verified bearer token speaks for (`user` is the delegated subject, if any). */
+  identity: GoogleIdentity;
   /** Named groups of the route's pattern, percent-decoded. */
   params: Record<string, string>;
   /** The body parsed as JSON (a 400 in Google's shape when it is not). */

@@ -1,10 +1,10 @@
 // A local Google for tests: the documented Drive v3 and Sheets v4 endpoints callsync calls through
-// the official clients (pointed here with `rootUrl`), Bearer tokens verified as self-signed service
-// account JWTs, errors in Google's shape. Modules add APIs (see router.ts); tests add faults.
+// the official clients (pointed here with `rootUrl`), the OAuth token endpoint at /token (the key's
+// token_uri; oauth.ts), Bearer tokens verified as issued access tokens or self-signed service account
+// JWTs, errors in Google's shape. Modules add APIs (see router.ts); tests add faults.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { checkBearer } from './auth';
+import { generateKeyPairSync } from 'node:crypto';
 import { driveModule, FakeDriveState } from './drive';
 import {
   badRequest,
@@ -14,6 +14,7 @@ import {
   type FakeRequest,
   type FakeResponse,
 } from './router';
+import { FakeGoogleOAuth } from './oauth';
 import { FakeSheetsState, sheetsModule } from './sheets';
 
 export interface RecordedGoogleRequest {
@@ -35,8 +36,13 @@ export interface FakeGoogleContext {
 export interface FakeGoogle extends FakeGoogleContext {
   /** Root URL to give the clients (`rootUrl`), with a trailing slash. */
   rootUrl: string;
-  /** A service account key whose public half the server trusts (JSON, as Google issues it). */
+  /**
+   * A service account key whose public half the server trusts (JSON, as Google issues it), its
+   * token_uri this server's token endpoint.
+   */
   serviceAccountJson: string;
+  /** The token endpoint: lifetimes, delegation, the exchanges made, revocation. */
+  oauth: FakeGoogleOAuth;
   router: Router;
   requests: RecordedGoogleRequest[];
   /** The next `count` requests matching method and path (a regex on the path) fail with this status. */
@@ -87,16 +93,9 @@ export async function startFakeGoogle(
   options: { clientEmail?: string; modules?: ((router: Router, ctx: FakeGoogleContext) => void)[] } = {},
 ): Promise<FakeGoogle> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const serviceAccountJson = JSON.stringify({
-    type: 'service_account',
-    project_id: 'callsync-test',
-    private_key_id: 'test-key-1',
-    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    client_email: options.clientEmail ?? 'reports@callsync-test.iam.gserviceaccount.com',
-    client_id: '1000000000001',
-    token_uri: 'https://oauth2.googleapis.com/token',
-  });
+  const clientEmail = options.clientEmail ?? 'reports@callsync-test.iam.gserviceaccount.com';
   let rootUrl = '';
+  const oauth = new FakeGoogleOAuth(clientEmail, publicKey, () => `${rootUrl}token`);
   const ctx: FakeGoogleContext = {
     drive: new FakeDriveState(),
     sheets: new FakeSheetsState(),
@@ -109,13 +108,18 @@ export async function startFakeGoogle(
   const requests: RecordedGoogleRequest[] = [];
   const faults: Fault[] = [];
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, key: KeyObject): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://fake.google');
     const body = await readBody(req);
     const method = req.method ?? 'GET';
     let status: number;
     try {
-      checkBearer(req.headers.authorization, key);
+      if (method === 'POST' && url.pathname === '/token') {
+        status = send(res, oauth.exchange(body, req.headers['content-type']));
+        requests.push({ method, path: url.pathname, query: {}, status, bytes: body.length });
+        return;
+      }
+      const identity = oauth.authenticate(req.headers.authorization);
       const fault = faults.find((f) => f.method === method && f.path.test(url.pathname) && f.count > 0);
       if (fault) {
         fault.count -= 1;
@@ -134,6 +138,7 @@ export async function startFakeGoogle(
         query: url.searchParams,
         headers: req.headers,
         body,
+        identity,
         params: hit.params,
         json<T>() {
           try {
@@ -164,14 +169,24 @@ export async function startFakeGoogle(
   };
 
   const server = createServer((req, res) => {
-    void handle(req, res, publicKey);
+    void handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   rootUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const serviceAccountJson = JSON.stringify({
+    type: 'service_account',
+    project_id: 'callsync-test',
+    private_key_id: 'test-key-1',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    client_email: clientEmail,
+    client_id: '1000000000001',
+    token_uri: `${rootUrl}token`,
+  });
   return {
     ...ctx,
     rootUrl,
     serviceAccountJson,
+    oauth,
     router,
     requests,
     failNext(
