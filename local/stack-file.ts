@@ -62,7 +62,11 @@ export function claimDataDir(dataDir: string): () => void {
   return () => rmSync(file, { force: true });
 }
 
-/** True when `pid` runs the callsync CLI (a pid a dead run left may since belong to another program). */
+/**
+ * True when `pid` runs the callsync CLI (a pid a dead run left may since belong to another program):
+ * the TypeScript one (`cli/main.ts` through tsx), the compiled one (`dist/cli/main.js`, which
+ * bin/callsync runs after `npm run build`), or bin/callsync itself; whatever the project folder's name.
+ */
 function isCallsyncProcess(pid: number): boolean {
-  return /cli\/main\.ts|callsync/.test(processCommandLine(pid) ?? '');
+  return /(^|[\s/])(cli\/main\.[jt]s|bin\/callsync)(\s|$)/.test(processCommandLine(pid) ?? '');
 }
