@@ -106,3 +106,27 @@ export async function notifyAnnouncedCalls(
   }
   return told;
 }
+
+/**
+ * What a CDR page means for calls in flight. A page of an incremental read (`reconcile`) starts a
+ * lifecycle for each recent call nobody announced and tells the running ones their CDR exists; its
+ * older calls, and every call of a page that does not reconcile (a first read, a backfill window),
+ * are only told, when webhooks announced them. An announced call whose hangup was lost and whose CDR
+ * came later than the reconcile window (the platform late, the sync down for hours) would otherwise
+ * wait for its four-hour limit.
+ */
+export async function followCdrPage(
+  temporal: Client,
+  pool: Queryable,
+  opts: { account: string; taskQueue: string; windowMs: number; newest: string | null; reconcile: boolean },
+  cdrs: readonly Cdr[],
+): Promise<void> {
+  if (!opts.reconcile) {
+    await notifyAnnouncedCalls(temporal, pool, opts.account, cdrs);
+    return;
+  }
+  await reconcileCalls(temporal, opts, cdrs);
+  const recent = new Set(recentCallIds(cdrs, opts.newest, opts.windowMs));
+  const older = cdrs.filter((c) => !c.live_id || !recent.has(c.live_id));
+  if (older.length > 0) await notifyAnnouncedCalls(temporal, pool, opts.account, older);
+}

@@ -33,7 +33,7 @@ import type {
   SyncPagesResult,
 } from '../contracts';
 import type { ActivityDeps } from './deps';
-import { notifyAnnouncedCalls, reconcileCalls } from './reconcile';
+import { followCdrPage } from './reconcile';
 import { nudgeRecordingChanges } from './recording-nudge';
 import { lagSeconds, metrics } from '../lib/metrics';
 import { createSuppressor } from '../lib/erasure/suppress';
@@ -200,20 +200,19 @@ export function createSyncActivities(deps: ActivityDeps) {
           })
         : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
     // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
-    if (input.stream === 'cdrs' && input.scope === '' && readsRecent(cursor) && deps.temporal) {
-      await reconcileCalls(
+    if (input.stream === 'cdrs' && deps.temporal) {
+      await followCdrPage(
         deps.temporal,
+        warehouse.pool,
         {
           account: input.account,
           taskQueue: deps.config.temporal.taskQueue,
           windowMs: deps.config.calls.reconcileWindow,
           newest: next.max,
+          reconcile: input.scope === '' && readsRecent(cursor),
         },
         reconcilable,
       );
-    } else if (input.stream === 'cdrs' && deps.temporal) {
-      // The page may hold the CDR of a call in flight whose hangup webhook was lost.
-      await notifyAnnouncedCalls(deps.temporal, warehouse.pool, input.account, reconcilable);
     }
     const labels = { account: input.account, stream: input.stream };
     const m = metrics();

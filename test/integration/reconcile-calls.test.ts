@@ -2,7 +2,12 @@
 // webhook announced gets its lifecycle (once), a running lifecycle learns that its CDR exists, and a
 // lifecycle that already finished is neither repeated nor an error.
 import { Client, Connection } from '@temporalio/client';
-import { cdrSeenEvent, notifyAnnouncedCalls, reconcileCalls } from '../../activities/reconcile';
+import {
+  cdrSeenEvent,
+  followCdrPage,
+  notifyAnnouncedCalls,
+  reconcileCalls,
+} from '../../activities/reconcile';
 import type { Cdr } from '../../connectors/platform';
 import {
   CDR_SEEN_EVENT,
@@ -126,6 +131,40 @@ describe('reconcileCalls', () => {
       expect(seen.map((e) => e.name)).toEqual(['call.ringing', CDR_SEEN_EVENT]);
       await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 603)).describe()).rejects.toThrow();
       expect((await finished.describe()).status.name).toBe('COMPLETED');
+    });
+  }, 120_000);
+
+  it('tells an announced call its CDR exists when the CDR comes later than the reconcile window', async () => {
+    await withStandInWorker(temporal.address, taskQueue, async () => {
+      // Call 701's webhooks started its lifecycle and its hangup was lost; its CDR arrives hours
+      // late, older than the window on an incremental page. Call 702 is as old and nobody announced it.
+      const waiting = await client.workflow.signalWithStart(callLifecycleWorkflow, {
+        workflowId: callWorkflowId(ACCOUNT, 701),
+        taskQueue,
+        args: [{ account: ACCOUNT, callId: 701 }],
+        signal: callEventSignal,
+        signalArgs: [{ ...hangup(701), eventId: 'call-701-ringing', name: 'call.ringing' }],
+      });
+      await new InboxWriter(w.pool).write({
+        account: ACCOUNT,
+        eventId: 'inbox-701',
+        eventName: 'call.ringing',
+        callId: 701,
+        body: JSON.stringify({ id: 'inbox-701', event_name: 'call.ringing', call_id: 701 }),
+      });
+      const page = [cdr(11, 701, '2026-11-20 08:00:00'), cdr(12, 702, '2026-11-20 08:00:00')];
+      await followCdrPage(
+        client,
+        w.pool,
+        { account: ACCOUNT, taskQueue, windowMs: HOUR, newest: '2026-11-20 12:00:00', reconcile: true },
+        page,
+      );
+      const seen = await eventually(async () => {
+        const events = (await waiting.query(signalsQuery)).events;
+        return events.length > 1 ? events : undefined;
+      }, 'the CDR-seen signal');
+      expect(seen.map((e) => e.name)).toEqual(['call.ringing', CDR_SEEN_EVENT]);
+      await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 702)).describe()).rejects.toThrow();
     });
   }, 120_000);
 });
