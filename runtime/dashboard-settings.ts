@@ -39,7 +39,7 @@ function hubspotInstalls(
   const apps: HubSpotInstallSettings['apps'] = Object.fromEntries(
     config.accounts.flatMap((a) => {
       const d = crmDestinationOf(config, a.name);
-      return d.type === 'hubspot' && d.oauth ? [[a.name, { basePath: d.basePath, oauth: d.oauth }]] : [];
+      return d.type === 'hubspot' && d.oauth ? [[a.name, { ...d, oauth: d.oauth }]] : [];
     }),
   );
   if (Object.keys(apps).length === 0) return undefined;

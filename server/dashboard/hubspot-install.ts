@@ -4,12 +4,20 @@
 // HubSpot's consent page with a `state` that names the account and is signed with the session's own
 // secret (its CSRF token), so a callback only completes in the session that started it, within ten
 // minutes; /dashboard/hubspot/callback (the app's redirect URL) checks the state, exchanges the code,
-// stores the tokens sealed under the account's key, and says which portal is connected.
+// stores the tokens sealed under the account's key, prepares the portal (callsync_key, as a worker's
+// start does), and says which portal is connected.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VendorTokenStore } from '../../connectors/crm/vendor-token-store';
-import type { HubSpotOAuthConfig } from '../../connectors/hubspot/config';
-import { hubspotAuthorizeUrl, hubspotInstallKey, installHubSpotApp } from '../../connectors/hubspot/oauth';
+import type { HubSpotConfig, HubSpotOAuthConfig } from '../../connectors/hubspot/config';
+import { RenewingToken } from '../../connectors/crm/renewing-token';
+import { HubSpotConnector } from '../../connectors/hubspot/hubspot-connector';
+import {
+  hubspotAuthorizeUrl,
+  hubspotInstallKey,
+  hubspotRefreshGrant,
+  installHubSpotApp,
+} from '../../connectors/hubspot/oauth';
 import { listVendorTokenInstalls } from '../../connectors/postgres';
 import type { Logger } from '../../lib/logger';
 import type { SecretBox } from '../../lib/secret-box';
@@ -19,7 +27,7 @@ import { esc, page, time } from './html';
 
 /** Accounts whose CRM destination is a HubSpot OAuth app, and the box their tokens are sealed with. */
 export interface HubSpotInstallSettings {
-  apps: Readonly<Record<string, { basePath: string; oauth: HubSpotOAuthConfig }>>;
+  apps: Readonly<Record<string, HubSpotConfig & { oauth: HubSpotOAuthConfig }>>;
   box: SecretBox;
 }
 
@@ -131,16 +139,36 @@ export function registerHubSpotInstallRoutes(
       return ctx.refuse(req, reply, 400, `The install of account ${account} did not complete (${why}).`);
     }
     const user = ctx.viewerOf(req).username;
+    let portal: string;
     try {
-      const portal = await installHubSpotApp(store, account, app, q.code);
-      log.info({ account, portal, user }, 'HubSpot app installed');
-      const body = `<h1>HubSpot connected</h1><p id="installed">HubSpot portal ${esc(portal)} is connected to account ${esc(account)}. Workers use it from their next request.</p>
-<p><a href="/dashboard/hubspot/install">Back to the HubSpot app</a></p>`;
-      return ctx.html(reply, page('HubSpot connected', 'overview', body, ctx.view(req).session));
+      portal = await installHubSpotApp(store, account, app, q.code);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       log.warn({ account, user, err: message }, 'HubSpot app install failed');
       return ctx.refuse(req, reply, 400, `The install of account ${account} failed: ${message}`);
     }
+    log.info({ account, portal, user }, 'HubSpot app installed');
+    try {
+      // The portal gets what callsync writes (callsync_key) now: workers that started before the
+      // install skipped it, and a missing scope shows here rather than on the first call.
+      const tokens = new RenewingToken({
+        store,
+        key: hubspotInstallKey(account, app.oauth.clientId),
+        refresh: hubspotRefreshGrant(app.basePath, app.oauth),
+      });
+      await new HubSpotConnector(app, { tokens, account }).prepare();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn({ account, portal, user, err: message }, 'HubSpot portal setup failed after the install');
+      return ctx.refuse(
+        req,
+        reply,
+        400,
+        `HubSpot portal ${portal} is connected to account ${account}, but callsync cannot write there yet: ${message}. Give the app that permission and install again.`,
+      );
+    }
+    const body = `<h1>HubSpot connected</h1><p id="installed">HubSpot portal ${esc(portal)} is connected to account ${esc(account)}. Workers use it from their next request.</p>
+<p><a href="/dashboard/hubspot/install">Back to the HubSpot app</a></p>`;
+    return ctx.html(reply, page('HubSpot connected', 'overview', body, ctx.view(req).session));
   });
 }

@@ -1,7 +1,7 @@
 // Installing the HubSpot OAuth app from the dashboard, over HTTP against the real server, PostgreSQL
 // and the HubSpot test server: the install page sends an admin to HubSpot's consent page with a state
 // signed for their session; the callback with that state stores the portal's tokens (sealed) under the
-// account's key; a state from another session, altered, or a code used twice is refused.
+// account's key and prepares the portal; a state from another session, altered, or a code used twice is refused.
 import { randomBytes } from 'node:crypto';
 import { parseConfig } from '../../config/load';
 import { createDatabase, migrateToLatest, type WarehouseDatabase } from '../../connectors/postgres';
@@ -143,6 +143,8 @@ describe('HubSpot app install from the dashboard', () => {
     const done = await callback(admin, q);
     expect(done.status).toBe(200);
     expect(await done.text()).toContain(`HubSpot portal ${fake.portalId} is connected to account acme.`);
+    // The portal is ready for workers that started before the install.
+    expect(fake.customProperties('calls')).toEqual(['callsync_key']);
     const rows = await warehouse.db.selectFrom('vendor_tokens').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ vendor: 'hubspot', identity: `acme/${APP.clientId}` });
