@@ -4,7 +4,13 @@
 // account's key and prepares the portal; a state from another session, altered, or a code used twice is refused.
 import { randomBytes } from 'node:crypto';
 import { parseConfig } from '../../config/load';
-import { createDatabase, migrateToLatest, type WarehouseDatabase } from '../../connectors/postgres';
+import {
+  addDashboardUser,
+  createDatabase,
+  migrateToLatest,
+  type WarehouseDatabase,
+} from '../../connectors/postgres';
+import { hashPassword } from '../../lib/password-hash';
 import { silentLogger } from '../../lib/logger';
 import { dashboardSettings } from '../../runtime/dashboard-settings';
 import { startServer, type RunningServer } from '../../server';
@@ -12,6 +18,7 @@ import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { createTestDatabase, type TestDatabase } from './warehouse-db';
 
 const PASSWORD = 'bootstrap-admin-password-1';
+const VIEWER_PASSWORD = 'viewer-password-for-acme-1';
 const APP = { clientId: 'install-client', clientSecret: 'install-secret' };
 
 /** A browser: keeps its cookies, follows no redirect. */
@@ -32,13 +39,13 @@ class Browser {
     }
     return res;
   }
-  async login() {
+  async login(username = 'admin', password = PASSWORD) {
     const form = await (await this.get('/dashboard/login')).text();
     const csrf = /name="_csrf" value="([^"]*)"/.exec(form)![1]!;
     const res = await this.get('/dashboard/login', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'admin', password: PASSWORD, _csrf: csrf }).toString(),
+      body: new URLSearchParams({ username, password, _csrf: csrf }).toString(),
     });
     expect(res.status).toBe(303);
   }
@@ -55,6 +62,12 @@ describe('HubSpot app install from the dashboard', () => {
     db = await createTestDatabase('hubspot_install');
     warehouse = createDatabase(db.url);
     await migrateToLatest(warehouse.db);
+    await addDashboardUser(warehouse.db, {
+      username: 'vera',
+      role: 'viewer',
+      accounts: ['acme'],
+      passwordHash: await hashPassword(VIEWER_PASSWORD),
+    });
     const platform = {
       baseUrl: 'http://127.0.0.1:1',
       credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
@@ -117,6 +130,16 @@ describe('HubSpot app install from the dashboard', () => {
   }
   const callback = (b: Browser, q: { code: string; state: string }) =>
     b.get(`/dashboard/hubspot/callback?${new URLSearchParams(q).toString()}`);
+
+  it('lets only an admin install', async () => {
+    const viewer = new Browser(server.url);
+    await viewer.login('vera', VIEWER_PASSWORD);
+    for (const path of ['/dashboard/hubspot/install', '/dashboard/hubspot/install/acme']) {
+      const res = await viewer.get(path);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('Only an admin may install the HubSpot app.');
+    }
+  });
 
   it('installs for the account through HubSpot and stores the tokens sealed', async () => {
     const admin = new Browser(server.url);
