@@ -1,6 +1,6 @@
 // HubSpot OAuth tokens that renew themselves, on a real PostgreSQL and the HubSpot test server with
 // 2-second access tokens and rotating refresh tokens. Two "workers" (connectors from the product's
-// own wiring, runtime/crm.ts, each on a pool of its own) log a simulated hour of calls (one every 15
+// own wiring, runtime/crm.ts, each on a pool of its own) log a simulated hour of calls (one every 18
 // simulated seconds), one of them restarted midway (a new instance on the same database). No call
 // fails, each is logged once, the refreshes run one at a time (a rotated refresh token is never used
 // twice: no invalid_grant), and the tokens in PostgreSQL are sealed. A token the vendor refuses as
@@ -110,12 +110,12 @@ describe('HubSpot OAuth tokens renewing across workers', () => {
       await a.prepare!();
       await b.prepare!();
 
-      // 240 calls, one every 15 simulated seconds (an hour): every 60 ms real time, one call to each
+      // 200 calls, one every 18 simulated seconds (an hour): every 60 ms real time, one call to each
       // worker at the same moment.
-      const calls = Array.from({ length: 240 }, (_, i) =>
+      const calls = Array.from({ length: 200 }, (_, i) =>
         callLog({
           key: `acme:${900_000 + i}`,
-          startedAt: new Date(Date.UTC(2027, 0, 4, 9, 0, 0) + i * 15_000).toISOString(),
+          startedAt: new Date(Date.UTC(2027, 0, 4, 9, 0, 0) + i * 18_000).toISOString(),
         }),
       );
       const started = Date.now();
@@ -131,15 +131,15 @@ describe('HubSpot OAuth tokens renewing across workers', () => {
           .finally(() => inFlight.delete(p));
         inFlight.add(p);
       };
-      for (let tick = 0; tick < 120; tick++) {
-        if (tick === 60) {
+      for (let tick = 0; tick < 100; tick++) {
+        if (tick === 50) {
           // Worker B restarts: it stops taking calls, finishes what it started, and a new instance
           // (new pool, nothing in memory) takes over on the same database.
           await Promise.all(inFlight);
           b = worker();
         }
         send(a, 2 * tick, false);
-        send(b, 2 * tick + 1, tick >= 60);
+        send(b, 2 * tick + 1, tick >= 50);
         await new Promise((r) => setTimeout(r, 60));
       }
       await Promise.all(inFlight);
@@ -148,7 +148,7 @@ describe('HubSpot OAuth tokens renewing across workers', () => {
       expect(failed).toEqual([]);
       const logged = fake.objects('calls').map((o) => o.properties.callsync_key);
       expect(logged.sort()).toEqual(calls.map((c) => c.key).sort());
-      expect(byRestartedB).toBe(60);
+      expect(byRestartedB).toBe(50);
       const oauth = fake.oauth!.counters;
       // Several expiries, renewed one at a time: a rotated refresh token was never presented twice.
       expect(oauth.invalidGrants).toBe(0);
