@@ -21,8 +21,9 @@ import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforc
 export { crmDestinationOf } from '../config/account-settings';
 
 /**
- * One connector per account for the built-in and Google Tasks destinations; one shared connector per
- * CRM destination (accounts with the same destination share its connector and rate limits).
+ * One connector per account for the built-in and Google Tasks destinations, and for a HubSpot OAuth
+ * app (each account installs it into its own portal); one shared connector per other CRM destination
+ * (accounts with the same destination share its connector and rate limits).
  */
 export function createCrmConnectors(
   config: CallsyncConfig,

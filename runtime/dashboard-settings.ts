@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 import type { CallsyncConfig } from '../config/schema';
 import type { DashboardSettings } from '../server';
 import { STREAMS } from '../sync/streams';
+import { crmDestinationOf } from '../config/account-settings';
+import type { HubSpotInstallSettings } from '../server/dashboard/hubspot-install';
 import { crmDestinationIdOf } from './crm-identity';
+import { secretBoxFromConfig } from './temporal-encryption';
 import { isLoopbackHost } from './server-observability';
 
 /** The password from server.dashboard (inline or its file), or undefined when none is set. */
@@ -29,12 +32,26 @@ function dashboardPassword(config: Pick<CallsyncConfig, 'server'>): string | und
   return password;
 }
 
+/** The accounts whose destination is a HubSpot OAuth app (installed from the dashboard), or undefined. */
+function hubspotInstalls(
+  config: Pick<CallsyncConfig, 'accounts' | 'crm' | 'temporal'>,
+): HubSpotInstallSettings | undefined {
+  const apps: HubSpotInstallSettings['apps'] = Object.fromEntries(
+    config.accounts.flatMap((a) => {
+      const d = crmDestinationOf(config, a.name);
+      return d.type === 'hubspot' && d.oauth ? [[a.name, { ...d, oauth: d.oauth }]] : [];
+    }),
+  );
+  if (Object.keys(apps).length === 0) return undefined;
+  return { apps, box: secretBoxFromConfig(config.temporal) };
+}
+
 /**
  * The dashboard's settings, or why it is off (to log). Throws when it would run without a password
  * on a non-loopback interface: the server must not start like that.
  */
 export function dashboardSettings(
-  config: Pick<CallsyncConfig, 'server' | 'accounts' | 'sync' | 'archive' | 'crm'>,
+  config: Pick<CallsyncConfig, 'server' | 'accounts' | 'sync' | 'archive' | 'crm' | 'temporal'>,
   host: string = config.server.host,
 ): { dashboard: DashboardSettings | undefined; dashboardOff: string | undefined } {
   const d = config.server.dashboard;
@@ -48,8 +65,10 @@ export function dashboardSettings(
         'would be open to the network; set a password of 12+ characters, or server.dashboard.enabled: false',
     );
   }
+  const hubspot = hubspotInstalls(config);
   return {
     dashboard: {
+      ...(hubspot ? { hubspot } : {}),
       password,
       sessionHours: d.sessionHours,
       loginMaxFailures: d.loginMaxFailures,

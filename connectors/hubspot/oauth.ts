@@ -9,7 +9,7 @@
 // Nothing here puts a token or the client secret in an error or a log.
 import { z } from 'zod';
 import type { RefreshGrant, RefreshedTokens } from '../crm/renewing-token';
-import type { VendorTokenKey, VendorTokens } from '../crm/vendor-token-store';
+import type { VendorTokenKey, VendorTokens, VendorTokenStore } from '../crm/vendor-token-store';
 import { CrmError, isRetryableStatus } from '../crm/errors';
 import type { HubSpotOAuthConfig } from './config';
 import { DESTINATION } from './errors';
@@ -181,4 +181,30 @@ export function hubspotRefreshGrant(
       expiresAt: new Date(started + t.expires_in * 1000),
     };
   };
+}
+
+/**
+ * Completes `account`'s install: exchanges the code and stores the tokens (sealed) under the account's
+ * key. Returns the portal's id. A second install into the same portal replaces the tokens; one into
+ * another portal is refused: callsync's records of what it created there belong to the first portal.
+ */
+export async function installHubSpotApp(
+  store: VendorTokenStore,
+  account: string,
+  destination: { basePath: string; oauth: HubSpotOAuthConfig },
+  code: string,
+): Promise<string> {
+  const tokens = await exchangeHubSpotCode(destination.basePath, destination.oauth, code);
+  const key = hubspotInstallKey(account, destination.oauth.clientId);
+  const hubId = tokens.details.hubId!;
+  const before = await store.load(key);
+  if (before?.details.hubId !== undefined && before.details.hubId !== hubId)
+    throw new CrmError({
+      destination: DESTINATION,
+      code: 'OTHER_PORTAL',
+      message: `account ${account} is connected to HubSpot portal ${before.details.hubId}, not ${hubId}: install the app into that portal`,
+      retryable: false,
+    });
+  await store.save(key, tokens);
+  return hubId;
 }

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../connectors/postgres';
 import type { Logger } from '../../lib/logger';
 import type { PageSession } from './html';
+import type { HubSpotInstallSettings } from './hubspot-install';
 
 export interface DashboardOptions {
   /** The bootstrap admin's password (config server.dashboard.password or passwordFile). */
@@ -32,6 +33,8 @@ export interface DashboardOptions {
   destinations: Readonly<Record<string, string>>;
   /** Cookies always marked Secure; otherwise only when the request came over HTTPS (server.trustProxy). */
   secureCookies?: boolean;
+  /** Accounts with a HubSpot OAuth app: the install pages (/dashboard/hubspot/install); off when absent. */
+  hubspot?: HubSpotInstallSettings | undefined;
   /** How long a retry request waits for the workflow before answering "still running". */
   retryWaitMs?: number;
   logger: Logger;

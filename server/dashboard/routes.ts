@@ -34,6 +34,7 @@ import { overviewPage } from './overview-page';
 import { callListQuerySchema, callPageQuerySchema, parseQuery, quarantineQuerySchema } from './params';
 import { quarantinePage } from './quarantine-page';
 import { registerRetryRoutes } from './retry-routes';
+import { registerHubSpotInstallRoutes } from './hubspot-install';
 
 export type { DashboardOptions } from './context';
 
@@ -266,6 +267,8 @@ export async function registerDashboardRoutes(app: FastifyInstance, opts: Dashbo
         : html(reply, page('Not found', 'calls', '<h1>No such call</h1>', view(req).session), 404);
     });
     registerRetryRoutes(scope, { opts, log, viewerOf, view, html, refuse });
+    if (opts.hubspot)
+      registerHubSpotInstallRoutes(scope, opts.hubspot, { opts, log, viewerOf, view, html, refuse });
     scope.get('/dashboard/audio/:account/:id', async (req, reply) => {
       const { account, id } = req.params as { account: string; id: string };
       if (!viewerOf(req).accounts.includes(account))
