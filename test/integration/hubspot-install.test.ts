@@ -3,7 +3,7 @@
 // signed for their session; the callback with that state stores the portal's tokens (sealed) under the
 // account's key and prepares the portal; a state from another session, altered, or a code used twice is refused.
 import { randomBytes } from 'node:crypto';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import {
   addDashboardUser,
   createDatabase,
@@ -72,7 +72,7 @@ describe('HubSpot app install from the dashboard', () => {
       baseUrl: 'http://127.0.0.1:1',
       credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
     };
-    const config = parseConfig({
+    const config = parseTestConfig({
       accounts: [
         { name: 'acme', platform, webhookSecret: 'acme-webhook-secret-0123456' },
         {

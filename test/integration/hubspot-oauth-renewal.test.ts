@@ -6,7 +6,7 @@
 // twice: no invalid_grant), and the tokens in PostgreSQL are sealed. A token the vendor refuses as
 // expired is renewed and the request retried once.
 import { randomBytes } from 'node:crypto';
-import { parseConfig } from '../../config/load';
+import { parseTestConfig } from '../support/test-config';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { upsertCallLog } from '../../connectors/crm/upsert';
 import { RenewingToken } from '../../connectors/crm/renewing-token';
@@ -34,7 +34,7 @@ const platform = {
 };
 
 function configFor(fake: FakeHubSpot, refreshBeforeExpirySeconds: number) {
-  return parseConfig({
+  return parseTestConfig({
     accounts: [{ name: 'acme', platform }],
     crm: {
       destination: {
