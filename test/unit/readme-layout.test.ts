@@ -8,8 +8,8 @@ const root = resolve(__dirname, '../..');
 function trackedFolders(dir: string): string[] {
   const ignored = readFileSync(join(root, '.gitignore'), 'utf8')
     .split('\n')
-    .filter((line) => line.endsWith('/'))
-    .map((line) => line.slice(0, -1));
+    .filter((line) => line !== '' && !line.startsWith('#') && !/[*?]/.test(line))
+    .map((line) => line.replace(/\/$/, ''));
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && e.name !== '.git' && !ignored.includes(e.name))
     .map((e) => e.name);
