@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAccountsCommand } from './commands/accounts';
 import { registerBackfillCommand } from './commands/backfill';
 import { registerEmulatorCommand } from './commands/emulator';
 import { registerEraseCommand } from './commands/erase';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerRetryCommand(program);
   registerUsersCommand(program);
   registerKeysCommand(program);
+  registerAccountsCommand(program);
   return program;
 }
 

@@ -27,3 +27,4 @@ export * from './conversations';
 export * from './crm-destination-claims';
 export * from './health';
 export * from './ops-gauges';
+export * from './stored-accounts';

@@ -28,6 +28,7 @@ import type {
   DashboardSessionsTable,
   DashboardUsersTable,
 } from './dashboard-users';
+import type { CrmImportCheckpointsTable, StoredAccountsTable } from './onboarding';
 import type { ContactAmbiguitiesTable, ContactLinksTable, ContactSyncStateTable } from './contact-sync';
 
 export interface Database {
@@ -75,6 +76,8 @@ export interface Database {
   dashboard_users: DashboardUsersTable;
   dashboard_sessions: DashboardSessionsTable;
   dashboard_login_failures: DashboardLoginFailuresTable;
+  stored_accounts: StoredAccountsTable;
+  crm_import_checkpoints: CrmImportCheckpointsTable;
 }
 
 export * from './columns';
@@ -97,3 +100,4 @@ export * from './google-apps';
 export * from './erasure';
 export * from './contact-sync';
 export * from './dashboard-users';
+export * from './onboarding';

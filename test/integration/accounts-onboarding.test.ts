@@ -1,0 +1,114 @@
+// Onboarding without a restart, all real (PostgreSQL, the Temporal dev server, the emulator): a
+// running worker (the product's reloading worker runtime, what `callsync worker` runs) takes in an
+// account stored after it started, and that account's schedule syncs rows for it. Re-adding the same
+// content changes nothing; the stored row holds no credential in clear.
+import { Client, Connection } from '@temporalio/client';
+import { parseConfig } from '../../config/load';
+import { createDatabase, getStoredAccount, type WarehouseDatabase } from '../../connectors/postgres';
+import { DEFAULT_NOW, startEmulator } from '../../emulator';
+import { silentLogger } from '../../lib/logger';
+import { startTemporalDevServer, type RunningTemporal } from '../../local/temporal-dev-server';
+import { onboardAccount } from '../../runtime/onboarding';
+import { startReloadingWorker, type ReloadingWorker } from '../../runtime/reloading-worker';
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
+import { eventually } from '../support/eventually';
+import { quietTemporalRuntime } from '../support/temporal-runtime';
+import { harnessEncryption } from './sync-harness';
+import { createTestDatabase, type TestDatabase } from './warehouse-db';
+
+jest.setTimeout(120_000);
+
+describe('an account added while the worker runs', () => {
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let temporal: RunningTemporal;
+  let database: TestDatabase;
+  let warehouse: WarehouseDatabase;
+  let connection: Connection;
+  let worker: ReloadingWorker | undefined;
+
+  beforeAll(async () => {
+    quietTemporalRuntime();
+    [emulator, temporal, database] = await Promise.all([
+      startEmulator({ port: 0, seed: 5, cdrs: 5, now: DEFAULT_NOW }),
+      startTemporalDevServer(),
+      createTestDatabase('onboarding'),
+    ]);
+    warehouse = createDatabase(database.url);
+    connection = await Connection.connect({ address: temporal.address });
+  }, 90_000);
+
+  afterAll(async () => {
+    worker?.shutdown();
+    await worker?.done;
+    await connection?.close();
+    await warehouse?.close();
+    await database?.drop();
+    await temporal?.stop();
+    await emulator?.close();
+  });
+
+  it('is synced by the running worker, without a restart', async () => {
+    const platform = {
+      baseUrl: emulator.baseUrl,
+      credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
+      requestsPerSecond: 500,
+    };
+    const fileConfig = parseConfig({
+      accounts: [{ name: 'acme', platform }],
+      database: { url: database.url },
+      temporal: { address: temporal.address, taskQueue: 'onboarding-test', encryption: harnessEncryption() },
+      sync: { streams: ['users'] },
+      logLevel: 'silent',
+    });
+    const bundle = process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE;
+    worker = await startReloadingWorker({
+      fileConfig,
+      databaseUrl: database.url,
+      address: temporal.address,
+      logger: silentLogger,
+      pollMs: 200,
+      ...(bundle ? { workflowBundlePath: bundle } : {}),
+    });
+    expect(worker.generations()).toBe(1);
+    const client = new Client({ connection, dataConverter: temporalDataConverter(fileConfig.temporal) });
+
+    const added = await onboardAccount({
+      db: warehouse.db,
+      client,
+      fileConfig,
+      name: 'globex',
+      input: { platform },
+    });
+    expect(added.outcome).toBe('created');
+    expect(added.schedules.created).toEqual(expect.arrayContaining(['sync-acme-users', 'sync-globex-users']));
+
+    // The new account's first scheduled sync runs on the worker that was already running.
+    const rows = await eventually(
+      async () => {
+        const r = await warehouse.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('account', '=', 'globex')
+          .executeTakeFirstOrThrow();
+        return Number(r.n) > 0 ? Number(r.n) : undefined;
+      },
+      "globex's users in the warehouse",
+      60_000,
+    );
+    expect(rows).toBeGreaterThan(0);
+    expect(worker.generations()).toBe(2);
+
+    const stored = await getStoredAccount(warehouse.db, 'globex');
+    expect(stored?.sealed_config).not.toContain(emulator.admin.api_key);
+    const again = await onboardAccount({
+      db: warehouse.db,
+      client,
+      fileConfig,
+      name: 'globex',
+      input: { platform },
+    });
+    expect(again.outcome).toBe('unchanged');
+    expect(again.schedules.created).toEqual([]);
+    expect((await getStoredAccount(warehouse.db, 'globex'))?.version).toBe(stored?.version);
+  });
+});
