@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAccountsCommand } from './commands/accounts';
 import { registerBackfillCommand } from './commands/backfill';
+import { registerCrmCommand } from './commands/crm';
 import { registerEmulatorCommand } from './commands/emulator';
 import { registerEraseCommand } from './commands/erase';
 import { registerKeysCommand } from './commands/keys';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerUsersCommand(program);
   registerKeysCommand(program);
   registerAccountsCommand(program);
+  registerCrmCommand(program);
   return program;
 }
 

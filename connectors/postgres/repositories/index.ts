@@ -28,3 +28,4 @@ export * from './crm-destination-claims';
 export * from './health';
 export * from './ops-gauges';
 export * from './stored-accounts';
+export * from './crm-import';

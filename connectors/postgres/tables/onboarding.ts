@@ -10,7 +10,7 @@ export interface StoredAccountsTable {
   created_at: Generated<Date>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** From a sequence: raised on every add and change, so processes notice by max(version). */
-  version: ColumnType<string, never, never>;
+  version: ColumnType<number, never, never>;
 }
 export type StoredAccountRow = Selectable<StoredAccountsTable>;
 
@@ -21,7 +21,7 @@ export interface CrmImportCheckpointsTable {
   since: Timestamp;
   until: Timestamp;
   /** The last call (live id) done, in ascending order; null before the first. */
-  last_call_id: ColumnType<string | null, number | string | null, number | string | null>;
+  last_call_id: ColumnType<number | null, number | null, number | null>;
   done: ColumnType<number, number | undefined, number>;
   created: ColumnType<number, number | undefined, number>;
   total: number;
