@@ -24,8 +24,8 @@ import { upsertCallLog } from '../connectors/crm/upsert';
 import { cdrSchema, monitorSchema, type Cdr, type Monitor } from '../connectors/platform';
 import {
   advanceCrmImportCheckpoint,
-  callDtmfDigits,
-  callTimeline,
+  callDtmfDigitsOf,
+  callTimelinesOf,
   cdrLegsOf,
   countImportCalls,
   finishCrmImportCheckpoint,
@@ -135,30 +135,54 @@ export async function runCrmImport(opts: CrmImportOptions): Promise<CrmImportSum
   // The page in flight when a run stopped may have reached the CRM without its mappings: the first
   // page of a resumed run searches the CRM for its keys before creating (upsert.ts's mayExist).
   let mayExist = resumed;
-  for (;;) {
-    if (opts.signal?.aborted) break;
-    const ids = await nextImportCallIds(db, { account, since, until, after, limit: pageSize });
-    if (ids.length === 0) {
+  // The next page is read and its contacts looked up while this one is written (the checkpoint
+  // still moves page by page, in order).
+  const readPage = async (from: number | null) => {
+    const ids = await nextImportCallIds(db, { account, since, until, after: from, limit: pageSize });
+    const mapped = await getMappings(
+      db,
+      scope.destination,
+      'call_log',
+      ids.map((id) => `${account}:${id}`),
+    );
+    const todo = ids.filter((id) => !mapped.has(`${account}:${id}`));
+    return { ids, todo, logs: await buildLogs(opts, todo, country, rules, baseUrl) };
+  };
+  const ahead = (from: number | null) => {
+    const read = readPage(from);
+    // Awaited on the next turn of the loop; a failure meanwhile is not an unhandled rejection.
+    read.catch(() => undefined);
+    return read;
+  };
+  let next = opts.signal?.aborted ? undefined : ahead(after);
+  while (next) {
+    const page = await next;
+    if (page.ids.length === 0) {
       await finishCrmImportCheckpoint(db, scope);
       break;
     }
-    const keys = new Map(ids.map((id) => [`${account}:${id}`, id]));
-    const mapped = await getMappings(db, scope.destination, 'call_log', [...keys.keys()]);
-    const todo = ids.filter((id) => !mapped.has(`${account}:${id}`));
-    const logs = await buildLogs(opts, todo, country, rules, baseUrl);
-    const written = await writeLogs(db, crm, scope.destination, logs, mayExist);
+    const last = page.ids[page.ids.length - 1]!;
+    // A page read ahead can still find a call logged meanwhile (live traffic): the upsert re-reads
+    // every mapping under its lock, so it updates that one instead of creating a second.
+    next = opts.signal?.aborted ? undefined : ahead(last);
+    const written = await writeLogs(db, crm, scope.destination, page.logs, mayExist);
     mayExist = false;
     p.created += written.created;
     p.failed += written.failed;
-    p.alreadyLogged += ids.length - todo.length + written.recovered;
-    p.done += ids.length;
-    after = ids[ids.length - 1]!;
+    p.alreadyLogged += page.ids.length - page.todo.length + written.recovered;
+    p.done += page.ids.length;
+    after = last;
     await advanceCrmImportCheckpoint(db, scope, {
-      lastCallId: after,
-      done: ids.length,
+      lastCallId: last,
+      done: page.ids.length,
       created: written.created,
     });
     opts.onProgress?.(progress());
+    if (opts.signal?.aborted) {
+      // The page read ahead is dropped; a resumed run reads it again.
+      await next?.catch(() => undefined);
+      break;
+    }
   }
   return {
     account,
@@ -205,6 +229,11 @@ async function buildLogs(
     calls.map((c) => summarizeCdr(c.cdr, country).externalNumber),
     rules,
   );
+  const ids = calls.map((c) => c.id);
+  const [timelines, digits] = await Promise.all([
+    callTimelinesOf(db, account, ids),
+    callDtmfDigitsOf(db, account, ids),
+  ]);
   const logs: CallLog[] = [];
   for (const { id, cdr } of calls) {
     const recording = recordings.get(id) ?? null;
@@ -219,8 +248,8 @@ async function buildLogs(
         userEmail: cdr.user_id ? (emails.get(cdr.user_id) ?? null) : null,
         contact: number ? (contacts.get(number) ?? null) : null,
         defaultCountry: country,
-        ivrDigits: (await callDtmfDigits(db, account, id)).join(''),
-        ivrRoute: ivrRouteText(ivrChoices(await callTimeline(db, account, id))),
+        ivrDigits: (digits.get(id) ?? []).join(''),
+        ivrRoute: ivrRouteText(ivrChoices(timelines.get(id) ?? [])),
       }),
     );
   }
@@ -242,7 +271,10 @@ async function matchContacts(
   const { crm, lookup, account } = opts;
   // The page's cache misses gathered into batch searches, as a worker's lookups are (crm-batchers.ts).
   const batchers = crm.batch
-    ? new CrmBatchers(opts.db, destinationIdOf(crm), crm.batch, { batchWaitMs: 0, lookupWaitMs: 50 })
+    ? new CrmBatchers(opts.db, destinationIdOf(crm), crm.batch, {
+        batchWaitMs: 0,
+        lookupWaitMs: opts.config.crm.lookupWait,
+      })
     : undefined;
   const search = (n: string): Promise<CrmContact[]> =>
     batchers ? batchers.lookups.submit(n) : crm.findContactsByPhone(n);

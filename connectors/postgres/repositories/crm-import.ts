@@ -1,7 +1,7 @@
 // `callsync crm import`: the calls of an account's window read from the warehouse in call-id order,
 // and the import's checkpoint per account and CRM destination.
 import { sql, type Kysely } from 'kysely';
-import type { CrmImportCheckpointRow, Database } from '../tables';
+import type { CallEventRow, CrmImportCheckpointRow, Database } from '../tables';
 
 /** The account and destination an import (and its checkpoint) belongs to. */
 export interface CrmImportScope {
@@ -166,4 +166,47 @@ export async function finishCrmImportCheckpoint(db: Kysely<Database>, scope: Crm
     .where('account', '=', scope.account)
     .where('destination', '=', scope.destination)
     .execute();
+}
+
+/** The timelines of these calls (each as callTimeline orders it), by call id. */
+export async function callTimelinesOf(
+  db: Kysely<Database>,
+  account: string,
+  callIds: readonly number[],
+): Promise<Map<number, CallEventRow[]>> {
+  const byCall = new Map<number, CallEventRow[]>();
+  if (callIds.length === 0) return byCall;
+  const rows = await db
+    .selectFrom('call_events')
+    .selectAll()
+    .where('account', '=', account)
+    .where('call_id', 'in', [...callIds])
+    .orderBy('event_time')
+    .orderBy('event_id')
+    .execute();
+  for (const r of rows) byCall.set(Number(r.call_id), [...(byCall.get(Number(r.call_id)) ?? []), r]);
+  return byCall;
+}
+
+/** The keys pressed during each of these calls (as callDtmfDigits gives them), by call id. */
+export async function callDtmfDigitsOf(
+  db: Kysely<Database>,
+  account: string,
+  callIds: readonly number[],
+): Promise<Map<number, string[]>> {
+  const byCall = new Map<number, string[]>();
+  if (callIds.length === 0) return byCall;
+  const digits = sql<string>`detail->>'digits'`;
+  const rows = await db
+    .selectFrom('call_events')
+    .select(['call_id', digits.as('digits')])
+    .where('account', '=', account)
+    .where('call_id', 'in', [...callIds])
+    .where(digits, 'is not', null)
+    .orderBy('event_time')
+    .orderBy('recorded_at')
+    .orderBy('event_id')
+    .execute();
+  for (const r of rows) byCall.set(Number(r.call_id), [...(byCall.get(Number(r.call_id)) ?? []), r.digits]);
+  return byCall;
 }
