@@ -171,7 +171,6 @@ export async function runCrmImport(opts: CrmImportOptions): Promise<CrmImportSum
     p.failed += written.failed;
     p.alreadyLogged += page.ids.length - page.todo.length + written.recovered;
     p.done += page.ids.length;
-    after = last;
     await advanceCrmImportCheckpoint(db, scope, {
       lastCallId: last,
       done: page.ids.length,
