@@ -2,6 +2,8 @@
 // (errors name the field, never the value), the config file's names are refused, a stored account
 // shadowed by a file account of the same name is left out, and `crm import --since` reads both forms.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseConfig } from '../../config/load';
 import { SecretBox } from '../../lib/secret-box';
 import { callLegOf } from '../../activities/crm-import';
@@ -93,5 +95,16 @@ describe('crm import', () => {
     expect(line).toBe(
       'crm import acme: 250/1000 calls (25%), 240 logged, 10 already there, 0 refused, 125 calls/s',
     );
+  });
+});
+
+describe('README "Onboarding a company"', () => {
+  it('shows an account file that `accounts add` accepts', () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Onboarding a company'));
+    const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(block).toBeDefined();
+    const account = parseAccountInput('globex', JSON.parse(block!) as unknown);
+    expect(account.crm?.type).toBe('hubspot');
   });
 });
