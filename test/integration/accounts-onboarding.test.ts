@@ -2,7 +2,11 @@
 // running worker (the product's reloading worker runtime, what `callsync worker` runs) takes in an
 // account stored after it started, and that account's schedule syncs rows for it. Re-adding the same
 // content changes nothing; the stored row holds no credential in clear.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { buildProgram } from '../../cli/main';
 import { parseConfig } from '../../config/load';
 import { createDatabase, getStoredAccount, type WarehouseDatabase } from '../../connectors/postgres';
 import { DEFAULT_NOW, startEmulator } from '../../emulator';
@@ -53,13 +57,14 @@ describe('an account added while the worker runs', () => {
       credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
       requestsPerSecond: 500,
     };
-    const fileConfig = parseConfig({
+    const fileInput = {
       accounts: [{ name: 'acme', platform }],
       database: { url: database.url },
       temporal: { address: temporal.address, taskQueue: 'onboarding-test', encryption: harnessEncryption() },
       sync: { streams: ['users'] },
       logLevel: 'silent',
-    });
+    };
+    const fileConfig = parseConfig(fileInput);
     const bundle = process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE;
     worker = await startReloadingWorker({
       fileConfig,
@@ -72,15 +77,40 @@ describe('an account added while the worker runs', () => {
     expect(worker.generations()).toBe(1);
     const client = new Client({ connection, dataConverter: temporalDataConverter(fileConfig.temporal) });
 
-    const added = await onboardAccount({
-      db: warehouse.db,
-      client,
-      fileConfig,
-      name: 'globex',
-      input: { platform },
-    });
-    expect(added.outcome).toBe('created');
-    expect(added.schedules.created).toEqual(expect.arrayContaining(['sync-acme-users', 'sync-globex-users']));
+    // `callsync accounts add`, as a user runs it (in this process, so its output can be read).
+    const scratch = mkdtempSync(join(tmpdir(), 'callsync-onboarding-'));
+    const configFile = join(scratch, 'callsync.json');
+    writeFileSync(configFile, JSON.stringify(fileInput), { mode: 0o600 });
+    const accountFile = join(scratch, 'globex.json');
+    writeFileSync(accountFile, JSON.stringify({ platform }), { mode: 0o600 });
+    const badFile = join(scratch, 'bad.json');
+    writeFileSync(badFile, JSON.stringify({ platform: { ...platform, credentials: { type: 'apiKey' } } }));
+    const cli = async (...args: string[]): Promise<string> => {
+      const out: string[] = [];
+      const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        out.push(String(chunk));
+        return true;
+      });
+      // The environment's DATABASE_URL (the test server's) would override the file's database.
+      const serverUrl = process.env.DATABASE_URL;
+      process.env.DATABASE_URL = database.url;
+      try {
+        await buildProgram().parseAsync(['node', 'callsync', '--config', configFile, ...args]);
+      } finally {
+        process.env.DATABASE_URL = serverUrl;
+        write.mockRestore();
+      }
+      return out.join('');
+    };
+    await expect(cli('accounts', 'add', '--name', 'globex', '--file', badFile)).rejects.toThrow(
+      /platform\.credentials\.userId/,
+    );
+    expect(await cli('accounts', 'add', '--name', 'globex', '--file', accountFile)).toMatch(
+      /^account globex added; schedules: 2 created, 0 updated, 0 deleted, 0 unchanged/,
+    );
+    await expect(cli('accounts', 'add', '--name', 'acme', '--file', accountFile)).rejects.toThrow(
+      /"acme" is an account of the config file/,
+    );
 
     // The new account's first scheduled sync runs on the worker that was already running.
     const rows = await eventually(
@@ -98,6 +128,7 @@ describe('an account added while the worker runs', () => {
     expect(rows).toBeGreaterThan(0);
     expect(worker.generations()).toBe(2);
 
+    expect(await cli('accounts', 'list')).toMatch(/^acme\tconfig file\nglobex\tstored\tupdated /);
     const stored = await getStoredAccount(warehouse.db, 'globex');
     expect(stored?.sealed_config).not.toContain(emulator.admin.api_key);
     const again = await onboardAccount({
