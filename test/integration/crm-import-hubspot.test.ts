@@ -2,6 +2,10 @@
 // and real PostgreSQL, through the product's wiring (createActivityDeps, as the command runs it):
 // N calls logged exactly once, one already logged by live traffic included; interrupted after its
 // first page and resumed, still exactly once; a second run writes nothing and sends no request.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildProgram } from '../../cli/main';
 import { parseConfig } from '../../config/load';
 import { runCrmImport, NoCdrsError } from '../../activities/crm-import';
 import { contactLookupOf } from '../../activities/contact-lookup';
@@ -55,10 +59,11 @@ describe('crm import into HubSpot', () => {
   let fake: FakeHubSpot;
   let database: TestDatabase;
   let deps: RuntimeDeps;
+  let configFile: string;
 
   beforeAll(async () => {
     [fake, database] = await Promise.all([startFakeHubSpot(), createTestDatabase('crm_import')]);
-    const config = parseConfig({
+    const input = {
       accounts: [
         {
           name: 'acme',
@@ -72,7 +77,10 @@ describe('crm import into HubSpot', () => {
       temporal: { encryption: harnessEncryption() },
       crm: { destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url } },
       logLevel: 'silent',
-    });
+    };
+    const config = parseConfig(input);
+    configFile = join(mkdtempSync(join(tmpdir(), 'callsync-crm-import-')), 'callsync.json');
+    writeFileSync(configFile, JSON.stringify(input), { mode: 0o600 });
     deps = await createActivityDeps(config, database.url, silentLogger);
     await upsertPage(deps.warehouse.pool, {
       stream: 'cdrs',
@@ -147,10 +155,39 @@ describe('crm import into HubSpot', () => {
     expect(keys).not.toContain('acme:4999');
     expect(fake.objects('calls').find((o) => o.properties.callsync_key === 'acme:5150')?.id).toBe(liveId);
 
+    // The second run is the command itself, as a user runs it: nothing new, no call or search sent.
     const requestsBefore = fake.requests.length;
-    const again = await importCalls();
+    const out: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    const progress = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const serverUrl = process.env.DATABASE_URL;
+    // The environment's DATABASE_URL (the test server's) would override the file's database.
+    process.env.DATABASE_URL = database.url;
+    try {
+      await buildProgram().parseAsync([
+        'node',
+        'callsync',
+        '--config',
+        configFile,
+        'crm',
+        'import',
+        '--account',
+        'acme',
+        '--since',
+        '90d',
+      ]);
+    } finally {
+      process.env.DATABASE_URL = serverUrl;
+      write.mockRestore();
+      progress.mockRestore();
+    }
+    const again = JSON.parse(out.join('')) as Record<string, unknown>;
     expect(again).toMatchObject({ resumed: false, done: CALLS, created: 0, alreadyLogged: CALLS });
-    expect(fake.requests.length).toBe(requestsBefore);
+    // The command's start reads the portal's settings (GETs); the import itself sends nothing.
+    expect(fake.requests.slice(requestsBefore).filter((r) => r.method !== 'GET')).toEqual([]);
     expect(fake.objects('calls')).toHaveLength(CALLS);
     expect(fake.counters.limited).toBe(0);
   });
