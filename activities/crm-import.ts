@@ -84,6 +84,9 @@ export interface CrmImportOptions {
   signal?: AbortSignal;
 }
 
+/** Pages read ahead of the one being written. */
+const READ_AHEAD_PAGES = 3;
+
 /** The leg that describes a call, as the live path picks it (activities/call-cdr.ts): talk time, then latest. */
 export function callLegOf(legs: readonly Cdr[]): Cdr | undefined {
   return [...legs].sort((a, b) => (b.billsec ?? 0) - (a.billsec ?? 0) || b.id - a.id)[0];
@@ -135,53 +138,64 @@ export async function runCrmImport(opts: CrmImportOptions): Promise<CrmImportSum
   // The page in flight when a run stopped may have reached the CRM without its mappings: the first
   // page of a resumed run searches the CRM for its keys before creating (upsert.ts's mayExist).
   let mayExist = resumed;
-  // The next page is read and its contacts looked up while this one is written (the checkpoint
-  // still moves page by page, in order).
-  const readPage = async (from: number | null) => {
-    const ids = await nextImportCallIds(db, { account, since, until, after: from, limit: pageSize });
-    const mapped = await getMappings(
-      db,
-      scope.destination,
-      'call_log',
-      ids.map((id) => `${account}:${id}`),
-    );
-    const todo = ids.filter((id) => !mapped.has(`${account}:${id}`));
-    return { ids, todo, logs: await buildLogs(opts, todo, country, rules, baseUrl) };
+  // Pages are read ahead (their ids in order, then, concurrently, their mappings, call logs and
+  // contact searches) while the oldest is written: the vendor's search rate, not the round trips,
+  // sets the pace. The checkpoint still moves page by page, in order.
+  const prepare = (ids: number[]) => {
+    const built = (async () => {
+      const mapped = await getMappings(
+        db,
+        scope.destination,
+        'call_log',
+        ids.map((id) => `${account}:${id}`),
+      );
+      const todo = ids.filter((id) => !mapped.has(`${account}:${id}`));
+      return { todo, logs: await buildLogs(opts, todo, country, rules, baseUrl) };
+    })();
+    // Awaited when its turn comes; a failure meanwhile is not an unhandled rejection.
+    built.catch(() => undefined);
+    return { ids, built };
   };
-  const ahead = (from: number | null) => {
-    const read = readPage(from);
-    // Awaited on the next turn of the loop; a failure meanwhile is not an unhandled rejection.
-    read.catch(() => undefined);
-    return read;
-  };
-  let next = opts.signal?.aborted ? undefined : ahead(after);
-  while (next) {
-    const page = await next;
-    if (page.ids.length === 0) {
-      await finishCrmImportCheckpoint(db, scope);
-      break;
+  const queue: ReturnType<typeof prepare>[] = [];
+  let cursor = after;
+  let exhausted = false;
+  try {
+    for (;;) {
+      if (opts.signal?.aborted) break;
+      while (queue.length < READ_AHEAD_PAGES && !exhausted) {
+        const ids = await nextImportCallIds(db, { account, since, until, after: cursor, limit: pageSize });
+        if (ids.length === 0) exhausted = true;
+        else {
+          cursor = ids[ids.length - 1]!;
+          queue.push(prepare(ids));
+        }
+      }
+      const page = queue.shift();
+      if (!page) {
+        await finishCrmImportCheckpoint(db, scope);
+        break;
+      }
+      // A page read ahead can still meet a call logged meanwhile (live traffic): the upsert re-reads
+      // every mapping under its lock, so it updates that one instead of creating a second.
+      const { todo, logs } = await page.built;
+      const written = await writeLogs(db, crm, scope.destination, logs, mayExist);
+      mayExist = false;
+      const last = page.ids[page.ids.length - 1]!;
+      p.created += written.created;
+      p.failed += written.failed;
+      p.alreadyLogged += page.ids.length - todo.length + written.recovered;
+      p.done += page.ids.length;
+      await advanceCrmImportCheckpoint(db, scope, {
+        lastCallId: last,
+        done: page.ids.length,
+        created: written.created,
+      });
+      opts.onProgress?.(progress());
     }
-    const last = page.ids[page.ids.length - 1]!;
-    // A page read ahead can still find a call logged meanwhile (live traffic): the upsert re-reads
-    // every mapping under its lock, so it updates that one instead of creating a second.
-    next = opts.signal?.aborted ? undefined : ahead(last);
-    const written = await writeLogs(db, crm, scope.destination, page.logs, mayExist);
-    mayExist = false;
-    p.created += written.created;
-    p.failed += written.failed;
-    p.alreadyLogged += page.ids.length - page.todo.length + written.recovered;
-    p.done += page.ids.length;
-    await advanceCrmImportCheckpoint(db, scope, {
-      lastCallId: last,
-      done: page.ids.length,
-      created: written.created,
-    });
-    opts.onProgress?.(progress());
-    if (opts.signal?.aborted) {
-      // The page read ahead is dropped; a resumed run reads it again.
-      await next?.catch(() => undefined);
-      break;
-    }
+  } finally {
+    // Pages read ahead and not written are dropped (a resumed run reads them again); their queries
+    // end before the caller closes the database.
+    await Promise.allSettled(queue.map((q) => q.built));
   }
   return {
     account,

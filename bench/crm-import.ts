@@ -127,6 +127,12 @@ async function main(): Promise<Record<string, unknown>> {
     const sent = fake.requests.slice(mark);
     const searches = sent.filter((r) => r.path.endsWith('/search')).length;
     const seconds = summary.elapsedMs / 1000;
+    const searchTimes = sent.filter((r) => r.path.endsWith('/search')).map((r) => r.at);
+    // The connector paces searches at one under HubSpot's limit (4/s): the gap that sets the pace.
+    if (searchTimes.length > 1)
+      log(
+        `${searchTimes.length} searches, ${((searchTimes.at(-1)! - searchTimes[0]!) / (searchTimes.length - 1)).toFixed(0)} ms apart on average`,
+      );
     const keys = fake.objects('calls').map((o) => o.properties.callsync_key);
     const duplicates = keys.length - new Set(keys).size;
     const missing = calls - new Set(keys).size;
