@@ -9,6 +9,8 @@ import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { createLogger, type Logger } from '../lib/logger';
 import { startEmbeddedPostgres } from '../local/embedded-postgres';
 import { readRunningStack } from '../local/stack-file';
+import { createDatabase, postgresSsl } from '../connectors/postgres';
+import { withStoredAccounts } from '../runtime/stored-accounts';
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { temporalDataConverter } from '../runtime/temporal-encryption';
 
@@ -79,6 +81,59 @@ export async function resolveDatabase(
     onLog: (line) => logger.debug({ postgres: line.trim() }),
   });
   return { url: pg.url, stop: () => pg.stop() };
+}
+
+/** A command's configuration with the stored accounts merged in, and the database they were read from. */
+export interface ConfigWithAccounts {
+  config: CallsyncConfig;
+  logger: Logger;
+  database: { url: string; stop(): Promise<void> };
+}
+
+/**
+ * What every process builds at start: the configuration (loadCliConfig), the database
+ * (resolveDatabase), and the accounts stored there (`callsync accounts add`) merged into
+ * config.accounts after the file's. A database not yet migrated has none.
+ */
+export async function loadConfigWithAccounts(
+  opts: GlobalOptions,
+  name = 'callsync',
+  env: Env = process.env,
+): Promise<ConfigWithAccounts> {
+  const fileConfig = loadCliConfig(opts, env);
+  const logger = cliLogger(fileConfig, name);
+  const database = await resolveDatabase(fileConfig, logger);
+  try {
+    const config = await readStoredAccounts(fileConfig, database.url, logger);
+    return { config, logger, database };
+  } catch (err) {
+    await database.stop();
+    throw err;
+  }
+}
+
+/** `config` with the accounts stored in the database at `url` merged in. */
+export async function readStoredAccounts(
+  config: CallsyncConfig,
+  url: string,
+  logger: Logger,
+): Promise<CallsyncConfig> {
+  const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
+  const warehouse = createDatabase(url, { ...(ssl !== undefined ? { ssl } : {}), max: 1 });
+  try {
+    return await withStoredAccounts(config, warehouse.db, (shadowed) =>
+      logger.warn(
+        { account: shadowed },
+        'stored account ignored: the config file has an account of that name',
+      ),
+    );
+  } catch (err) {
+    // 42P01: no stored_accounts table yet (a database no process has migrated): no stored accounts.
+    if ((err as { code?: string }).code === '42P01') return config;
+    throw err;
+  } finally {
+    await warehouse.close();
+  }
 }
 
 /** The Temporal frontend address, or an error that says how to get one. */

@@ -28,6 +28,9 @@ const COMMANDS: Record<string, () => Register> = {
   retry: () => (require('./commands/retry') as typeof import('./commands/retry')).registerRetryCommand,
   users: () => (require('./commands/users') as typeof import('./commands/users')).registerUsersCommand,
   keys: () => (require('./commands/keys') as typeof import('./commands/keys')).registerKeysCommand,
+  accounts: () =>
+    (require('./commands/accounts') as typeof import('./commands/accounts')).registerAccountsCommand,
+  crm: () => (require('./commands/crm') as typeof import('./commands/crm')).registerCrmCommand,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -30,7 +30,8 @@ export function parseConfig(input: unknown, source = 'config', env: Env = proces
   throw new ConfigError(source, result.error.issues.map(describeIssue));
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** One zod issue as `field.path: message` (never the value). */
+export function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
   const field = path.replace(/^\./, '') || '(root)';
   return `${field}: ${issue.message}`;

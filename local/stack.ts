@@ -13,7 +13,6 @@ import { describeError } from '../lib/describe-error';
 import { startOnFreePort } from '../lib/free-port';
 import type { Logger } from '../lib/logger';
 import { Shutdown, type ShutdownReport } from '../lib/shutdown';
-import { createActivityDeps } from '../runtime/activity-deps';
 import { applyContactSyncSchedules } from '../runtime/contact-sync-schedule';
 import { applyRetentionSchedule } from '../runtime/retention-schedule';
 import { applyTranscriptionSchedules } from '../runtime/transcription-schedule';
@@ -25,7 +24,10 @@ import { erasureHashKey, temporalDataConverter } from '../runtime/temporal-encry
 import { serverObservability } from '../runtime/server-observability';
 import { localCodecTokenFile, localDashboardPasswordFile, localEncryption } from './local-keys';
 import { dashboardSettings } from '../runtime/dashboard-settings';
-import { createWorker } from '../runtime/worker';
+import { startReloadingWorker, type WorkerGeneration } from '../runtime/reloading-worker';
+import { watchStoredAccounts } from '../runtime/account-watch';
+import { withStoredAccounts } from '../runtime/stored-accounts';
+import { storedAccountsFingerprint } from '../connectors/postgres';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
 import { claimDataDir, removeStackFile, writeStackFile } from './stack-file';
@@ -263,25 +265,27 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     }
     config = Object.freeze({ ...config, temporal: { ...config.temporal, address: temporalAddress } });
 
-    const deps = await createActivityDeps(config, databaseUrl, log);
-    stops.add("the activities' connections", () => deps.close());
-    const { worker, connection: workerConnection } = await createWorker({
+    // The workers run the config file's accounts and those stored with `callsync accounts add`, and
+    // are rebuilt in place when the stored ones change (runtime/reloading-worker.ts).
+    const fileConfig = config;
+    let generation: WorkerGeneration | undefined;
+    const workers = await startReloadingWorker({
+      fileConfig,
+      databaseUrl,
       address: temporalAddress,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      deps,
-      security: config.temporal,
+      logger: log,
+      onGeneration: (g) => (generation = g),
     });
-    stops.add("the worker's Temporal connection", () => workerConnection.close());
-    const running = worker.run();
     stops.add(
       'the worker',
       async () => {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        await running;
+        workers.shutdown();
+        await workers.done;
       },
       { timeoutMs: WORKER_STOP_TIMEOUT_MS },
     );
+    config = generation!.config;
+    const deps = generation!.deps;
 
     const connection = await connectTemporalClient({ ...config.temporal, address: temporalAddress });
     stops.add('the Temporal client', () => connection.close());
@@ -345,6 +349,14 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       taken('webhook receiver'),
     );
     stops.add('the webhook receiver', () => server.close());
+    // Webhooks of accounts stored (or removed) while this runs are routed without a restart.
+    const watch = watchStoredAccounts(server.warehouse.db, {
+      initial: await storedAccountsFingerprint(server.warehouse.db),
+      onError: (err) => log.warn({ err: describeError(err) }, 'stored accounts not read; trying again'),
+      onChange: async () =>
+        server.setAccounts((await withStoredAccounts(fileConfig, server.warehouse.db)).accounts),
+    });
+    stops.add('the stored accounts watch', async () => watch.stop());
     log.info({ url: server.url }, 'webhook receiver and relay started');
     if (emulator)
       await registerEmulatorWebhook(emulator, server.webhookUrl(EMULATOR_ACCOUNT, webhookSecret), log);

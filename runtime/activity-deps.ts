@@ -124,7 +124,11 @@ export async function createActivityDeps(
       : {}),
     platform(account) {
       const client = clients.get(account);
-      if (!client) throw new Error(`account "${account}" is not configured`);
+      if (!client)
+        // Retryable: an account just stored (`callsync accounts add`) reaches running workers within seconds.
+        throw new Error(
+          `account "${account}" is not configured (yet: stored accounts reach running workers within seconds)`,
+        );
       return client;
     },
     async close() {

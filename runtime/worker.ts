@@ -1,12 +1,12 @@
 // Creates the Temporal worker that runs every callsync workflow and activity.
 import { setFlagsFromString } from 'node:v8';
-import { type NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, type NativeConnection, Worker } from '@temporalio/worker';
 import type { TemporalConfig } from '../config/temporal';
 import { createActivities } from '../activities';
 import type { ActivityDeps } from '../activities';
 import { crmTaskQueue } from '../contracts/task-queues';
 import { connectTemporalWorker } from './temporal-connection';
-import { temporalDataConverter } from './temporal-encryption';
+import { FAILURE_CONVERTER_PATH, temporalDataConverter } from './temporal-encryption';
 import { CRM_ACTIVITY_SLOTS } from './vendor-limits';
 
 export interface WorkerOptions {
@@ -20,6 +20,8 @@ export interface WorkerOptions {
   maxConcurrentActivities?: number;
   /** Path of a workflow bundle built ahead (bundleWorkflowCode); spares the worker the bundling at start. */
   workflowBundlePath?: string;
+  /** Workflow code bundled ahead in this process (a worker recreated in place bundles once). */
+  workflowCode?: string;
   /** Run only the vendor queues' activities (no workflows): a worker added for CRM throughput. */
   vendorQueuesOnly?: boolean;
 }
@@ -76,6 +78,16 @@ export function tuneWorkerHeap(): void {
   for (const flag of WORKER_HEAP_FLAGS) setFlagsFromString(flag);
 }
 
+/** The product's workflows bundled once (as Worker.create would), for workers created again and again. */
+export async function bundleWorkflows(): Promise<string> {
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    logger: new DefaultLogger('WARN'),
+  });
+  return bundle.code;
+}
+
 /** The workers of a process connected to Temporal; `run()` them, and `shutdown()` to drain and stop. */
 export async function createWorker(
   opts: WorkerOptions,
@@ -104,9 +116,11 @@ export async function createWorker(
         await Worker.create({
           ...common,
           taskQueue: opts.taskQueue,
-          ...(opts.workflowBundlePath
-            ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-            : { workflowsPath: require.resolve('../workflows') }),
+          ...(opts.workflowCode !== undefined
+            ? { workflowBundle: { code: opts.workflowCode } }
+            : opts.workflowBundlePath
+              ? { workflowBundle: { codePath: opts.workflowBundlePath } }
+              : { workflowsPath: require.resolve('../workflows') }),
           maxConcurrentActivityTaskExecutions: opts.maxConcurrentActivities ?? 8,
         }),
       );

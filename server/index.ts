@@ -98,6 +98,8 @@ export interface RunningServer {
   warehouse: WarehouseDatabase;
   /** The URL to give the platform for an account (path-token form). */
   webhookUrl(account: string, secret: string): string;
+  /** Replaces the accounts whose webhooks are accepted (accounts added or removed at run time). */
+  setAccounts(accounts: StartServerOptions['accounts']): void;
   /** Stops accepting, lets commits finish, stops the relay, closes the pool. */
   close(): Promise<void>;
 }
@@ -196,6 +198,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         },
       });
     }
+    // Swapped whole by setAccounts: a request sees the old accounts or the new, never a mix.
+    let authenticate = createWebhookAuthenticator(opts.accounts);
     const healthLog = log.child({ module: 'readyz' });
     const app = await buildServerApp({
       health: {
@@ -206,7 +210,7 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
       trustProxy: opts.trustProxy,
       webhooks: {
-        authenticate: createWebhookAuthenticator(opts.accounts),
+        authenticate: (account, presented) => authenticate(account, presented),
         inbox,
         recordRejected: async (d) => {
           // A refused body is text, perhaps not JSON: erased identifiers inside it are replaced.
@@ -246,6 +250,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       warehouse,
       webhookUrl: (account, secret) =>
         `${url}/webhooks/${encodeURIComponent(account)}/${encodeURIComponent(secret)}`,
+      setAccounts(accounts) {
+        authenticate = createWebhookAuthenticator(accounts);
+      },
       async close() {
         await metricsServer?.close();
         await app.close();

@@ -14,7 +14,7 @@ import {
   type BackfillProgress,
   type BackfillWorkflow,
 } from '../../contracts';
-import { connectTemporal, globalOptions, loadCliConfig, pickAccount } from '../context';
+import { connectTemporal, globalOptions, loadConfigWithAccounts, pickAccount } from '../context';
 
 const isRealTime = (v: string): boolean => platformTimeOrUndefined(v) !== undefined;
 
@@ -121,7 +121,9 @@ export function registerBackfillCommand(program: Command): void {
     .option('--account <name>', 'account (default: the first configured)')
     .action(async (raw: Record<string, unknown>, cmd: Command) => {
       const opts = parseBackfillOptions(raw);
-      const config = loadCliConfig(globalOptions(cmd));
+      // Stored accounts (`callsync accounts add`) can be backfilled too.
+      const { config, database } = await loadConfigWithAccounts(globalOptions(cmd), 'backfill');
+      await database.stop();
       const account = pickAccount(config, opts.account);
       const temporal = await connectTemporal(config);
       try {

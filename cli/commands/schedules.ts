@@ -1,12 +1,8 @@
-// `callsync schedules apply`: makes the Temporal Schedules match the configuration and prints the counts.
+// `callsync schedules apply`: makes the Temporal Schedules match the configuration (the config file's
+// accounts and the stored ones) and prints the counts.
 import type { Command } from 'commander';
-import { applyContactSyncSchedules } from '../../runtime/contact-sync-schedule';
-import { applyRetentionSchedule } from '../../runtime/retention-schedule';
-import { applySchedules } from '../../runtime/schedules';
-import { applyTranscriptionSchedules } from '../../runtime/transcription-schedule';
-import { applyConversationsSchedules } from '../../runtime/conversations-schedule';
-import { applyCrmOutcomesSchedules } from '../../runtime/outcomes-schedule';
-import { connectTemporal, globalOptions, loadCliConfig } from '../context';
+import { applyAllSchedules } from '../../runtime/apply-all-schedules';
+import { connectTemporal, globalOptions, loadConfigWithAccounts } from '../context';
 
 /** Registers `schedules` on the CLI program. */
 export function registerSchedulesCommand(program: Command): void {
@@ -18,22 +14,15 @@ export function registerSchedulesCommand(program: Command): void {
     .description('Create, update and delete sync schedules to match the configuration')
     .option('--json', 'print the schedule ids per outcome as JSON')
     .action(async (raw: { json?: boolean }, cmd: Command) => {
-      const config = loadCliConfig(globalOptions(cmd));
+      const { config, database } = await loadConfigWithAccounts(globalOptions(cmd), 'schedules');
+      await database.stop();
       const temporal = await connectTemporal(config);
       try {
-        const r = await applySchedules(temporal.client, config);
-        const retention = await applyRetentionSchedule(temporal.client, config);
-        const transcription = await applyTranscriptionSchedules(temporal.client, config);
-        const contacts = await applyContactSyncSchedules(temporal.client, config);
-        const conversations = await applyConversationsSchedules(temporal.client, config);
-        const outcomes = await applyCrmOutcomesSchedules(temporal.client, config);
-        if (raw.json)
-          process.stdout.write(
-            `${JSON.stringify({ ...r, retention, transcription, contacts, conversations, outcomes })}\n`,
-          );
+        const r = await applyAllSchedules(temporal.client, config);
+        if (raw.json) process.stdout.write(`${JSON.stringify(r)}\n`);
         else {
           process.stdout.write(
-            `schedules: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length} deleted, ${r.unchanged.length} unchanged; webhook retention ${retention}\n`,
+            `schedules: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length} deleted, ${r.unchanged.length} unchanged; webhook retention ${r.retention}\n`,
           );
         }
       } finally {

@@ -5,7 +5,18 @@ import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-e
 import { z } from 'zod';
 import { postgresSsl } from '../../connectors/postgres/tls';
 import { startServer } from '../../server';
-import { cliLogger, connectTemporal, globalOptions, loadCliConfig, resolveDatabase } from '../context';
+import {
+  cliLogger,
+  connectTemporal,
+  globalOptions,
+  loadCliConfig,
+  readStoredAccounts,
+  resolveDatabase,
+} from '../context';
+import { storedAccountsFingerprint } from '../../connectors/postgres';
+import { describeError } from '../../lib/describe-error';
+import { watchStoredAccounts } from '../../runtime/account-watch';
+import { withStoredAccounts } from '../../runtime/stored-accounts';
 import { installTemporalRuntime } from './worker';
 import { serverObservability } from '../../runtime/server-observability';
 import { dashboardSettings } from '../../runtime/dashboard-settings';
@@ -26,11 +37,14 @@ export function registerServerCommand(program: Command): void {
     .option('--no-relay', 'only receive; another process relays the inbox into Temporal')
     .action(async (raw: unknown, cmd: Command) => {
       const opts = optionsSchema.parse(raw);
-      const config = loadCliConfig(globalOptions(cmd));
+      const fileConfig = loadCliConfig(globalOptions(cmd));
       // Before anything starts: no keys (and no explicit encryption "off") refuses, naming the setting.
-      payloadCodecFromConfig(config.temporal);
-      const logger = cliLogger(config, 'server');
+      payloadCodecFromConfig(fileConfig.temporal);
+      const logger = cliLogger(fileConfig, 'server');
       installTemporalRuntime(logger);
+      const database = await resolveDatabase(fileConfig, logger);
+      // Accounts stored with `callsync accounts add` too; the watch below keeps them current.
+      const config = await readStoredAccounts(fileConfig, database.url, logger);
       const without = config.accounts.filter((a) => !a.webhookSecret).map((a) => a.name);
       if (without.length === config.accounts.length) {
         throw new Error(
@@ -43,7 +57,6 @@ export function registerServerCommand(program: Command): void {
       // Before anything starts: no password on a non-loopback interface refuses to start.
       const { dashboard, dashboardOff } = dashboardSettings(config, host);
       if (dashboardOff) logger.warn(`dashboard off: ${dashboardOff}`);
-      const database = await resolveDatabase(config, logger);
       const temporal = opts.relay ? await connectTemporal(config) : undefined;
       const observability = serverObservability(config, host);
       if (observability.codecOff) logger.warn(`codec endpoint off: ${observability.codecOff}`);
@@ -67,6 +80,18 @@ export function registerServerCommand(program: Command): void {
         archiveMaxAgeMs: config.archive.maxAge,
       });
       logger.info({ url: server.url, metrics: server.metricsUrl, relay: opts.relay }, 'server listening');
+      const watch = watchStoredAccounts(server.warehouse.db, {
+        initial: await storedAccountsFingerprint(server.warehouse.db),
+        onError: (err) => logger.warn({ err: describeError(err) }, 'stored accounts not read; trying again'),
+        onChange: async () => {
+          const now = await withStoredAccounts(fileConfig, server.warehouse.db);
+          server.setAccounts(now.accounts);
+          logger.info(
+            { accounts: now.accounts.map((a) => a.name) },
+            'stored accounts changed: webhooks routed anew',
+          );
+        },
+      });
       const ready = { server: 'ready', url: server.url, port: server.port };
       process.stdout.write(
         `${JSON.stringify(dashboard ? { ...ready, dashboard: `${server.url}/dashboard` } : ready)}\n`,
@@ -79,6 +104,7 @@ export function registerServerCommand(program: Command): void {
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
+      watch.stop();
       await server.close();
       await temporal?.close();
       await database.stop();

@@ -29,14 +29,7 @@ import { collectOutcomeStatus, formatOutcomeStatus } from './status-outcomes';
 import { collectContactSyncStatus, formatContactSyncStatus } from './status-contact-sync';
 import { STREAMS } from '../../sync/streams';
 import { platformTimeOrUndefined } from '../../sync/time';
-import {
-  cliLogger,
-  connectTemporal,
-  globalOptions,
-  loadCliConfig,
-  requireRunningStack,
-  resolveDatabase,
-} from '../context';
+import { connectTemporal, globalOptions, loadConfigWithAccounts, requireRunningStack } from '../context';
 
 /** One row of the status table. */
 export interface StreamStatus {
@@ -185,9 +178,8 @@ export function registerStatusCommand(program: Command): void {
     .option('--json', 'print JSON (one array of rows) instead of a table')
     .action(async (raw: { json?: boolean }, cmd: Command) => {
       requireRunningStack(globalOptions(cmd), 'status');
-      const config = loadCliConfig(globalOptions(cmd));
-      const logger = cliLogger(config, 'status');
-      const database = await resolveDatabase(config, logger);
+      // The stored accounts (`callsync accounts add`) are shown with the config file's.
+      const { config, logger, database } = await loadConfigWithAccounts(globalOptions(cmd), 'status');
       const ssl = postgresSsl(config.database.sslmode, config.database.sslCa);
       const warehouse = createDatabase(database.url, ssl !== undefined ? { ssl } : {});
       let temporal: Awaited<ReturnType<typeof connectTemporal>> | undefined;

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { streamDefinition } from '../../sync/streams';
 import { triggerSync } from '../../runtime/schedules';
-import { connectTemporal, globalOptions, loadCliConfig, pickAccount } from '../context';
+import { connectTemporal, globalOptions, loadConfigWithAccounts, pickAccount } from '../context';
 
 /** Registers `sync` on the CLI program. */
 export function registerSyncCommand(program: Command): void {
@@ -16,7 +16,9 @@ export function registerSyncCommand(program: Command): void {
     .option('--now', 'run at once (the only mode for now)', true)
     .action(async (raw: { stream: string; account?: string }, cmd: Command) => {
       streamDefinition(raw.stream);
-      const config = loadCliConfig(globalOptions(cmd));
+      // Stored accounts (`callsync accounts add`) can be synced too.
+      const { config, database } = await loadConfigWithAccounts(globalOptions(cmd), 'sync');
+      await database.stop();
       const account = pickAccount(config, raw.account);
       const temporal = await connectTemporal(config);
       try {

@@ -3,9 +3,9 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import type { Logger } from '../../lib/logger';
-import { createActivityDeps } from '../../runtime/activity-deps';
 import { payloadCodecFromConfig } from '../../runtime/temporal-encryption';
-import { createWorker, tuneWorkerHeap } from '../../runtime/worker';
+import { tuneWorkerHeap } from '../../runtime/worker';
+import { startReloadingWorker } from '../../runtime/reloading-worker';
 import { startMetricsServer } from '../../runtime/metrics-server';
 import { startHealthServer, workerReadiness, type WorkerParts } from '../../runtime/worker-health';
 import { tokenSetting } from '../../runtime/server-observability';
@@ -69,30 +69,35 @@ export async function runWorker(
   });
   logger.info({ url: health.url, healthPort: health.port }, 'worker health served (/healthz, /readyz)');
   const database = await resolveDatabase(config, logger);
-  const deps = await createActivityDeps(config, database.url, logger, { temporalAddress: address });
-  parts.pool = deps.warehouse.pool;
-  const { worker, connection } = await createWorker({
+  // Stored accounts (`callsync accounts add`) are merged in, and the workers rebuilt in place when
+  // they change: a company onboarded while this runs is served without a restart.
+  const workers = await startReloadingWorker({
+    fileConfig: config,
+    databaseUrl: database.url,
     address,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    deps,
-    security: config.temporal,
+    logger,
     ...(opts.vendorQueuesOnly ? { vendorQueuesOnly: true } : {}),
+    onGeneration: (g) => {
+      parts.pool = g.deps.warehouse.pool;
+      parts.worker = g.worker;
+      parts.connection = g.connection;
+    },
+  }).catch(async (err: unknown) => {
+    await database.stop();
+    await metricsServer?.close();
+    await health.close();
+    throw err;
   });
-  parts.worker = worker;
-  parts.connection = connection;
   const stop = (signal: string): void => {
     logger.info({ signal }, 'worker shutting down');
-    worker.shutdown();
+    workers.shutdown();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   logger.info({ address, taskQueue: config.temporal.taskQueue }, 'worker running');
   try {
-    await worker.run();
+    await workers.done;
   } finally {
-    await connection.close();
-    await deps.close();
     await database.stop();
     await metricsServer?.close();
     await health.close();

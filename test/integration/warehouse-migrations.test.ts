@@ -45,6 +45,8 @@ const MIGRATIONS = [
   '2026_12_31_0900_erasure_removed_files',
   '2027_01_02_0900_call_failure_retries',
   '2027_01_03_0900_vendor_tokens',
+  '2027_01_03_1000_create_stored_accounts',
+  '2027_01_03_1010_create_crm_import_checkpoints',
 ];
 
 // format_type() spelling of each column type.

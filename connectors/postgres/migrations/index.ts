@@ -31,6 +31,8 @@ import * as crmMappingsByDestination from './2026_12_31_0900_crm_mappings_by_des
 import * as erasureRemovedFiles from './2026_12_31_0900_erasure_removed_files';
 import * as callFailureRetries from './2027_01_02_0900_call_failure_retries';
 import * as vendorTokens from './2027_01_03_0900_vendor_tokens';
+import * as createStoredAccounts from './2027_01_03_1000_create_stored_accounts';
+import * as createCrmImportCheckpoints from './2027_01_03_1010_create_crm_import_checkpoints';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -64,4 +66,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_31_0900_erasure_removed_files': erasureRemovedFiles,
   '2027_01_02_0900_call_failure_retries': callFailureRetries,
   '2027_01_03_0900_vendor_tokens': vendorTokens,
+  '2027_01_03_1000_create_stored_accounts': createStoredAccounts,
+  '2027_01_03_1010_create_crm_import_checkpoints': createCrmImportCheckpoints,
 };

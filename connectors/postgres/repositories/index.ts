@@ -28,3 +28,5 @@ export * from './crm-destination-claims';
 export * from './health';
 export * from './ops-gauges';
 export * from './vendor-tokens';
+export * from './stored-accounts';
+export * from './crm-import';

@@ -29,6 +29,7 @@ import type {
   DashboardUsersTable,
 } from './dashboard-users';
 import type { VendorTokensTable } from './vendor-tokens';
+import type { CrmImportCheckpointsTable, StoredAccountsTable } from './onboarding';
 import type { ContactAmbiguitiesTable, ContactLinksTable, ContactSyncStateTable } from './contact-sync';
 
 export interface Database {
@@ -77,6 +78,8 @@ export interface Database {
   dashboard_sessions: DashboardSessionsTable;
   dashboard_login_failures: DashboardLoginFailuresTable;
   vendor_tokens: VendorTokensTable;
+  stored_accounts: StoredAccountsTable;
+  crm_import_checkpoints: CrmImportCheckpointsTable;
 }
 
 export * from './columns';
@@ -100,3 +103,4 @@ export * from './erasure';
 export * from './contact-sync';
 export * from './dashboard-users';
 export * from './vendor-tokens';
+export * from './onboarding';
