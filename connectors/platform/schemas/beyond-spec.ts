@@ -41,6 +41,11 @@ export const transactionSchema = z.looseObject({
   /** The account's balance after this entry. */
   balance: num(),
   invoice_id: str(),
+  /** The official CLI's names (VoIPstudio/cli-client src/entities.js): the date and the currency again. */
+  created_at: date(),
+  currency_iso: str(),
+  /** 'completed', or 'pending' for an invoice not paid yet (it has no .pdf yet). */
+  result: str(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 
