@@ -39,20 +39,22 @@ function token(rng: Rng): string {
 }
 
 /**
- * What the official CLI names and sizes a recording's download with (not in the spec): when the
- * recording starts (epoch seconds), who called whom, the file type and its size in bytes.
+ * What the official CLI lists, filters, names and sizes a recording's download with (not in the spec;
+ * VoIPstudio/cli-client src/entities.js, src/download.js): when the recording starts as a date string
+ * (`YYYY-MM-DD HH:MM:SS`, UTC, which its --from/--to filters compare with gte/lte), who called whom, the
+ * call's direction as `type` (`I` inbound, `O` outbound: its --type filter) and the file's size in bytes.
  */
 export function recordingFile(
   cdr: Row,
   seconds: number,
   startedAt: number,
   recordingId: number,
-): { timestamp: number; caller: unknown; called: unknown; type: string; size: number } {
+): { timestamp: string; caller: unknown; called: unknown; type: unknown; size: number } {
   return {
-    timestamp: startedAt,
+    timestamp: formatEpoch(startedAt),
     caller: cdr.src,
     called: cdr.dst,
-    type: 'mp3',
+    type: cdr.type,
     size: mp3Size({ seconds: seconds > 0 ? seconds : 5, seed: recordingId }),
   };
 }

@@ -1,5 +1,5 @@
-// Collection query parameters: page, limit (at most 5000 unless pages are capped), filter (JSON conditions),
-// group_by, sort and dir; and the API settings that order and cap pages when the request does not say.
+// Collection query parameters: page, limit (a page holds at most 5000 rows, or the page cap), filter
+// (JSON conditions), group_by, sort and dir; and the API settings that order and cap pages.
 import { z } from 'zod';
 import type { CollectionQuery, FilterCondition, Table } from '../store';
 import { MAX_LIMIT, type ApiSettings } from './api-settings';
@@ -10,49 +10,38 @@ export const DEFAULT_LIMIT = 1000;
 
 const FILTER_OPERATORS = ['eq', '=', 'like', 'gt', 'gte', 'lt', 'lte'] as const;
 
-const integerParam = (max: number, what: string) =>
+const integerParam = (what: string) =>
   z
     .string()
     .regex(/^\d+$/, `must be ${what}`)
     .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, `must be ${what}`)
-        .max(max, max === MAX_LIMIT ? `must be at most ${MAX_LIMIT}` : `must be ${what}`),
-    );
+    .pipe(z.number().min(1, `must be ${what}`).max(Number.MAX_SAFE_INTEGER, `must be ${what}`));
 
-const paramsShape = (maxLimit: number) =>
-  z.object({
-    page: integerParam(Number.MAX_SAFE_INTEGER, 'a positive integer').optional(),
-    limit: integerParam(
-      maxLimit,
-      maxLimit === MAX_LIMIT ? `an integer from 1 to ${MAX_LIMIT}` : 'a positive integer',
-    ).optional(),
-    filter: z.string().optional(),
-    group_by: z
-      .string()
-      .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
-      .optional(),
-    // Not in the spec; the platform's official CLI asks for the most recent first with sort and dir.
-    sort: z
-      .string()
-      .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
-      .optional(),
-    dir: z
-      .string()
-      .transform((d) => d.toLowerCase())
-      .pipe(z.enum(['asc', 'desc'], { error: 'must be ASC or DESC' }))
-      .optional(),
-  });
-
-/** Without a page cap, `limit` above the spec's maximum is a 400 (the spec's rule). */
-const uncappedParams = paramsShape(MAX_LIMIT);
 /**
- * With a page cap, any positive `limit` is taken and the page is cut to the cap, as the real platform
- * answers a tap that asks 10000 rows with 5000: the caller reads `total` to know more remain.
+ * Any positive `limit` is taken and the page is cut to 5000 (the spec's maximum) or to a lower page cap:
+ * the real platform evidently answers the community Singer tap, written against the live API, with a
+ * page of at most 5000 (afonsodiniz/tap-voipstudio tap_voipstudio/client.py: "5.000 rows ... max of the
+ * API"); the caller reads `total` to know more remain.
  */
-const cappedParams = paramsShape(Number.MAX_SAFE_INTEGER);
+const paramsShape = z.object({
+  page: integerParam('a positive integer').optional(),
+  limit: integerParam('a positive integer').optional(),
+  filter: z.string().optional(),
+  group_by: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
+    .optional(),
+  // Not in the spec; the platform's official CLI asks for the most recent first with sort and dir.
+  sort: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, 'must be a property name')
+    .optional(),
+  dir: z
+    .string()
+    .transform((d) => d.toLowerCase())
+    .pipe(z.enum(['asc', 'desc'], { error: 'must be ASC or DESC' }))
+    .optional(),
+});
 
 const conditionSchema = z.object({
   property: z.string().min(1, 'must be a property name'),
@@ -90,8 +79,8 @@ export function parseCollectionQuery(
   query: Readonly<Record<string, unknown>>,
   api?: Readonly<ApiSettings>,
 ): CollectionQuery {
-  const cap = api?.page_cap ?? null;
-  const params = (cap === null ? uncappedParams : cappedParams).safeParse({
+  const cap = Math.min(api?.page_cap ?? MAX_LIMIT, MAX_LIMIT);
+  const params = paramsShape.safeParse({
     page: scalar(query.page),
     limit: scalar(query.limit),
     filter: scalar(query.filter),
@@ -108,7 +97,7 @@ export function parseCollectionQuery(
   const { page = 1, limit = DEFAULT_LIMIT, filter, group_by, sort, dir } = params.data;
   const q: CollectionQuery = {
     page,
-    limit: cap === null ? limit : Math.min(limit, cap),
+    limit: Math.min(limit, cap),
     filter: parseFilter(filter),
   };
   if (group_by !== undefined && group_by !== '') q.groupBy = group_by;

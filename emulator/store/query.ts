@@ -51,18 +51,28 @@ function compare(field: unknown, b: Operand): number | undefined {
   return s < b.text ? -1 : s > b.text ? 1 : 0;
 }
 
-/** SQL LIKE as a regular expression: % any run, _ one character, backslash escapes, case-insensitive. */
+/**
+ * SQL LIKE as a regular expression: % any run, _ one character, backslash escapes, case-insensitive. A
+ * pattern with no wildcard at all is a partial match (`%value%`): the official CLI sends bare values for
+ * its like filters and documents "partial match on the number" (VoIPstudio/cli-client src/entities.js,
+ * README.md), so the live platform evidently matches them anywhere in the value.
+ */
 export function likeToRegExp(pattern: string): RegExp {
   let src = '';
+  let wildcards = false;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i] as string;
     if (c === '\\' && i + 1 < pattern.length) {
       src += escapeRegExp(pattern[++i] as string);
-    } else if (c === '%') src += '[\\s\\S]*';
-    else if (c === '_') src += '[\\s\\S]';
-    else src += escapeRegExp(c);
+    } else if (c === '%') {
+      src += '[\\s\\S]*';
+      wildcards = true;
+    } else if (c === '_') {
+      src += '[\\s\\S]';
+      wildcards = true;
+    } else src += escapeRegExp(c);
   }
-  return new RegExp(`^${src}$`, 'i');
+  return new RegExp(wildcards ? `^${src}$` : src, 'i');
 }
 
 function escapeRegExp(c: string): string {

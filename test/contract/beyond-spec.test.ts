@@ -31,6 +31,8 @@ describe('client against the emulator, beyond the spec', () => {
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, seed: 12, cdrs: 1500, now: DEFAULT_NOW });
+    // The calls placed here are patched and read back: they must not ring out and end on their own.
+    emulator.simulator.configure({ drive_api_calls: false });
     client = createPlatformClient({
       baseUrl: emulator.baseUrl,
       credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
@@ -124,10 +126,10 @@ describe('client against the emulator, beyond the spec', () => {
         duration?: unknown;
       };
       expect(rec).toMatchObject({
-        timestamp: expect.any(Number),
+        timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
         caller: expect.any(String),
         called: expect.any(String),
-        type: 'mp3',
+        type: expect.stringMatching(/^[IO]$/),
         size: expect.any(Number),
       });
       const cdr = await client.history.cdrs.get(Number(rec.cdr_id));

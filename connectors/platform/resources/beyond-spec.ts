@@ -22,6 +22,8 @@ export const BEYOND_SPEC_ENDPOINTS = [
   'GET /faxes/{id}',
   'GET /faxes/{id}.pdf',
   'GET /transactions',
+  'GET /transactions/{id}',
+  'GET /transactions/{id}.pdf',
   'GET /transactions/{id}/invoice',
   'GET /conversations',
 ] as const;
@@ -52,6 +54,10 @@ export function createBeyondSpecResource(core: PlatformCore) {
     transactions: {
       /** GET /transactions: the account's ledger (invoices and payments with the running balance). */
       list: (options?: ListOptions) => list(core, '/transactions', transactionSchema, options),
+      /** GET /transactions/{id}: one ledger entry (the official CLI's `vs invoice`). */
+      get: (id: Id, o?: CallOptions) => getOne(core, '/transactions/{id}', { id }, transactionSchema, o),
+      /** GET /transactions/{id}.pdf: a completed transaction's PDF, streamed; 409 while it is pending. */
+      pdf: (id: Id, o?: CallOptions) => download(core, '/transactions/{id}.pdf', { id }, o),
       /** GET /transactions/{id}/invoice: the invoice of that transaction as a PDF, streamed. */
       invoice: (id: Id, o?: CallOptions) => download(core, '/transactions/{id}/invoice', { id }, o),
     },

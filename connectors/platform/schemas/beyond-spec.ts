@@ -1,7 +1,7 @@
 // Resources the spec does not show but the platform's own clients use (its official CLI logs in with
 // named API tokens). Request and response shapes as those clients send and read them.
 import { z } from 'zod';
-import { body, opt, requiredText, text } from './requests/fields';
+import { body, integer, opt, requiredText, text } from './requests/fields';
 import { createQueueBody } from './requests/settings';
 import { date, int, intId, num, str } from './primitives';
 
@@ -17,8 +17,11 @@ export const apiTokenSchema = z.looseObject({
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
-/** POST /apitokens: a name unique for the user, and an optional expiry date (`YYYY-MM-DD[ HH:MM:SS]`). */
-export const createApiTokenBody = body({ name: requiredText(), expiry: opt(text()) });
+/**
+ * POST /apitokens: a name unique for the user, and an optional expiry: seconds from now (what the vendor
+ * documents and its official CLI sends, VoIPstudio/cli-client src/auth.js) or a date (`YYYY-MM-DD[ HH:MM:SS]`).
+ */
+export const createApiTokenBody = body({ name: requiredText(), expiry: opt(z.union([integer(), text()])) });
 export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
 
 /** PATCH /queues/{id}: agents join and leave (`users` of {id, status}); any field of POST /queues. */
@@ -38,6 +41,11 @@ export const transactionSchema = z.looseObject({
   /** The account's balance after this entry. */
   balance: num(),
   invoice_id: str(),
+  /** The official CLI's names (VoIPstudio/cli-client src/entities.js): the date and the currency again. */
+  created_at: date(),
+  currency_iso: str(),
+  /** 'completed', or 'pending' for an invoice not paid yet (it has no .pdf yet). */
+  result: str(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

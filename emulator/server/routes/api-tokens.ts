@@ -12,21 +12,34 @@ import { collection, noContent, single } from '../responses';
 import type { AuthedCall, RouteDef } from '../route-def';
 import { validate } from '../validation';
 
+const EXPIRY_PROBLEM = 'must be a number of seconds or a date, YYYY-MM-DD[ HH:MM:SS]';
+
 const createTokenBody = z.looseObject({
   name: z
     .string({ error: 'must be a string' })
     .regex(/\S/, 'must not be empty')
     .max(100, 'at most 100 characters'),
-  /** Expiry date (`YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, UTC); absent: never. */
+  /**
+   * Seconds from now, as the vendor's API documentation and the official CLI send it (2592000: 30 days,
+   * VoIPstudio/cli-client src/auth.js CLI_TOKEN_EXPIRY_SECONDS), or an expiry date (`YYYY-MM-DD` or
+   * `YYYY-MM-DD HH:MM:SS`, UTC); absent: never.
+   */
   expiry: z
-    .string({ error: 'must be a date, YYYY-MM-DD[ HH:MM:SS]' })
-    .regex(/^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/, 'must be a date, YYYY-MM-DD[ HH:MM:SS]')
+    .union(
+      [
+        z.number().int(EXPIRY_PROBLEM).positive(EXPIRY_PROBLEM),
+        z.string().regex(/^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/, EXPIRY_PROBLEM),
+      ],
+      { error: EXPIRY_PROBLEM },
+    )
     .nullable()
     .optional(),
 });
 
-function expiryOf(raw: string | null | undefined): string | null {
+/** The expiry as a `YYYY-MM-DD HH:MM:SS` date (UTC), or null for a token that never expires. */
+function expiryOf(raw: number | string | null | undefined, now: Date): string | null {
   if (raw === undefined || raw === null) return null;
+  if (typeof raw === 'number') return formatDateTime(new Date(now.getTime() + raw * 1000));
   const s = raw.replace('T', ' ');
   return s.length === 10 ? `${s} 23:59:59` : s.length === 16 ? `${s}:00` : s;
 }
@@ -61,7 +74,7 @@ function createToken(call: AuthedCall): ReturnType<RouteDef['handle']> {
     name: body.name,
     token: randomBytes(20).toString('hex'),
     user_id: call.identity.user_id,
-    expiry: expiryOf(body.expiry),
+    expiry: expiryOf(body.expiry, call.ctx.clock.now()),
     created_at: formatDateTime(call.ctx.clock.now()),
   };
   const created = table.insert(call.identity.customer_id, row);

@@ -1,10 +1,10 @@
 // Request bodies of the storage module.
 import { z } from 'zod';
-import { base64, body, dialledNumber, e164, integer, opt, requiredText, text } from './fields';
+import { base64, body, dialledNumber, integer, opt, requiredText, text } from './fields';
 
-/** POST /sms */
+/** POST /sms: `from` and `to` with or without `+`, as the platform's clients send them (normalised to `+`). */
 export const createSmsBody = body({
-  from: opt(e164()),
+  from: opt(dialledNumber({ extensions: false })),
   to: dialledNumber({ extensions: false }),
   message: requiredText(),
 });
