@@ -46,6 +46,8 @@ export interface FakeHubSpotOAuth {
   check(token: string): { state: 'ok' } | { state: 'expired'; agoMs: number } | { state: 'unknown' };
   /** Every access and refresh token issued so far (to look for them where they must not be). */
   issued(): string[];
+  /** Ends an access token's life now, as its lifetime running out would (tests need not wait for it). */
+  expire(token: string): void;
 }
 
 const token = (prefix: string) => `${prefix}-${randomBytes(24).toString('base64url')}`;
@@ -174,6 +176,10 @@ export function registerHubSpotOAuth(
       return ago < 0 ? { state: 'ok' } : { state: 'expired', agoMs: ago };
     },
     issued: () => [...access.keys(), ...refresh.keys()],
+    expire: (t) => {
+      const info = access.get(t);
+      if (info) info.expiresAt = Math.min(info.expiresAt, Date.now() - 1);
+    },
   };
 }
 

@@ -94,14 +94,14 @@ describe('HubSpot token grants against the test server', () => {
   });
 
   it("answers an expired access token with HubSpot's 401 EXPIRED_AUTHENTICATION", async () => {
-    fake = await startFakeHubSpot({ limits: false, oauth: { ...APP, accessTokenMs: 50 } });
+    fake = await startFakeHubSpot({ limits: false, oauth: APP });
     const tokens = await exchangeHubSpotCode(fake.url, config(fake), await code(fake));
     const call = () =>
       fetch(`${fake.url}/account-info/v3/details`, {
         headers: { authorization: `Bearer ${tokens.accessToken}` },
       });
     expect((await call()).status).toBe(200);
-    while (fake.oauth!.check(tokens.accessToken).state === 'ok') await new Promise((r) => setTimeout(r, 10));
+    fake.oauth!.expire(tokens.accessToken);
     const res = await call();
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({
