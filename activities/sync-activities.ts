@@ -177,6 +177,26 @@ export function createSyncActivities(deps: ActivityDeps) {
         deps.config.calls.recordingHorizon,
       );
     }
+    // Calls in flight hear of their CDRs before the page is written, as recordings' calls do: a page
+    // written and then lost with its worker before the follow-up would never be read again (the
+    // checkpoint has moved), and its waiting lifecycles would wait for their four-hour limit. A
+    // retried page tells again (the event ids are the same); a lifecycle this starts looks the CDR
+    // up with backoff until the write is in. Only incremental reads reconcile: a first read of the
+    // whole history is not "recent calls".
+    if (input.stream === 'cdrs' && deps.temporal) {
+      await followCdrPage(
+        deps.temporal,
+        warehouse.pool,
+        {
+          account: input.account,
+          taskQueue: deps.config.temporal.taskQueue,
+          windowMs: deps.config.calls.reconcileWindow,
+          newest: next.max,
+          reconcile: input.scope === '' && readsRecent(cursor),
+        },
+        reconcilable,
+      );
+    }
     const checkpoint = { key, cursor: encodeCursor(next) };
     // BigQuery first, PostgreSQL (with the checkpoint) last: the one checkpoint moves only once
     // every warehouse holds the page, and a retry re-reads the page, whose BigQuery jobs it finds.
@@ -199,21 +219,6 @@ export function createSyncActivities(deps: ActivityDeps) {
             checkpoint,
           })
         : (await setCheckpoint(warehouse.db, key, checkpoint.cursor), { ...empty, quarantined: 0 });
-    // Only incremental reads reconcile: a first read of the whole history is not "recent calls".
-    if (input.stream === 'cdrs' && deps.temporal) {
-      await followCdrPage(
-        deps.temporal,
-        warehouse.pool,
-        {
-          account: input.account,
-          taskQueue: deps.config.temporal.taskQueue,
-          windowMs: deps.config.calls.reconcileWindow,
-          newest: next.max,
-          reconcile: input.scope === '' && readsRecent(cursor),
-        },
-        reconcilable,
-      );
-    }
     const labels = { account: input.account, stream: input.stream };
     const m = metrics();
     m.streamPages.inc(labels);
