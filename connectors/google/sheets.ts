@@ -69,8 +69,17 @@ export class SheetsReports {
     });
   }
 
-  /** The spreadsheet with `key` in `folderId`, created (as a Drive file, in the folder) if missing. */
-  async ensureSpreadsheet(input: { folderId: string; key: string; title: string }): Promise<string> {
+  /**
+   * The spreadsheet with `key` in `folderId`, created (as a Drive file, in the folder) if missing;
+   * the folder must be one callsync can create files in (`setting` names it in the refusal).
+   */
+  async ensureSpreadsheet(input: {
+    folderId: string;
+    setting: string;
+    key: string;
+    title: string;
+  }): Promise<string> {
+    await this.drive.requireWritableFolder(input.folderId, input.setting);
     const found = await this.drive.findByKey(input.folderId, input.key);
     if (found) return found.id;
     const created = await this.drive.createEmpty({

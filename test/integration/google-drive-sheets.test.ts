@@ -22,7 +22,7 @@ async function* rows(n: number, offset = 0): AsyncGenerator<unknown[]> {
 
 beforeAll(async () => {
   google = await startFakeGoogle();
-  google.drive.addFolder('reports-folder');
+  google.drive.addFolder('reports-folder', { sharedDrive: 'reports-drive' });
   dir = await mkdtemp(join(tmpdir(), 'callsync-drive-'));
   const auth = await googleAuthClient(
     { serviceAccountJson: google.serviceAccountJson, selfSignedJwt: true },
@@ -111,7 +111,7 @@ describe('Drive', () => {
   it('refuses a request without a valid token, in Google’s error shape', async () => {
     const other = await startFakeGoogle();
     try {
-      other.drive.addFolder('f');
+      other.drive.addFolder('f', { sharedDrive: 'd' });
       // A key the server does not trust signs a token that must not verify.
       const auth = await googleAuthClient(
         { serviceAccountJson: other.serviceAccountJson, selfSignedJwt: true },
@@ -145,14 +145,14 @@ describe('Sheets', () => {
       SHEETS_SCOPES,
     );
     const sheets = new SheetsReports(auth, driveFiles, google.rootUrl);
-    const id = await sheets.ensureSpreadsheet({
+    const book = {
       folderId: 'reports-folder',
+      setting: 'sheets.folderId',
       key: 'sheets-acme-7',
       title: 'Billing',
-    });
-    expect(
-      await sheets.ensureSpreadsheet({ folderId: 'reports-folder', key: 'sheets-acme-7', title: 'Billing' }),
-    ).toBe(id);
+    };
+    const id = await sheets.ensureSpreadsheet(book);
+    expect(await sheets.ensureSpreadsheet(book)).toBe(id);
     const header = ['agent', 'calls', 'answered', 'note', 'day'];
     const write = () =>
       sheets.writeTab({ spreadsheetId: id, title: '2026-10', header, rows: rows(7), batchRows: 3 });
@@ -170,8 +170,8 @@ describe('Sheets', () => {
     await sheets.writeTab({ spreadsheetId: id, title: '2026-10', header, rows: rows(2), batchRows: 100 });
     expect(google.sheets.values(id, '2026-10')).toHaveLength(3);
     await sheets.writeTab({ spreadsheetId: id, title: '2026-11', header, rows: rows(1), batchRows: 100 });
-    const book = google.sheets.get(id);
-    expect(book.sheets.map((s) => s.title)).toEqual(['Sheet1', '2026-10', '2026-11']);
-    expect(book.sheets[1]?.frozenRowCount).toBe(1);
+    const tabs = google.sheets.get(id);
+    expect(tabs.sheets.map((s) => s.title)).toEqual(['Sheet1', '2026-10', '2026-11']);
+    expect(tabs.sheets[1]?.frozenRowCount).toBe(1);
   });
 });
