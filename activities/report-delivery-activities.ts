@@ -298,6 +298,7 @@ async function deliverSheets(deps: ActivityDeps, services: ReportDeliveryService
         : 'reports.delivery.google.drive.folderId',
       key: bookKey,
       title: ctx.schedule.name ?? `Report schedule ${ctx.run.schedule_id}`,
+      tab: { title, rows, columns: described.columns.length },
     });
     return sheets.writeTab({
       spreadsheetId,

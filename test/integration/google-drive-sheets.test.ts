@@ -8,7 +8,7 @@ import { GoogleAuth } from 'google-auth-library';
 import { googleAuthClient } from '../../connectors/google/credentials';
 import { DRIVE_SCOPES, DriveFiles } from '../../connectors/google/drive';
 import { classifyGoogleError } from '../../connectors/google/errors';
-import { SheetsReports, SHEETS_SCOPES } from '../../connectors/google/sheets';
+import { SheetsReports, SHEETS_SCOPES, spreadsheetPartKey } from '../../connectors/google/sheets';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 
 let google: FakeGoogle;
@@ -150,6 +150,7 @@ describe('Sheets', () => {
       setting: 'sheets.folderId',
       key: 'sheets-acme-7',
       title: 'Billing',
+      tab: { title: '2026-10', rows: 7, columns: 5 },
     };
     const id = await sheets.ensureSpreadsheet(book);
     expect(await sheets.ensureSpreadsheet(book)).toBe(id);
@@ -173,5 +174,50 @@ describe('Sheets', () => {
     const tabs = google.sheets.get(id);
     expect(tabs.sheets.map((s) => s.title)).toEqual(['Sheet1', '2026-10', '2026-11']);
     expect(tabs.sheets[1]?.frozenRowCount).toBe(1);
+  });
+
+  it('moves a schedule to a new spreadsheet before a new tab would pass the cell cap', async () => {
+    // A cap of 100,000 cells on both sides: each tab's grid is 1000 × 26 = 26,000 cells, so a book
+    // (Sheet1 and two periods: 78,000) takes no third period under 90 % of the cap.
+    google.sheets.cellLimit = 100_000;
+    try {
+      const auth = await googleAuthClient(
+        { serviceAccountJson: google.serviceAccountJson, selfSignedJwt: true },
+        SHEETS_SCOPES,
+      );
+      const sheets = new SheetsReports(auth, driveFiles, google.rootUrl, { cellLimit: 100_000 });
+      const header = ['agent', 'calls'];
+      const deliver = async (period: string) => {
+        const tab = { title: period, rows: 3, columns: header.length };
+        const spreadsheetId = await sheets.ensureSpreadsheet({
+          folderId: 'reports-folder',
+          setting: 'sheets.folderId',
+          key: 'sheets-daily',
+          title: 'Daily',
+          tab,
+        });
+        await sheets.writeTab({ spreadsheetId, title: period, header, rows: rows(3), batchRows: 10 });
+        return spreadsheetId;
+      };
+      const first = await deliver('2026-10-01');
+      expect(await deliver('2026-10-02')).toBe(first);
+      const second = await deliver('2026-10-03');
+      expect(second).not.toBe(first);
+      expect(google.sheets.get(second).title).toBe('Daily (2)');
+      expect(google.drive.files.get(second)?.appProperties.callsyncKey).toBe(
+        spreadsheetPartKey('sheets-daily', 2),
+      );
+      expect(google.sheets.cellCount(google.sheets.get(first))).toBeLessThanOrEqual(90_000);
+      // A period written again goes back to its own spreadsheet; the next one stays in the second.
+      expect(await deliver('2026-10-01')).toBe(first);
+      expect(await deliver('2026-10-04')).toBe(second);
+      expect(google.sheets.get(second).sheets.map((t) => t.title)).toEqual([
+        'Sheet1',
+        '2026-10-03',
+        '2026-10-04',
+      ]);
+    } finally {
+      google.sheets.cellLimit = 10_000_000;
+    }
   });
 });
