@@ -51,7 +51,7 @@ describe('the local Drive: where files may be created', () => {
         error: {
           code: 403,
           message: expect.stringContaining('Service Accounts do not have storage quota') as unknown,
-          errors: [{ reason: 'storageQuotaExceeded' }],
+          errors: [{ domain: 'usageLimits', reason: 'storageQuotaExceeded' }],
         },
       });
     }

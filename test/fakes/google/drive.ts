@@ -63,6 +63,8 @@ export const storageQuotaExceeded = () =>
     'PERMISSION_DENIED',
     'Service Accounts do not have storage quota. Leverage shared drives (https://developers.google.com/workspace/drive/api/guides/about-shareddrives), or use OAuth delegation (http://support.google.com/a/answer/7281227) instead.',
     'storageQuotaExceeded',
+    {},
+    'usageLimits',
   );
 
 interface UploadSession {
