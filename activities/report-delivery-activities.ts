@@ -146,8 +146,9 @@ async function deliverDrive(deps: ActivityDeps, services: ReportDeliveryServices
   if (row.state === 'sent') return already(row);
   await markDeliverySending(deps.warehouse.db, row.id, null);
   const drive = services.drive;
-  const { file, uploaded } = await google(deps, row, 'Drive upload', () =>
-    drive.ensureUploaded({
+  const { file, uploaded } = await google(deps, row, 'Drive upload', async () => {
+    await drive.requireWritableFolder(folderId, 'reports.delivery.google.drive.folderId');
+    return drive.ensureUploaded({
       folderId,
       key,
       name: reportFileName(
@@ -158,8 +159,8 @@ async function deliverDrive(deps: ActivityDeps, services: ReportDeliveryServices
       mimeType: reportContentType(ctx.format).split(';')[0] ?? 'application/octet-stream',
       source: { path: ctx.filePath, size: ctx.bytes },
       appProperties: { callsyncRun: ctx.runId },
-    }),
-  );
+    });
+  });
   await services.hooks?.afterDriveUpload?.(key);
   const url = file.webViewLink ?? `https://drive.google.com/file/d/${file.id}/view`;
   await markDeliverySent(deps.warehouse.db, row.id, {
@@ -292,8 +293,12 @@ async function deliverSheets(deps: ActivityDeps, services: ReportDeliveryService
   const written = await google(deps, row, 'Sheets write', async () => {
     const spreadsheetId = await sheets.ensureSpreadsheet({
       folderId,
+      setting: google_.sheets.folderId
+        ? 'reports.delivery.google.sheets.folderId'
+        : 'reports.delivery.google.drive.folderId',
       key: bookKey,
       title: ctx.schedule.name ?? `Report schedule ${ctx.run.schedule_id}`,
+      tab: { title, rows, columns: described.columns.length },
     });
     return sheets.writeTab({
       spreadsheetId,

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { ReportDeliveryConfig } from '../config/report-delivery';
 import { createMailSender, type MailSender } from '../connectors/email/mail-sender';
-import { googleAuthClient } from '../connectors/google/credentials';
+import { actsForPerson, googleAuthClient } from '../connectors/google/credentials';
 import { DRIVE_SCOPES, DriveFiles } from '../connectors/google/drive';
 import { SheetsReports, SHEETS_SCOPES } from '../connectors/google/sheets';
 
@@ -33,6 +33,7 @@ export async function createReportDeliveryServices(
     rootUrl: google.rootUrl,
     resumableAbove: google.drive?.resumableAbove ?? 5 * 1024 * 1024,
     chunkBytes: google.drive?.chunkBytes ?? 8 * 1024 * 1024,
+    actsForPerson: actsForPerson(google.credentials, auth),
   });
   return {
     mail,

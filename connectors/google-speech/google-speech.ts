@@ -1,8 +1,10 @@
-// Google Speech-to-Text (v1 long-running recognition with diarization) and Natural Language
+// Google Speech-to-Text (v1p1beta1 long-running recognition with diarization: MP3, the encoding of
+// every recording, is documented for v1p1beta1 only, "MP3 encoding is a Beta feature and only
+// available in v1p1beta1", RecognitionConfig.AudioEncoding) and Natural Language
 // (documents:analyzeSentiment) through the official clients in REST mode, so the same code reaches
 // Google or, in tests, a local server. Credentials come from config; nothing here logs them.
 import type { LanguageServiceClient } from '@google-cloud/language';
-import type { SpeechClient, protos } from '@google-cloud/speech';
+import type { protos } from '@google-cloud/speech';
 import type { AuthClient } from 'google-auth-library';
 import { googleAuthClient } from '../google/credentials';
 import type { GoogleTranscriptionConfig } from './config';
@@ -12,7 +14,8 @@ import { lazyPackage } from '../../lib/lazy-package';
 const speechPackage = lazyPackage<typeof import('@google-cloud/speech')>('@google-cloud/speech');
 const languagePackage = lazyPackage<typeof import('@google-cloud/language')>('@google-cloud/language');
 
-type RecognitionResult = protos.google.cloud.speech.v1.ISpeechRecognitionResult;
+type RecognitionResult = protos.google.cloud.speech.v1p1beta1.ISpeechRecognitionResult;
+type SpeechClient = InstanceType<typeof import('@google-cloud/speech').v1p1beta1.SpeechClient>;
 
 /** OAuth scope of Speech-to-Text and Natural Language. */
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -51,7 +54,7 @@ export class GoogleSpeech {
       // Each client's google-gax types its own copy of google-auth-library; same protocol at run time.
       const authClient = auth as never;
       return {
-        speech: new (speechPackage().SpeechClient)({
+        speech: new (speechPackage().v1p1beta1.SpeechClient)({
           fallback: true,
           authClient,
           ...endpoint(this.config.speechEndpoint),
@@ -73,7 +76,7 @@ export class GoogleSpeech {
     const [first, ...alternatives] = this.config.languages;
     const [operation] = await speech.longRunningRecognize({
       config: {
-        encoding: speechPackage().protos.google.cloud.speech.v1.RecognitionConfig.AudioEncoding.MP3,
+        encoding: speechPackage().protos.google.cloud.speech.v1p1beta1.RecognitionConfig.AudioEncoding.MP3,
         sampleRateHertz: info.sampleRateHertz,
         languageCode: first!,
         alternativeLanguageCodes: alternatives,
@@ -98,7 +101,7 @@ export class GoogleSpeech {
     const op = await speech.checkLongRunningRecognizeProgress(name);
     if (op.error) return { done: true, results: [], billedSeconds: null, error: op.error.message };
     if (!op.done || !op.result) return { done: false, results: [], billedSeconds: null, error: null };
-    const result = op.result as protos.google.cloud.speech.v1.ILongRunningRecognizeResponse;
+    const result = op.result as protos.google.cloud.speech.v1p1beta1.ILongRunningRecognizeResponse;
     const billed = result.totalBilledTime;
     return {
       done: true,

@@ -2,7 +2,7 @@
 // segments and a transcript, and a sentiment score into the platform's label and CX score.
 import type { protos as speechProtos } from '@google-cloud/speech';
 
-type RecognitionResult = speechProtos.google.cloud.speech.v1.ISpeechRecognitionResult;
+type RecognitionResult = speechProtos.google.cloud.speech.v1p1beta1.ISpeechRecognitionResult;
 type Duration = speechProtos.google.protobuf.IDuration | null | undefined;
 
 /** One speaker's turn, as the platform's `transcript_speakers` holds them. */

@@ -8,12 +8,17 @@ import { googleCredentialsSchema } from '../google/credentials';
 export const googleTasksConfigSchema = z
   .object({
     type: z.literal('google-tasks'),
-    /** The service account (or application default credentials); `subject` is whose Tasks hold the lists. */
+    /**
+     * The service account (or application default credentials); `subject` is the Workspace mailbox
+     * whose Tasks hold the lists (domain-wide delegation). Without it a service account would write
+     * into its own Tasks, which no person can see, so the worker refuses to start.
+     */
     credentials: googleCredentialsSchema.prefault({}),
     /**
      * How each assignee gets their tasks: `list` puts one list per assignee ("Callbacks – ann@…") in
-     * the credentials' own Tasks (share them as you like); `delegate` impersonates the assignee by
-     * domain-wide delegation (Workspace), so each task lands in the assignee's own Google Tasks.
+     * the Tasks of `credentials.subject`; `delegate` impersonates the assignee by domain-wide
+     * delegation (Workspace), so each task lands in the assignee's own Google Tasks (unassigned ones
+     * in `subject`'s).
      */
     perUser: z.enum(['list', 'delegate']).default('list'),
     /** Title of the lists callsync finds or creates (created once and recorded). */

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { BuiltinCrmConnector } from '../builtin-crm';
 import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
-import { googleAuthClient } from '../google/credentials';
+import { actsForPerson, googleAuthClient } from '../google/credentials';
 import { lazyPackage } from '../../lib/lazy-package';
 
 const tasksPackage = lazyPackage<typeof import('@googleapis/tasks')>('@googleapis/tasks');
@@ -54,10 +54,29 @@ export class GoogleTasksConnector implements CrmConnector {
         ]));
   }
 
-  /** Checks at worker start that the credentials reach Google Tasks (names the refusal otherwise). */
+  /**
+   * Checks at worker start that the credentials reach Google Tasks (names the refusal otherwise), and
+   * that the tasks go where a person sees them: a service account's own Tasks are seen by no one
+   * (Google Tasks lists cannot be shared), so a service account without `credentials.subject` is
+   * refused rather than left to fill lists nobody reads.
+   */
   async prepare(): Promise<void> {
     const api = await this.client(this.defaultOwner());
     await this.call(() => api.tasklists.list({ maxResults: 1 }));
+    if (this.defaultOwner() !== '' || actsForPerson(this.config.credentials, await this.auth(''))) return;
+    const delegate = this.config.perUser === 'delegate';
+    throw new CrmError({
+      destination: DESTINATION,
+      status: 400,
+      code: 'NO_VISIBLE_TASKS',
+      retryable: false,
+      message:
+        `crm.destination.credentials.subject is not set, so the ${delegate ? 'unassigned ' : ''}callback ` +
+        "tasks would go to the service account's own Google Tasks, which no person can see (task lists " +
+        'cannot be shared); set credentials.subject to the Workspace mailbox whose Tasks should hold ' +
+        'them (domain-wide delegation)' +
+        (delegate ? '' : `, and perUser "delegate" to put each task in its assignee's own Tasks`),
+    });
   }
 
   findContactsByPhone(e164: string): Promise<CrmContact[]> {

@@ -160,3 +160,12 @@ async function applicationDefault(
   }
   return jwt;
 }
+
+/**
+ * Whether the credentials act for a person, who may own Drive files, rather than for a service
+ * account, which owns none: domain-wide delegation (`subject`), or a user's own application default
+ * credentials (gcloud's login).
+ */
+export function actsForPerson(config: GoogleCredentialsConfig, client: AuthClient): boolean {
+  return config.subject !== undefined || client instanceof googleAuthLibrary().UserRefreshClient;
+}

@@ -7,6 +7,7 @@ import type { drive_v3 } from '@googleapis/drive';
 import type { AuthClient } from 'google-auth-library';
 import { lazyPackage } from '../../lib/lazy-package';
 import { googleAuthLibrary } from './credentials';
+import { DriveFolderNotInSharedDriveError } from './errors';
 
 const driveApi = lazyPackage<typeof import('@googleapis/drive')>('@googleapis/drive');
 
@@ -49,6 +50,11 @@ export interface DriveFilesOptions {
   resumableAbove: number;
   /** Bytes per resumable chunk (a multiple of 256 KiB). */
   chunkBytes: number;
+  /**
+   * The credentials act for a person (domain-wide delegation's `subject`, or a user's own
+   * credentials), who may own files in a My Drive; a service account alone may not.
+   */
+  actsForPerson?: boolean;
 }
 
 /** Quotes a value for a Drive search query (`q`): backslashes and single quotes escaped. */
@@ -105,6 +111,7 @@ async function* fixedChunks(stream: Readable, size: number): AsyncGenerator<Buff
 /** Drive file operations callsync needs, on one authenticated client. */
 export class DriveFiles {
   private readonly api: drive_v3.Drive;
+  private readonly checkedFolders = new Map<string, Promise<void>>();
 
   constructor(
     private readonly auth: AuthClient,
@@ -135,6 +142,30 @@ export class DriveFiles {
   /** Deletes a file for good (not to the trash): erasure. */
   async delete(fileId: string): Promise<void> {
     await this.api.files.delete({ fileId, supportsAllDrives: true });
+  }
+
+  /**
+   * Checks once per folder that callsync can create files in it: a folder of a shared drive (Drive
+   * answers its `driveId`), or any folder when the credentials act for a person. A service account
+   * owns nothing in a My Drive (Google refuses with 403 storageQuotaExceeded), so such a folder is
+   * refused up front with an error naming `setting`, the config field that holds its id.
+   */
+  requireWritableFolder(folderId: string, setting: string): Promise<void> {
+    if (this.options.actsForPerson) return Promise.resolve();
+    let check = this.checkedFolders.get(folderId);
+    if (!check) {
+      check = this.api.files
+        .get({ fileId: folderId, fields: 'id,driveId', supportsAllDrives: true })
+        .then((res) => {
+          if (!res.data.driveId) throw new DriveFolderNotInSharedDriveError(setting, folderId);
+        });
+      // A failed lookup (Google unavailable) is asked again next time; a refusal stands.
+      check.catch((err: unknown) => {
+        if (!(err instanceof DriveFolderNotInSharedDriveError)) this.checkedFolders.delete(folderId);
+      });
+      this.checkedFolders.set(folderId, check);
+    }
+    return check;
   }
 
   /** A file by id. */

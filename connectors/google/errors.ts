@@ -1,5 +1,24 @@
 // What a failed Google API call means for a retry. Google answers `{error: {code, message, status,
 // errors: [{reason}]}}`; 429, 5xx and Drive's rate-limit 403s are temporary, other 4xx are permanent.
+/**
+ * A Drive folder callsync is configured to write into is in a My Drive, where a service account can
+ * create nothing (Google gives service accounts no storage quota: 403 storageQuotaExceeded).
+ */
+export class DriveFolderNotInSharedDriveError extends Error {
+  override readonly name = 'DriveFolderNotInSharedDriveError';
+  constructor(
+    readonly setting: string,
+    readonly folderId: string,
+  ) {
+    super(
+      `${setting} (${folderId}) is a folder in a My Drive, where a service account cannot create files ` +
+        '(Google gives service accounts no storage quota: storageQuotaExceeded); use a folder in a shared ' +
+        'drive and add the service account to it as a Content manager, or set credentials.subject to ' +
+        'act for the Workspace user whose Drive it is (domain-wide delegation)',
+    );
+  }
+}
+
 /** A failed Google call, classified. */
 export interface GoogleFailure {
   retryable: boolean;
@@ -38,6 +57,9 @@ function header(headers: unknown, name: string): string | undefined {
 
 /** Classifies an error from a Google client (a GaxiosError: `status`, `response.data.error`) or the network. */
 export function classifyGoogleError(err: unknown, what: string): GoogleFailure {
+  if (err instanceof DriveFolderNotInSharedDriveError) {
+    return { retryable: false, type: err.name, message: `${what}: ${err.message}`, status: undefined };
+  }
   const shape = (typeof err === 'object' && err !== null ? err : {}) as {
     status?: unknown;
     message?: unknown;

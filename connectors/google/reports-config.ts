@@ -5,7 +5,11 @@ const RESUMABLE_GRANULE = 256 * 1024;
 
 /** Google Drive as a report destination: every report file uploaded once into one folder. */
 export const driveReportsConfigSchema = z.object({
-  /** Id of the Drive folder (in a shared drive, or shared with the service account) that receives the files. */
+  /**
+   * Id of the Drive folder that receives the files: a folder in a shared drive (a service account
+   * owns nothing in a My Drive, so a My Drive folder is refused unless `credentials.subject` acts
+   * for its owner).
+   */
   folderId: z.string().min(1),
   /** Files larger than this many bytes go up with Drive's resumable protocol, in chunks; smaller ones in one multipart request. */
   resumableAbove: z
@@ -26,7 +30,7 @@ export const driveReportsConfigSchema = z.object({
 export const sheetsReportsConfigSchema = z.object({
   /** Write each run's rows into the schedule's spreadsheet. */
   enabled: z.boolean().default(false),
-  /** Drive folder of the spreadsheets; the Drive folder when omitted. */
+  /** Drive folder of the spreadsheets (in a shared drive, as `drive.folderId`); the Drive folder when omitted. */
   folderId: z.string().min(1).optional(),
   /** Rows per values.batchUpdate request. */
   batchRows: z.number().int().min(1).max(50_000).default(5_000),

@@ -1,11 +1,11 @@
-// Archived audio in Google Drive: a folder per account and month under a folder shared with the
-// service account, each file found again by its object key (Drive appProperties, through
+// Archived audio in Google Drive: a folder per account and month under a folder of a shared drive
+// (a service account owns nothing in a My Drive; checked at first use), each file found again by its object key (Drive appProperties, through
 // connectors/google/drive.ts), so a retried archive finds the first upload instead of adding a copy;
 // every upload is checked against the size and MD5 Drive reports for what it stored.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { googleAuthClient, googleCredentialsSchema } from '../google/credentials';
+import { actsForPerson, googleAuthClient, googleCredentialsSchema } from '../google/credentials';
 import { DRIVE_SCOPES, DriveFiles, type DriveFile } from '../google/drive';
 import {
   InvalidObjectKeyError,
@@ -18,7 +18,11 @@ import {
 export const googleDriveArchiveConfigSchema = z.object({
   /** The service account (or application default credentials) that writes the files. */
   credentials: googleCredentialsSchema.prefault({}),
-  /** Id of the Drive folder (shared with the service account, or in a shared drive) that holds the archive. */
+  /**
+   * Id of the Drive folder that holds the archive: a folder in a shared drive the service account is
+   * a member of (Content manager). A My Drive folder is refused at first use (a service account has
+   * no storage quota), unless `credentials.subject` acts for the user whose Drive it is.
+   */
   folderId: z.string().min(1),
   /** Files above this size go up with Drive's resumable protocol. */
   resumableAbove: z
@@ -93,6 +97,7 @@ export class GoogleDriveObjectStore implements ObjectStore {
   /** Uploads the body once per key into its account and month folder, verified by Drive's size and MD5. */
   async put(key: string, body: Readable, expectedBytes?: number): Promise<StoredObject & { md5: string }> {
     const place = drivePlacement(key);
+    await this.drive.requireWritableFolder(this.rootFolderId, 'archive.googleDrive.folderId');
     const folderId = await this.folder(place, true);
     const existing = await this.drive.findByKey(folderId!, key);
     if (existing) {
@@ -183,6 +188,7 @@ export async function createGoogleDriveObjectStore(
     rootUrl: config.rootUrl,
     resumableAbove: config.resumableAbove,
     chunkBytes: config.chunkBytes,
+    actsForPerson: actsForPerson(config.credentials, auth),
   });
   return new GoogleDriveObjectStore(drive, config.folderId);
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ObjectSizeMismatchError } from '../../connectors/object-store';
+import { DriveFolderNotInSharedDriveError } from '../../connectors/google/errors';
 import { DriveChecksumMismatchError } from '../../connectors/object-store/google-drive';
 import {
   createGoogleDriveObjectStore,
@@ -22,7 +23,7 @@ const FOLDER = 'application/vnd.google-apps.folder';
 
 beforeAll(async () => {
   google = await startFakeGoogle();
-  google.drive.addFolder(ROOT);
+  google.drive.addFolder(ROOT, { sharedDrive: 'archive-drive' });
   store = await createGoogleDriveObjectStore(
     googleDriveArchiveConfigSchema.parse({
       credentials: { serviceAccountJson: google.serviceAccountJson, selfSignedJwt: true },
@@ -107,10 +108,38 @@ describe('Google Drive archive', () => {
       { name: 'recordings-7000003.mp3', parents: [month!.id], appProperties: { callsyncKey: key } },
       audio.subarray(0, 100),
       'audio/mpeg',
+      { user: 'ann@acme.example', supportsAllDrives: true },
     );
     await expect(store.put(key, Readable.from([audio]), audio.length)).rejects.toThrow(
       DriveChecksumMismatchError,
     );
+  });
+
+  it('refuses a My Drive folder at first use, naming the setting; delegation to its owner writes there', async () => {
+    google.drive.addFolder('ann-folder', { myDriveOf: 'ann@acme.example' });
+    const config = (credentials: Record<string, unknown>) =>
+      googleDriveArchiveConfigSchema.parse({
+        credentials: { serviceAccountJson: google.serviceAccountJson, ...credentials },
+        folderId: 'ann-folder',
+        rootUrl: google.rootUrl,
+      });
+    const audio = mp3Tone({ seconds: 1, seed: 6 });
+    const key = 'recordings/acme/2026/11/04/7000006.mp3';
+    const posts = () => google.requests.filter((r) => r.method === 'POST' && r.path !== '/token').length;
+    const before = posts();
+    const alone = await createGoogleDriveObjectStore(config({ selfSignedJwt: true }));
+    const err = await alone.put(key, Readable.from([audio]), audio.length).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DriveFolderNotInSharedDriveError);
+    expect((err as Error).message).toMatch(
+      /^archive\.googleDrive\.folderId \(ann-folder\) is a folder in a My Drive/,
+    );
+    expect(posts()).toBe(before); // refused before any folder or file was attempted
+
+    const delegated = await createGoogleDriveObjectStore(config({ subject: 'ann@acme.example' }));
+    await delegated.put(key, Readable.from([audio]), audio.length);
+    const file = files().find((f) => f.appProperties.callsyncKey === key);
+    expect(file).toMatchObject({ owner: 'ann@acme.example' });
+    expect(file?.driveId).toBeUndefined();
   });
 
   it('places keys by the month recorded, or the upload month when the key has no date', () => {

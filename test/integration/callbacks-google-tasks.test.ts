@@ -17,6 +17,8 @@ import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(240_000);
 
+const MAILBOX = 'callbacks@example.com';
+
 describe('callbacks in Google Tasks', () => {
   let google: FakeGoogleApps;
   let h: SyncHarness;
@@ -26,7 +28,8 @@ describe('callbacks in Google Tasks', () => {
     google = await startFakeGoogleApps();
     destination = {
       type: 'google-tasks',
-      credentials: { serviceAccountJson: google.serviceAccount.json, selfSignedJwt: true },
+      // Delegation to the mailbox whose Tasks hold the lists (a service account's own are seen by no one).
+      credentials: { serviceAccountJson: google.serviceAccount.json, subject: MAILBOX },
       rootUrl: google.url,
       tasklists: { 'pinned@example.com': 'PINNED' },
     };
@@ -42,7 +45,7 @@ describe('callbacks in Google Tasks', () => {
     await google?.close();
   });
 
-  const sa = () => google.serviceAccount.clientEmail;
+  const mailbox = () => MAILBOX;
   const connector = () =>
     new GoogleTasksConnector(googleTasksConfigSchema.parse(destination), h.deps.warehouse.db, 'acme');
 
@@ -52,7 +55,7 @@ describe('callbacks in Google Tasks', () => {
     const listTitle = `Callbacks – ${admin.email.toLowerCase()}`;
     const tasksFor = () =>
       google.tasks
-        .lists(sa())
+        .lists(mailbox())
         .filter((l) => l.title === listTitle)
         .flatMap((l) => l.tasks)
         .filter((t) => t.title.includes(caller));
@@ -114,7 +117,7 @@ describe('callbacks in Google Tasks', () => {
     expect(tasksFor()).toHaveLength(1);
     expect(tasksFor()[0]!.completed).toBeDefined();
     // One list for the assignee, created once; the call logs stay in the warehouse.
-    expect(google.tasks.lists(sa()).filter((l) => l.title === listTitle)).toHaveLength(1);
+    expect(google.tasks.lists(mailbox()).filter((l) => l.title === listTitle)).toHaveLength(1);
     const logs = await h.deps.warehouse.db
       .selectFrom('builtin_call_logs')
       .select('key')
@@ -151,7 +154,7 @@ describe('callbacks in Google Tasks', () => {
     expect(recovered).toEqual({ crmId: orphanId, outcome: 'recovered' });
     expect(inserts() - before).toBe(2);
 
-    const annList = google.tasks.lists(sa()).filter((l) => l.title === 'Callbacks – ann@example.com');
+    const annList = google.tasks.lists(mailbox()).filter((l) => l.title === 'Callbacks – ann@example.com');
     expect(annList).toHaveLength(1);
     const completed = annList[0]!.tasks.find((t) => t.notes?.includes(keyLine(orphan.key)));
     expect(completed?.status).toBe('completed');
@@ -159,7 +162,9 @@ describe('callbacks in Google Tasks', () => {
     // A second connector (another worker) uses the recorded list, never a second one.
     const other = connector();
     await upsertTask(db, other, callbackTask({ assigneeEmail: 'ANN@example.com' }));
-    expect(google.tasks.lists(sa()).filter((l) => l.title === 'Callbacks – ann@example.com')).toHaveLength(1);
+    expect(
+      google.tasks.lists(mailbox()).filter((l) => l.title === 'Callbacks – ann@example.com'),
+    ).toHaveLength(1);
   });
 
   it('files tasks in a configured list by user e-mail or id, and reports Google errors typed', async () => {
@@ -199,6 +204,48 @@ describe('callbacks in Google Tasks', () => {
     await c.deleteTask(id);
     expect(google.tasks.allTasks().some((t) => t.notes?.includes(task.key))).toBe(false);
     await expect(c.deleteTask(id)).resolves.toBeUndefined();
+  });
+
+  it('delegate: each task lands in its assignee’s own Tasks (the token’s subject), none in the mailbox', async () => {
+    const c = new GoogleTasksConnector(
+      googleTasksConfigSchema.parse({ ...destination, perUser: 'delegate' }),
+      h.deps.warehouse.db,
+      'acme',
+    );
+    const task = callbackTask({ assigneeEmail: 'dora@example.com' });
+    await upsertTask(h.deps.warehouse.db, c, task);
+    const [list] = google.tasks.lists('dora@example.com');
+    expect(list?.title).toBe('Callbacks');
+    expect(list?.tasks.map((t) => t.notes?.includes(task.key))).toEqual([true]);
+    expect(google.google.oauth.exchanges.some((e) => e.sub === 'dora@example.com')).toBe(true);
+    for (const owner of [MAILBOX, google.serviceAccount.clientEmail]) {
+      expect(
+        google.tasks
+          .lists(owner)
+          .flatMap((l) => l.tasks)
+          .some((t) => t.notes?.includes(task.key)),
+      ).toBe(false);
+    }
+  });
+
+  it('refuses to start a service account without subject: its own Tasks are seen by no one', async () => {
+    for (const perUser of ['list', 'delegate']) {
+      const config = parseTestConfig({
+        accounts: [{ name: 'acme', platform: h.config.accounts[0]!.platform }],
+        crm: {
+          destination: {
+            ...destination,
+            perUser,
+            credentials: { serviceAccountJson: google.serviceAccount.json },
+          },
+        },
+        logLevel: 'silent',
+      });
+      await expect(createActivityDeps(config, h.database.url, silentLogger)).rejects.toThrow(
+        /CRM setup failed \(crm.destination google-tasks\).*crm\.destination\.credentials\.subject is not set.*no person can see/,
+      );
+    }
+    expect(google.tasks.lists(google.serviceAccount.clientEmail)).toEqual([]);
   });
 
   it('refuses to start with credentials Google does not accept, naming the refusal', async () => {

@@ -8,7 +8,7 @@ import { GoogleAuth } from 'google-auth-library';
 import { googleAuthClient } from '../../connectors/google/credentials';
 import { DRIVE_SCOPES, DriveFiles } from '../../connectors/google/drive';
 import { classifyGoogleError } from '../../connectors/google/errors';
-import { SheetsReports, SHEETS_SCOPES } from '../../connectors/google/sheets';
+import { SheetsReports, SHEETS_SCOPES, spreadsheetPartKey } from '../../connectors/google/sheets';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 
 let google: FakeGoogle;
@@ -22,7 +22,7 @@ async function* rows(n: number, offset = 0): AsyncGenerator<unknown[]> {
 
 beforeAll(async () => {
   google = await startFakeGoogle();
-  google.drive.addFolder('reports-folder');
+  google.drive.addFolder('reports-folder', { sharedDrive: 'reports-drive' });
   dir = await mkdtemp(join(tmpdir(), 'callsync-drive-'));
   const auth = await googleAuthClient(
     { serviceAccountJson: google.serviceAccountJson, selfSignedJwt: true },
@@ -111,7 +111,7 @@ describe('Drive', () => {
   it('refuses a request without a valid token, in Google’s error shape', async () => {
     const other = await startFakeGoogle();
     try {
-      other.drive.addFolder('f');
+      other.drive.addFolder('f', { sharedDrive: 'd' });
       // A key the server does not trust signs a token that must not verify.
       const auth = await googleAuthClient(
         { serviceAccountJson: other.serviceAccountJson, selfSignedJwt: true },
@@ -145,14 +145,15 @@ describe('Sheets', () => {
       SHEETS_SCOPES,
     );
     const sheets = new SheetsReports(auth, driveFiles, google.rootUrl);
-    const id = await sheets.ensureSpreadsheet({
+    const book = {
       folderId: 'reports-folder',
+      setting: 'sheets.folderId',
       key: 'sheets-acme-7',
       title: 'Billing',
-    });
-    expect(
-      await sheets.ensureSpreadsheet({ folderId: 'reports-folder', key: 'sheets-acme-7', title: 'Billing' }),
-    ).toBe(id);
+      tab: { title: '2026-10', rows: 7, columns: 5 },
+    };
+    const id = await sheets.ensureSpreadsheet(book);
+    expect(await sheets.ensureSpreadsheet(book)).toBe(id);
     const header = ['agent', 'calls', 'answered', 'note', 'day'];
     const write = () =>
       sheets.writeTab({ spreadsheetId: id, title: '2026-10', header, rows: rows(7), batchRows: 3 });
@@ -170,8 +171,53 @@ describe('Sheets', () => {
     await sheets.writeTab({ spreadsheetId: id, title: '2026-10', header, rows: rows(2), batchRows: 100 });
     expect(google.sheets.values(id, '2026-10')).toHaveLength(3);
     await sheets.writeTab({ spreadsheetId: id, title: '2026-11', header, rows: rows(1), batchRows: 100 });
-    const book = google.sheets.get(id);
-    expect(book.sheets.map((s) => s.title)).toEqual(['Sheet1', '2026-10', '2026-11']);
-    expect(book.sheets[1]?.frozenRowCount).toBe(1);
+    const tabs = google.sheets.get(id);
+    expect(tabs.sheets.map((s) => s.title)).toEqual(['Sheet1', '2026-10', '2026-11']);
+    expect(tabs.sheets[1]?.frozenRowCount).toBe(1);
+  });
+
+  it('moves a schedule to a new spreadsheet before a new tab would pass the cell cap', async () => {
+    // A cap of 100,000 cells on both sides: each tab's grid is 1000 × 26 = 26,000 cells, so a book
+    // (Sheet1 and two periods: 78,000) takes no third period under 90 % of the cap.
+    google.sheets.cellLimit = 100_000;
+    try {
+      const auth = await googleAuthClient(
+        { serviceAccountJson: google.serviceAccountJson, selfSignedJwt: true },
+        SHEETS_SCOPES,
+      );
+      const sheets = new SheetsReports(auth, driveFiles, google.rootUrl, { cellLimit: 100_000 });
+      const header = ['agent', 'calls'];
+      const deliver = async (period: string) => {
+        const tab = { title: period, rows: 3, columns: header.length };
+        const spreadsheetId = await sheets.ensureSpreadsheet({
+          folderId: 'reports-folder',
+          setting: 'sheets.folderId',
+          key: 'sheets-daily',
+          title: 'Daily',
+          tab,
+        });
+        await sheets.writeTab({ spreadsheetId, title: period, header, rows: rows(3), batchRows: 10 });
+        return spreadsheetId;
+      };
+      const first = await deliver('2026-10-01');
+      expect(await deliver('2026-10-02')).toBe(first);
+      const second = await deliver('2026-10-03');
+      expect(second).not.toBe(first);
+      expect(google.sheets.get(second).title).toBe('Daily (2)');
+      expect(google.drive.files.get(second)?.appProperties.callsyncKey).toBe(
+        spreadsheetPartKey('sheets-daily', 2),
+      );
+      expect(google.sheets.cellCount(google.sheets.get(first))).toBeLessThanOrEqual(90_000);
+      // A period written again goes back to its own spreadsheet; the next one stays in the second.
+      expect(await deliver('2026-10-01')).toBe(first);
+      expect(await deliver('2026-10-04')).toBe(second);
+      expect(google.sheets.get(second).sheets.map((t) => t.title)).toEqual([
+        'Sheet1',
+        '2026-10-03',
+        '2026-10-04',
+      ]);
+    } finally {
+      google.sheets.cellLimit = 10_000_000;
+    }
   });
 });

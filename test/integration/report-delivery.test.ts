@@ -143,7 +143,9 @@ beforeAll(async () => {
   warehouse = await createMigratedWarehouse('report_delivery');
   smtp = await startSmtpInbox();
   google = await startFakeGoogle();
-  google.drive.addFolder('reports-folder');
+  // Report files go to a shared drive (a service account owns nothing in a My Drive).
+  google.drive.addFolder('reports-folder', { sharedDrive: 'reports-drive' });
+  google.drive.addFolder('my-drive-folder', { myDriveOf: 'ann@acme.example' });
   dir = await mkdtemp(join(tmpdir(), 'callsync-delivery-'));
   // Two charged calls in October (London), one uncharged: the billing report has two rows.
   const cdr = (id: number, calldate: string, charge: number) => ({
@@ -429,6 +431,28 @@ describe('Google Drive and Sheets', () => {
     // A forced re-run rewrites the same tab in place: same content, nothing appended.
     await deliverReport(deps, { runId, channel: 'sheets', generation: 'forced-1' });
     expect(google.sheets.values(result.externalId!, '2026-10')).toEqual(values);
+  });
+
+  it('a My Drive folder is refused for good, naming the setting, before anything is uploaded', async () => {
+    const uploads = () => google.requests.filter((r) => r.method === 'POST').length;
+    const before = uploads();
+    const drive = await depsFor(
+      deliveryConfig({ google: googleConfig({ drive: { folderId: 'my-drive-folder' } }) }),
+    );
+    const { runId } = await builtRun('csv');
+    const err = await failureOf(deliverReport(drive, { runId, channel: 'drive' }));
+    expect(err).toMatchObject({ type: 'DriveFolderNotInSharedDriveError', nonRetryable: true });
+    expect(err.message).toContain('reports.delivery.google.drive.folderId (my-drive-folder)');
+    expect(err.message).toContain('shared drive');
+    const sheets = await depsFor(
+      deliveryConfig({
+        google: googleConfig({ sheets: { enabled: true, folderId: 'my-drive-folder' } }),
+      }),
+    );
+    const sheetsErr = await failureOf(deliverReport(sheets, { runId, channel: 'sheets' }));
+    expect(sheetsErr.message).toContain('reports.delivery.google.sheets.folderId (my-drive-folder)');
+    expect(uploads()).toBe(before);
+    expect((await listRunDeliveries(warehouse.db, runId)).map((d) => d.state)).toEqual(['failed', 'failed']);
   });
 
   it('a report with more rows than a spreadsheet should hold is refused for Sheets, with the reason', async () => {

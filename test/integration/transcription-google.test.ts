@@ -72,7 +72,7 @@ describe('transcription with Google Speech-to-Text', () => {
     await sync(1);
 
     // The first polls of the operations fail: the activity's retry resumes the same operations.
-    google.failNext('GET', '/v1/operations/', 500, 2);
+    google.failNext('GET', '/v1p1beta1/operations/', 500, 2);
     const first = await sweep(1);
     expect(first).toEqual({ transcribed: 3, capped: 1, skipped: 1, failed: 0, already: 0 });
 

@@ -117,7 +117,7 @@ describe('transcription of long recordings through Cloud Storage', () => {
 
     const downloadsBefore = await mp3Downloads();
     // Failed polls: the retried activity resumes the same operation and still removes the staged copy.
-    google.failNext('GET', '/v1/operations/', 500, 2);
+    google.failNext('GET', '/v1p1beta1/operations/', 500, 2);
     const first = await sweep(1);
     expect(first).toEqual({ transcribed: 4, capped: 0, skipped: 0, failed: 0, already: 0 });
 

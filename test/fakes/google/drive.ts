@@ -1,6 +1,21 @@
 // Drive v3 for the local Google server: files.list (the `q` subset callsync uses), files.create
 // (metadata only, multipart, media, and the resumable protocol with 308 Resume Incomplete) and
 // files.get (metadata, or the bytes with alt=media), validated as Drive does.
+//
+// Where files live, as Google documents it:
+// - A service account has no Drive storage of its own: an item it would own in a My Drive (its own,
+//   or a person's folder shared with it) is refused with 403 `storageQuotaExceeded` ("Service
+//   Accounts do not have storage quota. Leverage shared drives …, or use OAuth delegation …");
+//   items in a shared drive belong to the drive, not to the account, and work. A service account
+//   acting for a user (domain-wide delegation, the token's `sub`) creates what that user owns.
+//   https://developers.google.com/workspace/drive/api/guides/about-shareddrives ("shared drives …
+//   files are owned by the organization rather than an individual"),
+//   https://developers.google.com/workspace/drive/api/guides/handle-errors (403 storageQuotaExceeded),
+//   https://support.google.com/a/answer/7281227 (service accounts and storage).
+// - Shared drive items are seen only by callers that say they support them: `supportsAllDrives=true`
+//   on get/create/delete (otherwise 404 File not found), and `includeItemsFromAllDrives=true` with
+//   `supportsAllDrives=true` on list (otherwise they are left out); each such file answers its
+//   `driveId`. https://developers.google.com/workspace/drive/api/guides/enable-shareddrives
 import { createHash, randomBytes } from 'node:crypto';
 import {
   badRequest,
@@ -20,9 +35,40 @@ export interface FakeDriveFile {
   content: Buffer;
   trashed: boolean;
   createdTime: string;
+  /** The shared drive the file is in; absent for a file in a My Drive. */
+  driveId?: string;
+  /** Whose My Drive holds the file (absent in a shared drive). */
+  owner?: string;
 }
 
+/** Where a folder made by a test lives: a shared drive, or a person's My Drive (shared with the caller). */
+export type FakeDriveHome = { sharedDrive: string } | { myDriveOf: string };
+
+/** The My Drive owner of folders a test adds without saying where (a person who shared them). */
+export const DEFAULT_FOLDER_OWNER = 'owner@acme.example';
+
+const SERVICE_ACCOUNT = /\.gserviceaccount\.com$/;
+
+/** Who creates an item: the token's user (the delegated subject, or the service account itself). */
+export interface FakeDriveCaller {
+  user: string;
+  /** `supportsAllDrives=true` was sent. */
+  supportsAllDrives: boolean;
+}
+
+/** Google's 403 for an item a service account would own in a My Drive (handle-errors guide). */
+export const storageQuotaExceeded = () =>
+  new GoogleApiError(
+    403,
+    'PERMISSION_DENIED',
+    'Service Accounts do not have storage quota. Leverage shared drives (https://developers.google.com/workspace/drive/api/guides/about-shareddrives), or use OAuth delegation (http://support.google.com/a/answer/7281227) instead.',
+    'storageQuotaExceeded',
+    {},
+    'usageLimits',
+  );
+
 interface UploadSession {
+  caller: FakeDriveCaller;
   metadata: Partial<FakeDriveFile>;
   mimeType: string;
   total: number;
@@ -34,20 +80,61 @@ interface UploadSession {
 export class FakeDriveState {
   readonly files = new Map<string, FakeDriveFile>();
   readonly folders = new Set<string>();
+  /** Folders a test added (addFolder): reachable by id, but not among the files the API created. */
+  readonly roots = new Map<string, FakeDriveFile>();
   readonly sessions = new Map<string, UploadSession>();
   /** Called when a file of a Google type is created (Sheets creates the spreadsheet behind it). */
   readonly onCreate: ((file: FakeDriveFile) => void)[] = [];
 
-  /** A folder the service account can write into (as if shared with it). */
-  addFolder(id: string): void {
+  /**
+   * A folder the caller can reach: by default a person's My Drive folder shared with the service
+   * account (where a service account can create nothing), or a folder of a shared drive.
+   */
+  addFolder(id: string, home: FakeDriveHome = { myDriveOf: DEFAULT_FOLDER_OWNER }): FakeDriveFile {
+    const folder: FakeDriveFile = {
+      id,
+      name: id,
+      mimeType: 'application/vnd.google-apps.folder',
+      parents: [],
+      appProperties: {},
+      content: Buffer.alloc(0),
+      trashed: false,
+      createdTime: new Date().toISOString(),
+      ...('sharedDrive' in home ? { driveId: home.sharedDrive } : { owner: home.myDriveOf }),
+    };
+    this.roots.set(id, folder);
     this.folders.add(id);
+    return folder;
   }
 
-  create(meta: Partial<FakeDriveFile>, content: Buffer, mimeType: string): FakeDriveFile {
-    if (!meta.name) throw badRequest('Required parameter: name', 'required');
-    for (const parent of meta.parents ?? []) {
+  /** A file as the caller may see it: shared drive items only with supportsAllDrives (else 404). */
+  visible(id: string, supportsAllDrives: boolean): FakeDriveFile {
+    const file = this.files.get(id) ?? this.roots.get(id);
+    if (!file || (file.driveId !== undefined && !supportsAllDrives)) throw notFound(`File not found: ${id}.`);
+    return file;
+  }
+
+  /** Where a new item under `parents` goes, refused as Drive refuses it (see the top of this file). */
+  placement(parents: string[], caller: FakeDriveCaller): { driveId?: string; owner?: string } {
+    for (const parent of parents) {
       if (!this.folders.has(parent)) throw notFound(`File not found: ${parent}.`);
+      this.visible(parent, caller.supportsAllDrives);
     }
+    const parent = parents[0] === undefined ? undefined : this.visible(parents[0], caller.supportsAllDrives);
+    if (parent?.driveId !== undefined) return { driveId: parent.driveId };
+    // In a My Drive (the caller's own root when no parent): the caller would own the item.
+    if (SERVICE_ACCOUNT.test(caller.user)) throw storageQuotaExceeded();
+    return { owner: caller.user };
+  }
+
+  create(
+    meta: Partial<FakeDriveFile>,
+    content: Buffer,
+    mimeType: string,
+    caller: FakeDriveCaller,
+  ): FakeDriveFile {
+    if (!meta.name) throw badRequest('Required parameter: name', 'required');
+    const where = this.placement(meta.parents ?? [], caller);
     for (const [k, v] of Object.entries(meta.appProperties ?? {})) {
       if (Buffer.byteLength(k) + Buffer.byteLength(v) > 124) {
         throw badRequest(`The property ${k} exceeds the maximum size of 124 bytes.`, 'invalid');
@@ -62,6 +149,7 @@ export class FakeDriveState {
       content,
       trashed: false,
       createdTime: new Date().toISOString(),
+      ...where,
     };
     this.files.set(file.id, file);
     // A folder created through the API can hold files, as in Drive.
@@ -69,6 +157,11 @@ export class FakeDriveState {
     for (const hook of this.onCreate) hook(file);
     return file;
   }
+}
+
+/** The caller of a request, as Drive's placement rules need it. */
+export function callerOf(req: FakeRequest): FakeDriveCaller {
+  return { user: req.identity.user, supportsAllDrives: req.query.get('supportsAllDrives') === 'true' };
 }
 
 /** A file resource as Drive answers it. */
@@ -83,6 +176,7 @@ export function fileResource(f: FakeDriveFile): Record<string, unknown> {
     appProperties: f.appProperties,
     trashed: f.trashed,
     createdTime: f.createdTime,
+    ...(f.driveId !== undefined ? { driveId: f.driveId } : {}),
     webViewLink: google
       ? `https://docs.google.com/spreadsheets/d/${f.id}/edit?usp=drivesdk`
       : `https://drive.google.com/file/d/${f.id}/view?usp=drivesdk`,
@@ -190,7 +284,11 @@ export const driveModule: FakeGoogleModule<{ drive: FakeDriveState; url: () => s
   const { drive } = ctx;
   router.add('GET', FILES, (req) => {
     const clauses = parseDriveQuery(req.query.get('q') ?? '');
-    const files = [...drive.files.values()].filter((f) => clauses.every((c) => c(f)));
+    const allDrives =
+      req.query.get('includeItemsFromAllDrives') === 'true' && req.query.get('supportsAllDrives') === 'true';
+    const files = [...drive.files.values()].filter(
+      (f) => (allDrives || f.driveId === undefined) && clauses.every((c) => c(f)),
+    );
     const pageSize = Number(req.query.get('pageSize') ?? 100);
     return {
       status: 200,
@@ -200,18 +298,21 @@ export const driveModule: FakeGoogleModule<{ drive: FakeDriveState; url: () => s
   router.add('POST', FILES, (req) => {
     const json = req.json<Record<string, unknown>>();
     const mimeType = typeof json.mimeType === 'string' ? json.mimeType : 'application/octet-stream';
-    return { status: 200, body: fileResource(drive.create(metaOf(json), Buffer.alloc(0), mimeType)) };
+    return {
+      status: 200,
+      body: fileResource(drive.create(metaOf(json), Buffer.alloc(0), mimeType, callerOf(req))),
+    };
   });
   router.add('GET', FILE, (req) => {
-    const file = drive.files.get(req.params.id ?? '');
-    if (!file) throw notFound(`File not found: ${req.params.id}.`);
+    const file = drive.visible(req.params.id ?? '', callerOf(req).supportsAllDrives);
     if (req.query.get('alt') === 'media') {
       return { status: 200, headers: { 'Content-Type': file.mimeType }, body: file.content };
     }
     return { status: 200, body: fileResource(file) };
   });
   router.add('DELETE', FILE, (req) => {
-    if (!drive.files.delete(req.params.id ?? '')) throw notFound(`File not found: ${req.params.id}.`);
+    drive.visible(req.params.id ?? '', callerOf(req).supportsAllDrives);
+    drive.files.delete(req.params.id ?? '');
     return { status: 204 };
   });
   router.add('POST', UPLOAD, (req) => {
@@ -219,11 +320,12 @@ export const driveModule: FakeGoogleModule<{ drive: FakeDriveState; url: () => s
     if (uploadType === 'multipart') {
       const { metadata, mimeType, media } = parseMultipartRelated(req.headers['content-type'], req.body);
       const type = typeof metadata.mimeType === 'string' ? metadata.mimeType : mimeType;
-      return { status: 200, body: fileResource(drive.create(metaOf(metadata), media, type)) };
+      return { status: 200, body: fileResource(drive.create(metaOf(metadata), media, type, callerOf(req))) };
     }
     if (uploadType === 'media') {
       const type = req.headers['content-type'] ?? 'application/octet-stream';
-      return { status: 200, body: fileResource(drive.create({ name: 'Untitled' }, req.body, type)) };
+      const file = drive.create({ name: 'Untitled' }, req.body, type, callerOf(req));
+      return { status: 200, body: fileResource(file) };
     }
     if (uploadType === 'resumable') return openSession(drive, ctx.url(), req);
     throw badRequest(`Invalid value for uploadType: ${uploadType}`, 'invalidParameter');
@@ -236,12 +338,13 @@ function openSession(drive: FakeDriveState, url: string, req: FakeRequest) {
   const total = Number(req.headers['x-upload-content-length']);
   if (!Number.isInteger(total) || total < 0) throw badRequest('X-Upload-Content-Length is required.');
   const meta = metaOf(json);
-  for (const parent of meta.parents ?? []) {
-    if (!drive.folders.has(parent)) throw notFound(`File not found: ${parent}.`);
-  }
+  // Drive refuses the session where it would refuse the file (quota, shared drive support).
+  const caller = callerOf(req);
+  drive.placement(meta.parents ?? [], caller);
   const id = randomBytes(16).toString('hex');
   const typeHeader = req.headers['x-upload-content-type'];
   drive.sessions.set(id, {
+    caller,
     metadata: meta,
     mimeType:
       typeof json.mimeType === 'string'
@@ -278,6 +381,11 @@ function putChunk(drive: FakeDriveState, req: FakeRequest) {
     return { status: 308, headers: session.bytes > 0 ? { Range: `bytes=0-${session.bytes - 1}` } : {} };
   }
   drive.sessions.delete(id);
-  const file = drive.create(session.metadata, Buffer.concat(session.received), session.mimeType);
+  const file = drive.create(
+    session.metadata,
+    Buffer.concat(session.received),
+    session.mimeType,
+    session.caller,
+  );
   return { status: 200, body: fileResource(file) };
 }

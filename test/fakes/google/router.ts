@@ -52,6 +52,8 @@ export class GoogleApiError extends Error {
     message: string,
     readonly reason: string,
     readonly extraHeaders: Record<string, string> = {},
+    /** The `errors[].domain` Google names (`global`, or e.g. `usageLimits` for quota refusals). */
+    readonly domain = 'global',
   ) {
     super(message);
   }
@@ -64,7 +66,7 @@ export function googleErrorBody(err: GoogleApiError): unknown {
       code: err.code,
       message: err.message,
       status: err.status,
-      errors: [{ message: err.message, domain: 'global', reason: err.reason }],
+      errors: [{ message: err.message, domain: err.domain, reason: err.reason }],
     },
   };
 }

@@ -1,5 +1,12 @@
 // Sheets v4 for the local Google server: spreadsheets.create/get, batchUpdate (addSheet,
 // deleteSheet), values.batchUpdate, values.clear and values.get, with A1 ranges as Sheets reads them.
+//
+// The cell cap: a spreadsheet holds at most 10 million cells, counted over the grids of all its tabs
+// (empty cells too; a new tab's grid is 1000 rows by 26 columns, grown to fit what is written).
+// https://support.google.com/drive/answer/37603 ("Spreadsheets: Up to 10 million cells or 18,278
+// columns"). A request that would pass it is refused with a 400 INVALID_ARGUMENT, "This action would
+// increase the number of cells in the workbook above the limit of 10000000 cells." Tests lower the
+// cap with `cellLimit`.
 import { randomBytes } from 'node:crypto';
 import type { FakeDriveFile, FakeDriveState } from './drive';
 import { badRequest, notFound, type FakeGoogleModule } from './router';
@@ -10,6 +17,9 @@ export interface FakeSheet {
   sheetId: number;
   title: string;
   frozenRowCount: number;
+  /** The grid's size (grown to fit what is written, never shrunk by a clear). */
+  rowCount: number;
+  columnCount: number;
   /** Rows of cells; holes are empty cells. */
   cells: FakeCell[][];
 }
@@ -21,14 +31,21 @@ export interface FakeSpreadsheet {
   nextSheetId: number;
 }
 
+/** Google's cap on the cells of one spreadsheet. */
+export const SHEETS_CELL_LIMIT = 10_000_000;
+
+const NEW_GRID = { rowCount: 1000, columnCount: 26 };
+
 export class FakeSheetsState {
   readonly spreadsheets = new Map<string, FakeSpreadsheet>();
+  /** The most cells a spreadsheet may hold (Google: 10 million; tests set less). */
+  cellLimit = SHEETS_CELL_LIMIT;
 
   create(title: string, spreadsheetId = randomBytes(16).toString('base64url')): FakeSpreadsheet {
     const book: FakeSpreadsheet = {
       spreadsheetId,
       title,
-      sheets: [{ sheetId: 0, title: 'Sheet1', frozenRowCount: 0, cells: [] }],
+      sheets: [{ sheetId: 0, title: 'Sheet1', frozenRowCount: 0, ...NEW_GRID, cells: [] }],
       nextSheetId: 1_000,
     };
     this.spreadsheets.set(spreadsheetId, book);
@@ -39,6 +56,20 @@ export class FakeSheetsState {
     const book = this.spreadsheets.get(id);
     if (!book) throw notFound('Requested entity was not found.');
     return book;
+  }
+
+  /** The cells of a spreadsheet's grids, as the cap counts them. */
+  cellCount(book: FakeSpreadsheet): number {
+    return book.sheets.reduce((n, s) => n + s.rowCount * s.columnCount, 0);
+  }
+
+  /** Refuses, as Sheets does, a change that takes the spreadsheet from `before` to `after` cells over the cap. */
+  checkCells(before: number, after: number, request = ''): void {
+    if (after > this.cellLimit && after > before) {
+      throw badRequest(
+        `${request}This action would increase the number of cells in the workbook above the limit of ${this.cellLimit} cells.`,
+      );
+    }
   }
 
   /** A tab's values as values.get answers them (trailing empties trimmed). */
@@ -87,8 +118,8 @@ function bookResource(book: FakeSpreadsheet): unknown {
         index,
         sheetType: 'GRID',
         gridProperties: {
-          rowCount: Math.max(1000, s.cells.length),
-          columnCount: 26,
+          rowCount: s.rowCount,
+          columnCount: s.columnCount,
           frozenRowCount: s.frozenRowCount,
         },
       },
@@ -128,11 +159,11 @@ export const sheetsModule: FakeGoogleModule<{ drive: FakeDriveState; sheets: Fak
     const body = req.json<{ requests?: Record<string, Record<string, unknown>>[] }>();
     if (!Array.isArray(body.requests) || body.requests.length === 0)
       throw badRequest('Must specify at least one request.');
-    const replies = body.requests.map((r) => {
+    const replies = body.requests.map((r, at) => {
       if (r.addSheet) {
         const props = (r.addSheet.properties ?? {}) as {
           title?: string;
-          gridProperties?: { frozenRowCount?: number };
+          gridProperties?: { frozenRowCount?: number; rowCount?: number; columnCount?: number };
         };
         const title = props.title ?? `Sheet${book.sheets.length + 1}`;
         if (!VALID_TITLE.test(title)) throw badRequest(`Invalid sheet title: ${title}`);
@@ -141,10 +172,16 @@ export const sheetsModule: FakeGoogleModule<{ drive: FakeDriveState; sheets: Fak
             `Invalid requests[0].addSheet: A sheet with the name "${title}" already exists. Please enter another name.`,
           );
         }
+        const rowCount = props.gridProperties?.rowCount ?? NEW_GRID.rowCount;
+        const columnCount = props.gridProperties?.columnCount ?? NEW_GRID.columnCount;
+        const before = sheets.cellCount(book);
+        sheets.checkCells(before, before + rowCount * columnCount, `Invalid requests[${at}].addSheet: `);
         const sheet: FakeSheet = {
           sheetId: book.nextSheetId++,
           title,
           frozenRowCount: props.gridProperties?.frozenRowCount ?? 0,
+          rowCount,
+          columnCount,
           cells: [],
         };
         book.sheets.push(sheet);
@@ -167,6 +204,22 @@ export const sheetsModule: FakeGoogleModule<{ drive: FakeDriveState; sheets: Fak
     if (body.valueInputOption !== 'RAW' && body.valueInputOption !== 'USER_ENTERED') {
       throw badRequest("Invalid valueInputOption: must be 'RAW' or 'USER_ENTERED'");
     }
+    // The grids grow to fit the values; the whole request is refused if that passes the cap.
+    const before = sheets.cellCount(book);
+    const grown = new Map<FakeSheet, { rowCount: number; columnCount: number }>();
+    for (const d of body.data ?? []) {
+      const { sheet, row, col } = sheetOf(book, d.range);
+      const grid = grown.get(sheet) ?? { rowCount: sheet.rowCount, columnCount: sheet.columnCount };
+      grid.rowCount = Math.max(grid.rowCount, row + d.values.length);
+      grid.columnCount = Math.max(grid.columnCount, col + Math.max(0, ...d.values.map((v) => v.length)));
+      grown.set(sheet, grid);
+    }
+    let after = before;
+    for (const [sheet, grid] of grown) {
+      after += grid.rowCount * grid.columnCount - sheet.rowCount * sheet.columnCount;
+    }
+    sheets.checkCells(before, after);
+    for (const [sheet, grid] of grown) Object.assign(sheet, grid);
     let updatedCells = 0;
     for (const d of body.data ?? []) {
       const { sheet, row, col } = sheetOf(book, d.range);

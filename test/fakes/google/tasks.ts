@@ -1,6 +1,10 @@
 // Google Tasks API v1 (https://developers.google.com/workspace/tasks/reference/rest) for tests: the
 // tasklists.list/insert and tasks.list/insert/get/patch endpoints callsync calls, each user's lists
 // kept apart (the user is the bearer token's subject), with Google's validation and error shapes.
+// `users/@me` is the authenticated user (tasklists.list: "Returns all the authenticated user's task
+// lists"): a service account's token reaches its own lists, which no person can open, and a token
+// issued with domain-wide delegation (`sub`, https://developers.google.com/identity/protocols/oauth2/service-account#delegatingauthority)
+// reaches that user's lists. Checked in test/unit/fake-google-oauth.test.ts ("makes a token with `sub` act as that user").
 import { GoogleApiError } from './api-error';
 import type { HostRequest, RouteHost } from './route-host';
 
