@@ -5,7 +5,7 @@ import type { CallsyncConfig } from '../config/schema';
 import type { DashboardSettings } from '../server';
 import { STREAMS } from '../sync/streams';
 import { crmDestinationOf } from '../config/account-settings';
-import type { HubSpotInstallSettings } from '../server/dashboard/hubspot-install';
+import type { HubSpotInstallSettings } from '../server/dashboard/context';
 import { crmDestinationIdOf } from './crm-identity';
 import { secretBoxFromConfig } from './temporal-encryption';
 import { isLoopbackHost } from './server-observability';

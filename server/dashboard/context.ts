@@ -5,7 +5,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../connectors/postgres';
 import type { Logger } from '../../lib/logger';
 import type { PageSession } from './html';
-import type { HubSpotInstallSettings } from './hubspot-install';
+import type { HubSpotConfig, HubSpotOAuthConfig } from '../../connectors/hubspot/config';
+import type { SecretBox } from '../../lib/secret-box';
+
+/** Accounts whose CRM destination is a HubSpot OAuth app, and the box their tokens are sealed with. */
+export interface HubSpotInstallSettings {
+  apps: Readonly<Record<string, HubSpotConfig & { oauth: HubSpotOAuthConfig }>>;
+  box: SecretBox;
+}
 
 export interface DashboardOptions {
   /** The bootstrap admin's password (config server.dashboard.password or passwordFile). */

@@ -9,7 +9,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { VendorTokenStore } from '../../connectors/crm/vendor-token-store';
-import type { HubSpotConfig, HubSpotOAuthConfig } from '../../connectors/hubspot/config';
 import { RenewingToken } from '../../connectors/crm/renewing-token';
 import { HubSpotConnector } from '../../connectors/hubspot/hubspot-connector';
 import {
@@ -20,16 +19,9 @@ import {
 } from '../../connectors/hubspot/oauth';
 import { listVendorTokenInstalls } from '../../connectors/postgres';
 import type { Logger } from '../../lib/logger';
-import type { SecretBox } from '../../lib/secret-box';
 import { sameToken, type Viewer } from './auth';
-import type { DashboardOptions } from './context';
+import type { DashboardOptions, HubSpotInstallSettings } from './context';
 import { esc, page, time } from './html';
-
-/** Accounts whose CRM destination is a HubSpot OAuth app, and the box their tokens are sealed with. */
-export interface HubSpotInstallSettings {
-  apps: Readonly<Record<string, HubSpotConfig & { oauth: HubSpotOAuthConfig }>>;
-  box: SecretBox;
-}
 
 const STATE_TTL_MS = 10 * 60_000;
 
