@@ -62,6 +62,8 @@ async function main(): Promise<Record<string, unknown>> {
     const fake = await startFakeHubSpot();
     cleanups.push(() => fake.close());
     const config = parseConfig({
+      // A local bench setup: its secrets inline.
+      allowInlineSecrets: true,
       accounts: [
         {
           name: 'bench',
