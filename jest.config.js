@@ -10,11 +10,11 @@ const shared = { testEnvironment: 'node', transform };
 
 /** @type {import('jest').Config} */
 module.exports = {
-  // Four workers on the two-core CI machine: most test files spend their time waiting on timers,
-  // Temporal and the services they start, so more workers than cores fill the gaps (the whole suite:
-  // 799 s with two workers, 596 s with three, measured back to back on this machine; see README
-  // "Tests" for four).
-  maxWorkers: 4,
+  // Three workers on the two-core CI machine: most test files spend their time waiting on timers,
+  // Temporal and the services they start, so a third fills the gaps (the whole suite: 799 s with two
+  // workers, 596 s with three, measured back to back on this machine). Four kept the cores as busy
+  // and made timing-sensitive tests fail.
+  maxWorkers: 3,
   // A global option: inside `projects` Jest ignores it and every hook falls back to 5 s, which a busy
   // machine overruns while a beforeAll migrates a fresh database.
   testTimeout: 60_000,

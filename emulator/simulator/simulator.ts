@@ -54,8 +54,6 @@ interface ActiveCall {
   /** The live row was created by POST /calls (it exists before the first step). */
   fromApi: boolean;
   timing: CallTiming;
-  /** Simulated seconds per real second this call plays at. */
-  speed: number;
 }
 
 /** The simulator of one emulator; survives store replacement (its calls do not). */
@@ -293,27 +291,12 @@ export class CallSimulator {
   }
 
   /** Plays a planned call: one timer per step. */
-  private play(
-    store: EmulatorStore,
-    plan: CallPlan,
-    rng: Rng,
-    fromApi: boolean,
-    timing: CallTiming,
-    speed = this.config.speed,
-  ): void {
-    const call: ActiveCall = {
-      plan,
-      store,
-      timers: [],
-      realStart: Date.now(),
-      next: 0,
-      fromApi,
-      timing,
-      speed,
-    };
+  private play(store: EmulatorStore, plan: CallPlan, rng: Rng, fromApi: boolean, timing: CallTiming): void {
+    const call: ActiveCall = { plan, store, timers: [], realStart: Date.now(), next: 0, fromApi, timing };
     this.active.set(plan.callId, call);
     this.groundTruth.started(plan, fromApi, timing.longTalk !== undefined);
     this.stats.started[plan.scenario] = (this.stats.started[plan.scenario] ?? 0) + 1;
+    const speed = this.config.speed;
     plan.steps.forEach((step, i) => {
       const timer = setTimeout(() => this.playStep(call, i, rng), (step.at * 1000) / speed);
       call.timers.push(timer);
@@ -367,19 +350,10 @@ export class CallSimulator {
     this.unsubscribe = store.onChange((e) => this.onStoreChange(store, e));
   }
 
-  /**
-   * Whether calls created through POST /calls are played now. The real platform rings, connects and ends
-   * a call the CTI connector or the CLI places whether or not anyone simulates traffic, so `true` plays
-   * them always: at the simulator's speed while traffic runs, in real time while it is stopped. `'always'`
-   * plays them at the simulator's speed even while stopped; false never.
-   */
+  /** Whether calls created through POST /calls are played now. */
   private drivesApiCalls(): boolean {
-    return this.config.drive_api_calls !== false;
-  }
-
-  /** The speed a call placed through the API plays at now. */
-  private apiCallSpeed(): number {
-    return this.running || this.config.drive_api_calls === 'always' ? this.config.speed : 1;
+    const drive = this.config.drive_api_calls;
+    return drive === 'always' || (drive && this.running);
   }
 
   private onStoreChange(store: EmulatorStore, e: ChangeEvent): void {
@@ -414,7 +388,7 @@ export class CallSimulator {
         ...(timing.longTalk !== undefined ? { talk: timing.longTalk } : {}),
       });
       this.stats.api_calls++;
-      this.play(store, plan, rng, true, timing, this.apiCallSpeed());
+      this.play(store, plan, rng, true, timing);
     } catch (err) {
       this.stats.errors++;
       this.onError(err, `call ${String(row.id)} placed through the API`);
@@ -427,7 +401,7 @@ export class CallSimulator {
     if (!call) return;
     for (const t of call.timers) clearTimeout(t);
     const { plan } = call;
-    const at = Math.max(1, Math.floor(((Date.now() - call.realStart) * call.speed) / 1000));
+    const at = Math.max(1, Math.floor(((Date.now() - call.realStart) * this.config.speed) / 1000));
     const { ended, step } = hungUpPlan(plan, call.next, at);
     call.plan = ended;
     const rng = new Rng(hashSeed(this.config.seed, `hangup-${id}`));

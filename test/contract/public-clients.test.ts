@@ -264,28 +264,6 @@ describe('the platform public clients against the emulator', () => {
     });
   });
 
-  describe('the CTI connector (VoIPstudio/cti-connector)', () => {
-    it('places a call with the simulator off and sees it ring, then connect or end', async () => {
-      expect(emulator.simulator.status().running).toBe(false);
-      const placed = await send('POST', '/calls', {
-        token: emulator.admin.api_key,
-        body: { to: '441632960077' },
-      });
-      expect(placed.status).toBe(201);
-      const id = Number((placed.body.data as Json).id);
-      const initial = (placed.body.data as Json).state;
-      // The call rings a second in (real time, as the platform's): its state moves, or it has ended.
-      const deadline = Date.now() + 5000;
-      let seen: Answer;
-      do {
-        await new Promise((r) => setTimeout(r, 100));
-        seen = await send('GET', `/calls/${id}`, { token: emulator.admin.api_key });
-      } while (seen.status === 200 && (seen.body.data as Json).state === initial && Date.now() < deadline);
-      expect(seen.status === 404 || (seen.body.data as Json).state !== initial).toBe(true);
-      expect(emulator.simulator.ledger().calls.some((c) => c.call_id === id)).toBe(true);
-    });
-  });
-
   describe("callsync's client", () => {
     let client: PlatformClient;
     beforeAll(() => {
