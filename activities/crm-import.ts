@@ -26,13 +26,12 @@ import {
   advanceCrmImportCheckpoint,
   callDtmfDigitsOf,
   callTimelinesOf,
-  cdrLegsOf,
   countImportCalls,
   finishCrmImportCheckpoint,
   getCrmImportCheckpoint,
   hasCdrs,
   nextImportCallIds,
-  recordingsOf,
+  rawRecordsOfCalls,
   startCrmImportCheckpoint,
   userEmailsOf,
   type CrmImportScope,
@@ -219,14 +218,14 @@ async function buildLogs(
   const { db, account } = opts;
   if (callIds.length === 0) return [];
   const legs = new Map<number, Cdr[]>();
-  for (const row of await cdrLegsOf(db, account, callIds)) {
+  for (const row of await rawRecordsOfCalls(db, 'cdrs', account, callIds)) {
     const cdr = cdrSchema.safeParse(row.raw);
     if (!cdr.success || row.live_id === null) continue;
     const id = Number(row.live_id);
     legs.set(id, [...(legs.get(id) ?? []), cdr.data]);
   }
   const recordings = new Map<number, Monitor>();
-  for (const row of await recordingsOf(db, account, callIds)) {
+  for (const row of await rawRecordsOfCalls(db, 'recordings', account, callIds)) {
     const m = monitorSchema.safeParse(row.raw);
     if (m.success && row.live_id !== null) recordings.set(Number(row.live_id), m.data);
   }

@@ -55,30 +55,19 @@ export async function nextImportCallIds(
   return rows.map((r) => Number(r.live_id));
 }
 
-/** Every CDR leg (raw record) of these calls. */
-export function cdrLegsOf(
+/**
+ * The raw records of these calls in `table`: every CDR leg, or every recording (in id order, so the
+ * last one read is the newest).
+ */
+export function rawRecordsOfCalls(
   db: Kysely<Database>,
+  table: 'cdrs' | 'recordings',
   account: string,
   callIds: readonly number[],
 ): Promise<{ live_id: number | null; raw: unknown }[]> {
   if (callIds.length === 0) return Promise.resolve([]);
   return db
-    .selectFrom('cdrs')
-    .select(['live_id', 'raw'])
-    .where('account', '=', account)
-    .where('live_id', 'in', [...callIds])
-    .execute();
-}
-
-/** The recordings (raw records) of these calls. */
-export function recordingsOf(
-  db: Kysely<Database>,
-  account: string,
-  callIds: readonly number[],
-): Promise<{ live_id: number | null; raw: unknown }[]> {
-  if (callIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('recordings')
+    .selectFrom(table)
     .select(['live_id', 'raw'])
     .where('account', '=', account)
     .where('live_id', 'in', [...callIds])
