@@ -2,6 +2,7 @@
 // (a) README stays short, links every guide, and every relative link (and anchor) resolves;
 // (b) every ```json block is a valid callsync config (or fragment) or is marked as something else;
 // (c) every `npm run X` names a package.json script and every `callsync <command>` a CLI command.
+// It also keeps README's quick-start test command the one .ci/run runs.
 //
 // JSON blocks follow one convention, written before the block (blank lines between are allowed):
 // - no marker: a config, or a fragment of one. Its top-level keys must all be keys of the config
@@ -110,6 +111,22 @@ function relativeLinks(file: string): string[] {
 describe('README and the guides in docs/', () => {
   it('README is a front door: under 250 lines', () => {
     expect(read('README.md').split('\n').length).toBeLessThan(250);
+  });
+
+  it("README's quick start shows the test command .ci/run runs", () => {
+    const quickStart = read('README.md').split('\n## Quick start\n')[1]?.split('\n## ')[0] ?? '';
+    const block = /```sh\n([\s\S]*?)```/.exec(quickStart)?.[1] ?? '';
+    const commands = block
+      .split('\n')
+      .map((line) => line.replace(/#.*/, '').trim())
+      .filter(Boolean);
+    const ci = read('.ci/run')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .at(-1);
+    expect(commands).toEqual(['npm install && npm start', 'npm test']);
+    expect(commands).toContain(ci);
   });
 
   it('README links every guide in docs/', () => {
