@@ -19,7 +19,7 @@ COPY --from=build --chown=node:node /app/dist ./dist
 # Where compose's `keys` volume is mounted: created here so the volume starts owned by `node`.
 RUN mkdir -p /app/keys && chown node:node /app/keys && chmod 700 /app/keys
 ENV NODE_ENV=production
-# Worker memory (README, "Worker memory"): two malloc arenas, the compiled worker.
+# Worker memory (docs/deployment.md "Worker memory"): two malloc arenas, the compiled worker.
 ENV MALLOC_ARENA_MAX=2
 # The worker's /readyz (worker.healthPort, from this variable); compose checks the server's own port.
 ENV CALLSYNC_WORKER_HEALTH_PORT=8789

@@ -119,7 +119,7 @@ export function createErasureActivities(deps: ActivityDeps) {
     /**
      * The person's other identifiers (numbers and e-mails on their contacts, numbers cached as their
      * CRM contact), each stored as an erasure request of its own; their hashes go back to the
-     * workflow, which erases each of them (README "Erasure": linked identifiers).
+     * workflow, which erases each of them (docs/privacy.md "Erasure": linked identifiers).
      */
     async eraseLinked(input: ErasePersonInput): Promise<{ subjectHash: string; kind: 'number' | 'email' }[]> {
       const { subject } = await context(input.subjectHash);

@@ -1,4 +1,4 @@
-// CRM outcomes back on the CDR (README "Outcomes back on the CDR"). A pass per account reads the call
+// CRM outcomes back on the CDR (docs/crm.md "Outcomes back on the CDR"). A pass per account reads the call
 // logs whose outcome changed in the CRM since a cursor kept in PostgreSQL, and gives each call's CDR
 // the outcome's call label and a note, through PATCH /cdrs in batches. Exactly once per (call,
 // outcome): cdr_outcomes holds the outcome last seen per call, and a write is recorded as pending

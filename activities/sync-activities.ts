@@ -130,7 +130,7 @@ export function createSyncActivities(deps: ActivityDeps) {
     const page = await paginator.readAfter(cursor.afterId);
     ctx.heartbeat({ ...sums, page: cursor.page, stage: 'write', pageRecords: page.data.length });
 
-    // Records of erased people are anonymised before anything is written (README "Erasure").
+    // Records of erased people are anonymised before anything is written (docs/privacy.md "Erasure").
     const suppress = createSuppressor(
       erasureKey,
       await suppression.current(),

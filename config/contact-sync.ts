@@ -1,4 +1,4 @@
-// Configuration of the two-way contact sync (README "Contact sync"): when it runs, how contacts are
+// Configuration of the two-way contact sync (docs/contact-sync.md "Contact sync"): when it runs, how contacts are
 // matched, which side owns which field, and what a delete does on the other side.
 import { z } from 'zod';
 import { durationMs } from './duration';

@@ -26,7 +26,7 @@ export const codecEndpointSchema = z
     path: ['tokenFile'],
   });
 
-/** `metrics`: Prometheus endpoints (README "Metrics"). */
+/** `metrics`: Prometheus endpoints (docs/operations.md "Metrics"). */
 export const metricsConfigSchema = z
   .object({
     /**
@@ -55,7 +55,7 @@ export const metricsConfigSchema = z
     path: ['tokenFile'],
   });
 
-/** `worker`: settings of a `callsync worker` process (README "Health checks"). */
+/** `worker`: settings of a `callsync worker` process (docs/operations.md "Health checks"). */
 export const workerConfigSchema = z.object({
   /**
    * Port of the worker's /healthz and /readyz; 0 (the default) picks a free one, logged at start, so
@@ -70,7 +70,7 @@ export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type CodecEndpointConfig = z.infer<typeof codecEndpointSchema>;
 export type MetricsConfig = z.infer<typeof metricsConfigSchema>;
 
-/** `server.dashboard`: the operators' pages on callsync's server (README "Dashboard"). */
+/** `server.dashboard`: the operators' pages on callsync's server (docs/operations.md "Dashboard"). */
 export const dashboardConfigSchema = z
   .object({
     /** Serve the dashboard at /dashboard. */

@@ -1,5 +1,5 @@
 // Config of the CRM outcome write-back: the outcome an agent sets on a call log in the CRM becomes a
-// call label and a note on the call's CDR (README "Outcomes back on the CDR").
+// call label and a note on the call's CDR (docs/crm.md "Outcomes back on the CDR").
 import { z } from 'zod';
 import { durationMs } from './duration';
 

@@ -142,7 +142,7 @@ export const callbacksConfigSchema = z.object({
 export const configSchema = z.object({
   /**
    * Accept secrets written inline in the config (local setups: `npm start` sets it); otherwise every
-   * secret field must be `{ "env": "NAME" }` or `{ "file": "/path" }` (README "Secrets").
+   * secret field must be `{ "env": "NAME" }` or `{ "file": "/path" }` (docs/configuring.md "Secrets").
    */
   allowInlineSecrets: z.boolean().default(false),
   accounts: z.array(accountConfigSchema).min(1, 'at least one platform account is needed'),
@@ -205,7 +205,7 @@ export const configSchema = z.object({
         .prefault({}),
       /** Temporal's remote codec endpoint, for reading encrypted histories in the UI and CLI. */
       codec: codecEndpointSchema.prefault({}),
-      /** The dashboard's login (README "Dashboard"). */
+      /** The dashboard's login (docs/operations.md "Dashboard"). */
       dashboard: dashboardConfigSchema.prefault({}),
     })
     .prefault({}),
@@ -236,13 +236,13 @@ export const configSchema = z.object({
     })
     .prefault({}),
   crm: crmConfigSchema.prefault({}),
-  /** Two-way contact sync between the platform and the CRM (README "Contact sync"). */
+  /** Two-way contact sync between the platform and the CRM (docs/contact-sync.md "Contact sync"). */
   contacts: contactsConfigSchema.prefault({}),
   calls: callsConfigSchema.prefault({}),
   callbacks: callbacksConfigSchema.prefault({}),
   /** SMS and voicemail on the CRM contact, screen-pop on ringing calls, CRM outcomes back on CDRs. */
   conversations: conversationsConfigSchema.prefault({}),
-  /** CRM outcomes (call dispositions) back on the CDR as a label and a note (README "Outcomes back on the CDR"). */
+  /** CRM outcomes (call dispositions) back on the CDR as a label and a note (docs/crm.md "Outcomes back on the CDR"). */
   outcomes: outcomesConfigSchema.prefault({}),
   /** Warehouses besides PostgreSQL (which always holds the service's state and every stream). */
   warehouse: z
@@ -252,7 +252,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Report exports: the report catalogue, format and culture codes, and delivery (README "Report exports"). */
+  /** Report exports: the report catalogue, format and culture codes, and delivery (docs/reports.md "Report exports"). */
   reports: z
     .object({
       ...reportsBuildConfigShape,
@@ -264,13 +264,13 @@ export const configSchema = z.object({
       delivery: reportDeliveryConfigSchema.prefault({}),
     })
     .prefault({}),
-  /** Prometheus metrics of the server and workers (README "Metrics"). */
+  /** Prometheus metrics of the server and workers (docs/operations.md "Metrics"). */
   metrics: metricsConfigSchema.prefault({}),
-  /** A worker process's health endpoints (README "Health checks"). */
+  /** A worker process's health endpoints (docs/operations.md "Health checks"). */
   worker: workerConfigSchema.prefault({}),
-  /** Erasing one person (`callsync erase`; README "Erasure"). */
+  /** Erasing one person (`callsync erase`; docs/privacy.md "Erasure"). */
   erasure: erasureConfigSchema.prefault({}),
-  /** Transcripts for recordings that have none (off unless `google` is given; see README). */
+  /** Transcripts for recordings that have none (off unless `google` is given; docs/google.md "Transcripts for recordings that have none (Google Speech-to-Text)"). */
   transcription: z
     .object({
       google: googleTranscriptionConfigSchema

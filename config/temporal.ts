@@ -39,7 +39,7 @@ export const temporalConfigSchema = z.object({
   /** Temporal Cloud API key (sent as a bearer token, over TLS); a secret, no default. */
   apiKey: secret().optional(),
   /**
-   * Payload encryption (README "Personal data in Temporal"): the keys (`callsync keys generate`), or
+   * Payload encryption (docs/privacy.md "Personal data in Temporal"): the keys (`callsync keys generate`), or
    * `"off"` to store payloads in clear. Required: a worker or server refuses to start without it.
    */
   encryption: z.union([z.literal('off'), temporalEncryptionSchema]).optional(),

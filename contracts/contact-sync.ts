@@ -1,5 +1,5 @@
 // The two-way contact sync as its schedule and tests see it: one workflow run per account and CRM
-// each interval (README "Contact sync"). Ids carry the account's name only, no personal data.
+// each interval (docs/contact-sync.md "Contact sync"). Ids carry the account's name only, no personal data.
 import { workflowRef } from './workflow-ref';
 
 export interface ContactSyncInput {

@@ -1,6 +1,6 @@
 // Client libraries loaded when first used instead of when the process starts. Every connector's
 // library imported at start cost the idle worker about 200 MB and every `callsync` command seconds
-// of start-up; loaded on first use, a process pays only for what its configuration uses (README
+// of start-up; loaded on first use, a process pays only for what its configuration uses (docs/deployment.md
 // "Worker memory"). Types still come from `import type`, which loads nothing.
 
 /**

@@ -1,6 +1,6 @@
 // callsync's Prometheus metrics (prom-client): one registry per process, every name prefixed
 // `callsync_`. The receiver serves them at /metrics; a worker serves its own on worker.metricsPort
-// (activities count stream pages, CRM writes and callbacks where they happen). README "Metrics"
+// (activities count stream pages, CRM writes and callbacks where they happen). docs/operations.md "Metrics"
 // lists them.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 

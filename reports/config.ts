@@ -5,7 +5,7 @@ import { reportCulturesSchema, reportFormatsSchema } from './codes';
 
 /** Fields of the `reports` config section that the report builder reads. */
 export const reportsBuildConfigShape = {
-  /** Report id → report kind (and its options); see README "Reports and formats". */
+  /** Report id → report kind (and its options); see docs/reports.md "Reports and formats". */
   catalogue: reportCatalogueSchema,
   /** Schedule format code → csv | xlsx | pdf. */
   formats: reportFormatsSchema,

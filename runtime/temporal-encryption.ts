@@ -51,7 +51,7 @@ export function encryptionBlock(
 export const MISSING_ENCRYPTION_MESSAGE =
   'temporal.encryption: is not set, and callsync does not send personal data to Temporal in clear. ' +
   'Generate a key with `callsync keys generate --out <file>` and set temporal.encryption to the block it ' +
-  'prints (README "Personal data in Temporal"), or set temporal.encryption to "off" to store payloads in clear';
+  'prints (docs/privacy.md "Personal data in Temporal"), or set temporal.encryption to "off" to store payloads in clear';
 
 /**
  * The codec of `temporal.encryption`, or undefined when it is `"off"`; throws (naming the setting)
@@ -87,7 +87,7 @@ export function secretBoxFromConfig(
   if (!enc) {
     throw new EncryptionConfigError(
       'temporal.encryption: callsync keeps credentials in PostgreSQL only encrypted, under these keys; ' +
-        'set it (`callsync keys generate --out <file>`, README "Personal data in Temporal")',
+        'set it (`callsync keys generate --out <file>`, docs/privacy.md "Personal data in Temporal")',
     );
   }
   return new SecretBox(encryptionKeys(enc, read), enc.activeKeyId);

@@ -59,7 +59,7 @@ export class WorkerGroup {
  * 325 MB; a factor of 2 still peaked at 445 MB). It only schedules full GCs sooner: unlike
  * `--max-old-space-size` it can never make the process run out of heap on large pages.
  * Left alone when the process was started with a heap flag of its own (node args or NODE_OPTIONS).
- * Also see bin/callsync (MALLOC_ARENA_MAX, tsx's CommonJS hook) and README "Worker memory".
+ * Also see bin/callsync (MALLOC_ARENA_MAX, tsx's CommonJS hook) and docs/deployment.md "Worker memory".
  */
 export const WORKER_HEAP_FLAGS = ['--heap-growing-percent=50'];
 

@@ -277,7 +277,7 @@ export function configReference(): string {
     'do not edit by hand. A test fails when this file and the schema differ.',
     '',
     'Every secret field takes `{ "env": "NAME" }` or `{ "file": "/path" }`; inline text only with',
-    '`allowInlineSecrets` (README "Secrets"). Durations are `500ms`, `30s`, `5m`, `1h`, `2d` or milliseconds.',
+    '`allowInlineSecrets` ([Secrets](configuring.md#secrets)). Durations are `500ms`, `30s`, `5m`, `1h`, `2d` or milliseconds.',
     'A key under `x (type = "y")` applies when `x.type` is `"y"`; `[]` marks a list\'s items.',
     '',
     '| Key | Type | Default | Description |',

@@ -2,7 +2,7 @@
 # Installs the Debian packages the tests drive for real when they are missing: poppler-utils
 # (pdftotext reads the PDF reports back), nginx (TLS/mTLS in front of the Temporal dev server) and
 # chromium (the dashboard's browser test), docker-compose (Debian's compose v1, which validates
-# docker-compose.yml without a Docker engine), openssl (README's deployment commands, which the
+# docker-compose.yml without a Docker engine), openssl (docs/deployment.md's commands, which the
 # compose tests run) and prometheus (its promtool checks monitoring/'s config and unit-tests the
 # alert rules). Needs root or passwordless sudo when something is missing;
 # fails with the list of what is missing otherwise.

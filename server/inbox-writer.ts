@@ -40,7 +40,7 @@ export interface InboxWriterOptions {
   maxConcurrentFlushes?: number;
   /** Called after each successful commit that stored rows (e.g. to wake the relay). */
   onCommitted?: (stored: number) => void;
-  /** The suppression list's anonymiser, read once per commit (README "Erasure"); none when absent. */
+  /** The suppression list's anonymiser, read once per commit (docs/privacy.md "Erasure"); none when absent. */
   suppressor?: () => Promise<Suppressor | null>;
 }
 

@@ -64,7 +64,7 @@ export interface StartServerOptions {
   /** Where /metrics is served (never on the receiver's port without a token); not served when absent. */
   metricsEndpoint?: MetricsEndpoint | undefined;
   /**
-   * Anonymises deliveries about erased people before they are stored (the suppression list, README
+   * Anonymises deliveries about erased people before they are stored (the suppression list, docs/privacy.md
    * "Erasure"): the key of its hashes and the country of national numbers.
    */
   erasure?: { key: Buffer | undefined; defaultCountry: string } | undefined;

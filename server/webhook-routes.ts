@@ -134,7 +134,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
       try {
         const { outcome, entry } = await opts.inbox.store(inboxEntry(account, parsed.event, text));
         // elapsedTime runs from the request's first byte: when the event reached the receiver. The
-        // fast path gets the event as stored: an erased person's comes anonymised (README "Erasure").
+        // fast path gets the event as stored: an erased person's comes anonymised (docs/privacy.md "Erasure").
         const handed = storedEvent(parsed.event, entry);
         opts.fastPath?.(account, handed, Date.now() - reply.elapsedTime, entry.suppressed === true);
         return reply.code(200).send({ status: outcome });

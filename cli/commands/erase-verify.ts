@@ -3,7 +3,7 @@
 // built-in CRM's tables, the CRM mappings, the report outbox and the webhook inbox included), every
 // Temporal history (raw and decoded), every stream table of each account's BigQuery dataset
 // (warehouse.bigquery), and the report files (text, XLSX, PDF) and outbox messages. Reads only. Places it
-// cannot read (delivered e-mails, files in Drive, external CRMs) are named in README "Erasure" with
+// cannot read (delivered e-mails, files in Drive, external CRMs) are named in docs/privacy.md "Erasure" with
 // what an operator checks there.
 import type { Client } from '@temporalio/client';
 import type { CountryCode } from 'libphonenumber-js/max';
@@ -88,12 +88,12 @@ export function formatVerification(v: ErasureVerification): string {
       : [`LEFT (${v.left.length} places):`, ...v.left.map((l) => `  ${l}`)];
   if (v.unread.length > 0) {
     lines.push(
-      `not searched (files it cannot read: other formats, damaged or protected workbooks and PDFs; check or delete them by hand, README "Erasure"): ${v.unread.length}`,
+      `not searched (files it cannot read: other formats, damaged or protected workbooks and PDFs; check or delete them by hand, docs/privacy.md "Erasure"): ${v.unread.length}`,
       ...v.unread.map((f) => `  ${f}`),
     );
   }
   lines.push(
-    'not searched from here: delivered report e-mails and Drive/Sheets files, external CRM records: see README "Erasure"',
+    'not searched from here: delivered report e-mails and Drive/Sheets files, external CRM records: see docs/privacy.md "Erasure"',
   );
   return lines.join('\n');
 }

@@ -1,6 +1,6 @@
 // `callsync status`: the OUTCOMES section: per account and CRM, how many calls' CRM outcomes were
 // written back onto their CDRs, are waiting, were callsync's own (echo) or were refused by the
-// platform, with the refused ones and the platform's reason (README "Outcomes back on the CDR").
+// platform, with the refused ones and the platform's reason (docs/crm.md "Outcomes back on the CDR").
 import type { Kysely } from 'kysely';
 import {
   cdrOutcomeCounts,

@@ -106,7 +106,9 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Registers `users` on the CLI program. */
 export function registerUsersCommand(program: Command): void {
-  const users = program.command('users').description('Manage the dashboard\'s users (README "Dashboard")');
+  const users = program
+    .command('users')
+    .description('Manage the dashboard\'s users (docs/operations.md "Dashboard")');
   users
     .command('add <username>')
     .description('Add a user: an admin sees every account, a viewer only --accounts')

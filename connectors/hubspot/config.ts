@@ -12,7 +12,7 @@ export const hubspotOAuthSchema = z.object({
    * `https://<server>/dashboard/hubspot/callback`, also listed among the app's redirect URLs.
    */
   redirectUrl: z.url(),
-  /** Scopes the install asks for: the app's required scopes (README "Connecting HubSpot or Salesforce"). */
+  /** Scopes the install asks for: the app's required scopes (docs/crm.md "Connecting HubSpot or Salesforce"). */
   scopes: z.array(z.string().min(1)).min(1),
   /** HubSpot's consent page; only tests point it elsewhere. */
   authorizeUrl: z.url().default('https://app.hubspot.com/oauth/authorize'),

@@ -34,7 +34,7 @@ const COLLECTION = 200;
 const NUMBERS_PER_SEARCH = 50;
 const EMAILS_PER_QUERY = 100;
 
-/** The custom fields the sync needs on Contact and Lead (README "Contact sync"; callsync creates them). */
+/** The custom fields the sync needs on Contact and Lead (docs/contact-sync.md "Contact sync"; callsync creates them). */
 export const LINK_FIELD = 'Callsync_Contact__c';
 export const DELETED_FIELD = 'Callsync_Deleted__c';
 const CUSTOM_FIELDS: readonly CustomFieldSpec[] = [

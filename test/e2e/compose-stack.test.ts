@@ -1,4 +1,4 @@
-// The deployment as shipped: docker-compose.yml and callsync.example.json, with only what README
+// The deployment as shipped: docker-compose.yml and callsync.example.json, with only what docs/deployment.md
 // "Deploying with docker-compose" tells a user to fill in (the account's URL and user id in
 // callsync.json, the .env its commands write with the account's API key put in), run the way compose runs them (test/support/compose-services.ts): the `keys` and
 // `schedules` one-offs to completion, then `server` and two `worker`s, each in its own process.
@@ -22,7 +22,7 @@ import { startMoto, type RunningMoto } from '../support/moto-server';
 import {
   buildImage,
   composeConfig,
-  readmeEnv,
+  deploymentGuideEnv,
   root,
   runService,
   type Container,
@@ -81,8 +81,11 @@ describe('the compose stack as shipped', () => {
   beforeAll(async () => {
     // The platform's clock at the real time: recordings are then within the example's archive.maxAge.
     emulator = await startEmulator({ port: 0, seed: 27, cdrs: 200, now: new Date() });
-    // The emulator's key where README's .env says to put the platform user's API key.
-    const vars: Record<string, string> = { ...readmeEnv(), ACME_PLATFORM_API_KEY: emulator.admin.api_key };
+    // The emulator's key where the guide's .env says to put the platform user's API key.
+    const vars: Record<string, string> = {
+      ...deploymentGuideEnv(),
+      ACME_PLATFORM_API_KEY: emulator.admin.api_key,
+    };
     const compose = composeConfig(vars);
     temporal = await startTemporalDevServer();
     moto = await startMoto();
@@ -100,9 +103,9 @@ describe('the compose stack as shipped', () => {
     const garage = compose.services.garage!.environment! as Record<string, string>;
     await moto.createBucket(garage.GARAGE_DEFAULT_BUCKET!);
 
-    // callsync.json: the example with the account filled in, as README says.
+    // callsync.json: the example with the account filled in, as the guide says.
     const config = JSON.parse(readFileSync(join(root, 'callsync.example.json'), 'utf8')) as ExampleConfig;
-    // The webhook secret is the one README's .env commands generated (the config names it).
+    // The webhook secret is the one the guide's .env commands generated (the config names it).
     secret = vars.ACME_WEBHOOK_SECRET!;
     config.accounts[0]!.platform.baseUrl = emulator.baseUrl;
     config.accounts[0]!.platform.credentials.userId = emulator.admin.user_id;

@@ -125,7 +125,7 @@ const NAME_AND_OWNER: Record<string, FieldDef> = {
   Email: { kind: 'string', max: 80 },
   OwnerId: { kind: 'reference', refersTo: ['User'] },
 };
-/** The custom fields an org adds for callsync's contact sync (README "Contact sync"). */
+/** The custom fields an org adds for callsync's contact sync (docs/contact-sync.md "Contact sync"). */
 const CALLSYNC_FIELDS: Record<string, FieldDef> = {
   Callsync_Contact__c: { kind: 'string', max: 255 },
   Callsync_Deleted__c: { kind: 'datetime' },

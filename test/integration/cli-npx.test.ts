@@ -1,4 +1,4 @@
-// `npx callsync …`, as the README and the start banner recommend it: from the project folder, and
+// `npx callsync …`, as README, docs/local-stack.md and the start banner recommend it: from the project folder, and
 // through a symlink on PATH as `npm link` (and npm's node_modules/.bin) makes one. With no stack
 // running, `status` says so and how to start one, and exits 1.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,7 +11,7 @@ jest.setTimeout(120_000);
 
 describe('npx callsync', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'callsync-npx-'));
-  // Node 22+ with its npm and npx first on PATH, as the README has a user put it.
+  // Node 22+ with its npm and npx first on PATH, as README and docs/local-stack.md have a user put it.
   const nodeDir = execFileSync('bash', [join(root, 'scripts/node.sh')], { encoding: 'utf8' }).trim();
   const env = cliEnv({
     PATH: `${nodeDir}:${process.env.PATH ?? ''}`,

@@ -1,11 +1,11 @@
 // docker-compose.yml as a compose client reads it: Debian's docker-compose (scripts/debian-packages.sh
-// installs it; `config` needs no Docker engine) accepts it with the variables README's `.env`
+// installs it; `config` needs no Docker engine) accepts it with the variables docs/deployment.md's `.env`
 // commands write, refuses it without any one of them (no default password), and the file it
 // resolves publishes only the server on every interface and pins images their projects publish.
 // test/e2e/compose-stack.test.ts runs the callsync services of the same resolved file.
-import { composeConfig, readmeEnv, type ResolvedCompose } from '../support/compose-services';
+import { composeConfig, deploymentGuideEnv, type ResolvedCompose } from '../support/compose-services';
 
-const vars = readmeEnv();
+const vars = deploymentGuideEnv();
 
 /** A published port as `[ip:]published:target/protocol` (docker-compose 1.29 prints some in the long syntax). */
 function portText(port: unknown): string {
@@ -20,7 +20,7 @@ beforeAll(() => {
 });
 
 describe('docker-compose.yml', () => {
-  it('README sets every variable compose requires, each one it refuses to start without', () => {
+  it('docs/deployment.md sets every variable compose requires, each one it refuses to start without', () => {
     expect(Object.keys(vars).sort()).toEqual([
       'ACME_PLATFORM_API_KEY',
       'ACME_WEBHOOK_SECRET',

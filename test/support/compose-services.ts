@@ -57,16 +57,22 @@ export function composeConfig(vars: Record<string, string>): ResolvedCompose {
   return parse(result.stdout) as ResolvedCompose;
 }
 
-/** Runs the README's `.env` commands (the ```sh block of "Deploying with docker-compose") and reads the file. */
-export function readmeEnv(): Record<string, string> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Deploying with docker-compose'));
+/**
+ * Runs the `.env` commands of docs/deployment.md (the ```sh block of "Deploying with docker-compose")
+ * and reads the file.
+ */
+export function deploymentGuideEnv(): Record<string, string> {
+  const guide = readFileSync(join(root, 'docs', 'deployment.md'), 'utf8');
+  const start = guide.indexOf('## Deploying with docker-compose');
+  if (start < 0) throw new Error('docs/deployment.md has no "Deploying with docker-compose" section');
+  const section = guide.slice(start);
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   const commands = block && /^umask[\s\S]*?^EOF$/m.exec(block)?.[0];
-  if (!commands) throw new Error('README "Deploying with docker-compose" has no `cat > .env <<EOF` commands');
+  if (!commands)
+    throw new Error('docs/deployment.md "Deploying with docker-compose" has no `cat > .env <<EOF` commands');
   const dir = mkdtempSync(join(tmpdir(), 'callsync-dotenv-'));
   const run = spawnSync('bash', ['-euc', commands], { cwd: dir, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`the README's .env commands failed: ${run.stderr}`);
+  if (run.status !== 0) throw new Error(`docs/deployment.md's .env commands failed: ${run.stderr}`);
   const vars: Record<string, string> = {};
   for (const line of readFileSync(join(dir, '.env'), 'utf8').split('\n')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);

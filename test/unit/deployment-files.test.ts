@@ -1,5 +1,5 @@
 // The deployment files where no run shows them: the example config parses with the config schema
-// and keeps S3 keys out of the file, and the image keeps the promises the README makes. What the
+// and keeps S3 keys out of the file, and the image keeps the promises docs/deployment.md makes. What the
 // compose file does is run, not matched: test/e2e/compose-stack.test.ts starts its callsync services
 // as written, test/integration/compose-config.test.ts validates it with a compose client.
 import { randomBytes } from 'node:crypto';

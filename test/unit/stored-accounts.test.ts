@@ -98,10 +98,12 @@ describe('crm import', () => {
   });
 });
 
-describe('README "Onboarding a company"', () => {
+describe('docs/platform.md "Onboarding a company"', () => {
   it('shows an account file that `accounts add` accepts', () => {
-    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Onboarding a company'));
+    const guide = readFileSync(join(__dirname, '../../docs/platform.md'), 'utf8');
+    const start = guide.indexOf('## Onboarding a company');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const section = guide.slice(start);
     const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBeDefined();
     const account = parseAccountInput('globex', JSON.parse(block!) as unknown);

@@ -1,4 +1,4 @@
-// Endpoints beyond the spec that the platform's own clients use (see README "Beyond the spec"); kept
+// Endpoints beyond the spec that the platform's own clients use (see docs/emulator.md "Beyond the spec"); kept
 // apart from the spec's modules so the client's endpoint list shows them as extras.
 import type { PlatformCore } from '../core/http-core';
 import type { ListOptions } from '../core/pagination';

@@ -1,5 +1,5 @@
 // CRM outcomes written back to CDRs: what each call's CRM disposition was last seen as, and what
-// callsync wrote for it (README "Outcomes back on the CDR").
+// callsync wrote for it (docs/crm.md "Outcomes back on the CDR").
 import { sql, type Kysely } from 'kysely';
 import type { CdrOutcomeRow, CdrOutcomeState, Database } from '../tables';
 

@@ -39,7 +39,7 @@ const INSERT_SQL = `
   SELECT a, e, n, c, b,
          CASE WHEN s THEN 'done' ELSE 'pending' END,
          CASE WHEN s THEN now() END,
-         CASE WHEN s THEN 'suppressed: erased person (README "Erasure")' END
+         CASE WHEN s THEN 'suppressed: erased person (docs/privacy.md "Erasure")' END
     FROM ROWS FROM (
       unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
       jsonb_array_elements($5::jsonb), unnest($6::boolean[])

@@ -1,5 +1,5 @@
 // The two-way contact sync's state: links between platform contacts and CRM records, progress and
-// cursor per account and CRM, and ambiguous matches (README "Contact sync").
+// cursor per account and CRM, and ambiguous matches (docs/contact-sync.md "Contact sync").
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
