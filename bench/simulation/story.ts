@@ -34,6 +34,39 @@ async function workflowText(stack: SeedStack, workflowId: string): Promise<strin
   }
 }
 
+/**
+ * One line of what callsync made of a call, first in its story: CI output keeps a story's first
+ * lines only, and these say at once which path lost it (webhooks, the CDR sync, the workflow, the CRM).
+ */
+async function callSummary(stack: SeedStack, callId: number): Promise<string> {
+  const deliveries = (
+    (await stack.control('GET', '/webhooks/deliveries')) as { data: Delivery[] }
+  ).data.filter((d) => d.call_id === callId);
+  const { rows: inbox } = await stack.warehouse.query<{ status: string }>(
+    'SELECT status FROM webhook_inbox WHERE account = $1 AND call_id = $2',
+    [ACCOUNT, callId],
+  );
+  const { rows: cdrs } = await stack.warehouse.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM cdrs WHERE account = $1 AND live_id = $2',
+    [ACCOUNT, callId],
+  );
+  let lifecycle: string;
+  try {
+    const d = await stack.client.workflow.getHandle(callWorkflowId(ACCOUNT, callId)).describe();
+    lifecycle = `${d.status.name} (started ${d.startTime.toISOString()}${d.closeTime ? `, closed ${d.closeTime.toISOString()}` : ''})`;
+  } catch (err) {
+    lifecycle = err instanceof WorkflowNotFoundError ? 'never started' : String(err);
+  }
+  const statuses = [...new Set(inbox.map((r) => r.status))].join('/') || '-';
+  const logs = stack.hubspot
+    .objects('calls')
+    .filter((o) => o.properties.callsync_key === `${ACCOUNT}:${callId}`);
+  return (
+    `in short: deliveries ${deliveries.length} (${deliveries.filter((d) => d.ok).length} acknowledged), ` +
+    `inbox ${inbox.length} events (${statuses}), CDR rows synced ${cdrs[0]?.n ?? 0}, lifecycle ${lifecycle}, CRM logs ${logs.length}`
+  );
+}
+
 async function callStory(
   stack: SeedStack,
   clock: DayClock,
@@ -120,6 +153,11 @@ export async function storyOf(stack: SeedStack, clock: DayClock, broken: BrokenP
     lines.push(await workflowText(stack, callbackWorkflowId(ACCOUNT, key)));
   }
   if (broken.callId !== undefined) {
+    lines.splice(
+      1,
+      0,
+      await callSummary(stack, broken.callId).catch((e: unknown) => `in short: ${String(e)}`),
+    );
     const call = ledger.calls.find((c) => c.call_id === broken.callId);
     lines.push(...(await callStory(stack, clock, call, broken.callId)));
   }
