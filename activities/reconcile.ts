@@ -113,16 +113,30 @@ export async function notifyAnnouncedCalls(
  * older calls, and every call of a page that does not reconcile (a first read, a backfill window),
  * are only told, when webhooks announced them. An announced call whose hangup was lost and whose CDR
  * came later than the reconcile window (the platform late, the sync down for hours) would otherwise
- * wait for its four-hour limit.
+ * wait for its four-hour limit. A first read's CDRs written after it began (`watchedAfterId`) are
+ * calls that ended while callsync watched: reconciled as an incremental page's, since a first read of
+ * years of history takes hours, and a call whose webhooks were all lost then has no other way in.
  */
 export async function followCdrPage(
   temporal: Client,
   pool: Queryable,
-  opts: { account: string; taskQueue: string; windowMs: number; newest: string | null; reconcile: boolean },
+  opts: {
+    account: string;
+    taskQueue: string;
+    windowMs: number;
+    newest: string | null;
+    reconcile: boolean;
+    /** A first read's end of history (SyncCursor.watchedAfterId): CDRs after it are reconciled. */
+    watchedAfterId?: number;
+  },
   cdrs: readonly Cdr[],
 ): Promise<void> {
   if (!opts.reconcile) {
-    await notifyAnnouncedCalls(temporal, pool, opts.account, cdrs);
+    const after = opts.watchedAfterId;
+    const watched = after === undefined ? [] : cdrs.filter((c) => c.id > after);
+    if (watched.length > 0) await followCdrPage(temporal, pool, { ...opts, reconcile: true }, watched);
+    const history = after === undefined ? cdrs : cdrs.filter((c) => c.id <= after);
+    if (history.length > 0) await notifyAnnouncedCalls(temporal, pool, opts.account, history);
     return;
   }
   await reconcileCalls(temporal, opts, cdrs);

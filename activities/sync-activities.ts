@@ -182,7 +182,7 @@ export function createSyncActivities(deps: ActivityDeps) {
     // checkpoint has moved), and its waiting lifecycles would wait for their four-hour limit. A
     // retried page tells again (the event ids are the same); a lifecycle this starts looks the CDR
     // up with backoff until the write is in. Only incremental reads reconcile: a first read of the
-    // whole history is not "recent calls".
+    // whole history is not "recent calls", but what it finds after the history's end is.
     if (input.stream === 'cdrs' && deps.temporal) {
       await followCdrPage(
         deps.temporal,
@@ -193,6 +193,9 @@ export function createSyncActivities(deps: ActivityDeps) {
           windowMs: deps.config.calls.reconcileWindow,
           newest: next.max,
           reconcile: input.scope === '' && readsRecent(cursor),
+          ...(input.scope === '' && cursor.watchedAfterId !== undefined
+            ? { watchedAfterId: cursor.watchedAfterId }
+            : {}),
         },
         reconcilable,
       );
@@ -256,6 +259,12 @@ export function createSyncActivities(deps: ActivityDeps) {
         { lookbackMs: deps.config.sync.lookback, lateArrivalMs: deps.config.sync.lateArrival },
         Date.now(),
       );
+      // A first read of CDRs notes where the history ends: calls whose CDRs come after that are in
+      // flight while it reads (hours, for years of history) and are reconciled like a later run's.
+      if (input.stream === 'cdrs' && !readsRecent(cursor) && cursor.watchedAfterId === undefined)
+        cursor.watchedAfterId = await def
+          .list(deps.platform(input.account), { limit: 1, filter: [] })
+          .newestId();
       await setCheckpoint(warehouse.db, key, encodeCursor(cursor));
       return { runId, cursor };
     },

@@ -24,6 +24,12 @@ export interface SyncCursor {
    * reads after the largest id committed at least `sync.lateArrival` before it starts.
    */
   ended?: [number, number][];
+  /**
+   * A stream's first read (its whole history) of CDRs: the newest id when it began. Records with
+   * larger ids were written while callsync watched, so their calls are in flight and reconciled as
+   * an incremental read's are; the history before is not.
+   */
+  watchedAfterId?: number;
   /** The read reached its end (the next run starts a new one). */
   done?: true;
 }

@@ -27,7 +27,7 @@ export function decodeCursor(text: string): SyncCursor {
     if (typeof v !== 'string') throw new Error(`checkpoint cursor: ${field} must be a string or null`);
     return v;
   };
-  const optionalId = (field: 'afterId' | 'maxId'): number | undefined => {
+  const optionalId = (field: 'afterId' | 'maxId' | 'watchedAfterId'): number | undefined => {
     const v = value[field];
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
@@ -36,6 +36,7 @@ export function decodeCursor(text: string): SyncCursor {
   };
   const afterId = optionalId('afterId');
   const maxId = optionalId('maxId');
+  const watchedAfterId = optionalId('watchedAfterId');
   const ended = decodeEnded(value.ended);
   return {
     since: optionalText('since'),
@@ -47,6 +48,7 @@ export function decodeCursor(text: string): SyncCursor {
     afterId: afterId ?? 0,
     ...(maxId !== undefined ? { maxId } : {}),
     ...(ended !== undefined ? { ended } : {}),
+    ...(watchedAfterId !== undefined ? { watchedAfterId } : {}),
     ...(value.done === true ? { done: true } : {}),
   };
 }
@@ -155,6 +157,7 @@ export function advanceCursor(cursor: SyncCursor, page: PageProgress, now: numbe
     maxId,
   };
   if (cursor.ended !== undefined) next.ended = page.done ? [...cursor.ended, [now, maxId]] : cursor.ended;
+  if (cursor.watchedAfterId !== undefined) next.watchedAfterId = cursor.watchedAfterId;
   if (page.done) next.done = true;
   return next;
 }

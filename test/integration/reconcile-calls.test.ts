@@ -167,6 +167,37 @@ describe('reconcileCalls', () => {
       await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 702)).describe()).rejects.toThrow();
     });
   }, 120_000);
+
+  it("starts the calls a first read finds after the history's end, and none of the history's", async () => {
+    await withStandInWorker(temporal.address, taskQueue, async () => {
+      // The first read began when CDR 20 was the newest: call 801 is history, call 802's CDR was
+      // written while callsync read (its webhooks all lost), call 803's too but a day older by date.
+      const page = [
+        cdr(19, 801, '2026-11-20 11:00:00'),
+        cdr(21, 802, '2026-11-20 11:30:00'),
+        cdr(22, 803, '2026-11-19 09:00:00'),
+      ];
+      await followCdrPage(
+        client,
+        w.pool,
+        {
+          account: ACCOUNT,
+          taskQueue,
+          windowMs: 24 * HOUR,
+          newest: '2026-11-20 11:30:00',
+          reconcile: false,
+          watchedAfterId: 20,
+        },
+        page,
+      );
+      const state = (callId: number) =>
+        client.workflow.getHandle(callWorkflowId(ACCOUNT, callId)).query(signalsQuery);
+      expect((await state(802)).input).toEqual({ account: ACCOUNT, callId: 802, fromCdr: true });
+      await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 801)).describe()).rejects.toThrow();
+      // Watched, but outside the reconcile window: as on an incremental page, not started.
+      await expect(client.workflow.getHandle(callWorkflowId(ACCOUNT, 803)).describe()).rejects.toThrow();
+    });
+  }, 120_000);
 });
 
 /** A platform hangup event (the stand-in lifecycle ends at one). */

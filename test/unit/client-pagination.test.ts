@@ -217,6 +217,17 @@ describe('isLastPage', () => {
 });
 
 describe('keyset reads', () => {
+  it('find the newest id with one record sorted by id descending, 0 for an empty collection', async () => {
+    const { client, seen } = testClient(served([5, 12, 9]));
+    expect(await client.history.cdrs.list({ limit: 500 }).newestId()).toBe(12);
+    expect([seen[0]!.query.get('sort'), seen[0]!.query.get('dir'), seen[0]!.query.get('limit')]).toEqual([
+      'id',
+      'DESC',
+      '1',
+    ]);
+    expect(await testClient(served([])).client.history.cdrs.list().newestId()).toBe(0);
+  });
+
   it('ask for id > N in the filter, sort=id, dir=ASC and page 1, and go on after the last id', async () => {
     const { client, seen } = testClient(served(range(1, 7)));
     const list = client.history.cdrs.list({ limit: 3, filter: filter<Cdr>().eq('type', 'O') });

@@ -215,6 +215,25 @@ describe('advanceCursor', () => {
     ]);
   });
 
+  it("keeps a first read's end of history through its pages, and the next run drops it", () => {
+    const first: SyncCursor = {
+      since: null,
+      until: null,
+      page: 1,
+      max: null,
+      afterId: 0,
+      ended: [],
+      watchedAfterId: 70,
+    };
+    const mid = advanceCursor(first, { pageMax: null, lastId: 40, done: false }, NOW);
+    expect(mid.watchedAfterId).toBe(70);
+    const done = advanceCursor(mid, { pageMax: null, lastId: 90, done: true }, NOW);
+    expect(done.watchedAfterId).toBe(70);
+    const next = nextRunCursor(done, cdrs, overlap, NOW);
+    expect(next.watchedAfterId).toBeUndefined();
+    expect(readsRecent(next)).toBe(true);
+  });
+
   it('compares ids by value, not as text', () => {
     expect(advanceCursor({ ...start, max: '9' }, { pageMax: '10', lastId: 1, done: false }, NOW).max).toBe(
       '10',
@@ -275,6 +294,7 @@ describe('encodeCursor and decodeCursor', () => {
       afterId: 4000,
       maxId: 4000,
       ended: [[NOW, 3000]],
+      watchedAfterId: 3500,
     };
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
     expect(decodeCursor(encodeCursor({ ...cursor, done: true }))).toEqual({ ...cursor, done: true });

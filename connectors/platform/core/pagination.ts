@@ -163,6 +163,22 @@ export class Paginator<T> implements AsyncIterable<T> {
     };
   }
 
+  /** The largest id the filter matches now (0 when none): page 1 of one record, sort=id, dir=DESC. */
+  async newestId(): Promise<number> {
+    const raw = await this.fetchPage(
+      {
+        page: 1,
+        limit: 1,
+        filter: encodeFilter(this.options.filter),
+        group_by: this.options.groupBy,
+        sort: 'id',
+        dir: 'DESC',
+      },
+      this.options.signal,
+    );
+    return raw.data.length > 0 ? (numericId(raw.data[0]) ?? 0) : 0;
+  }
+
   /**
    * Reads the records after `afterId`: page 1 of the filter and `id > afterId`, sort=id, dir=ASC.
    * Keyset pages stay exact while records are inserted and when the server returns fewer rows than
