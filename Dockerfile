@@ -21,6 +21,7 @@ RUN mkdir -p /app/keys && chown node:node /app/keys && chmod 700 /app/keys
 ENV NODE_ENV=production
 # Worker memory (docs/deployment.md "Worker memory"): two malloc arenas, the compiled worker.
 ENV MALLOC_ARENA_MAX=2
+ENV CALLSYNC_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
 # The worker's /readyz (worker.healthPort, from this variable); compose checks the server's own port.
 ENV CALLSYNC_WORKER_HEALTH_PORT=8789
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["node", "bin/healthcheck.mjs"]

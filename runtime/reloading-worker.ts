@@ -16,7 +16,7 @@ import type { Logger } from '../lib/logger';
 import { createActivityDeps, type RuntimeDeps } from './activity-deps';
 import { watchStoredAccounts } from './account-watch';
 import { withStoredAccounts } from './stored-accounts';
-import { bundleWorkflows, createWorker, type WorkerGroup } from './worker';
+import { bundleWorkflows, createWorker, prebuiltWorkflowBundle, type WorkerGroup } from './worker';
 
 /** One set of activity dependencies and the workers that run on them. */
 export interface WorkerGeneration {
@@ -34,7 +34,8 @@ export interface ReloadingWorkerOptions {
   logger: Logger;
   /** How often the stored accounts are looked at (default runtime/account-watch.ts's). */
   pollMs?: number;
-  /** A workflow bundle built ahead; else the workflows are bundled once, here. */
+  /** A workflow bundle built ahead (default: the one CALLSYNC_WORKFLOW_BUNDLE names); else the
+   *  workflows are bundled once, here. */
   workflowBundlePath?: string;
   vendorQueuesOnly?: boolean;
   /** Told of each generation once it runs (health checks follow the current one). */
@@ -56,7 +57,8 @@ export async function startReloadingWorker(opts: ReloadingWorkerOptions): Promis
   const ssl = postgresSsl(fileConfig.database.sslmode, fileConfig.database.sslCa);
   const watchDb = createDatabase(opts.databaseUrl, { ...(ssl !== undefined ? { ssl } : {}), max: 1 });
   await migrateToLatest(watchDb.db);
-  const workflowCode = opts.vendorQueuesOnly || opts.workflowBundlePath ? undefined : await bundleWorkflows();
+  const workflowBundlePath = opts.workflowBundlePath ?? prebuiltWorkflowBundle();
+  const workflowCode = opts.vendorQueuesOnly || workflowBundlePath ? undefined : await bundleWorkflows();
   let built = 0;
 
   const build = async (): Promise<WorkerGeneration> => {
@@ -74,7 +76,7 @@ export async function startReloadingWorker(opts: ReloadingWorkerOptions): Promis
         deps,
         security: config.temporal,
         ...(workflowCode !== undefined ? { workflowCode } : {}),
-        ...(opts.workflowBundlePath ? { workflowBundlePath: opts.workflowBundlePath } : {}),
+        ...(workflowBundlePath ? { workflowBundlePath } : {}),
         ...(opts.vendorQueuesOnly ? { vendorQueuesOnly: true } : {}),
       });
       built++;

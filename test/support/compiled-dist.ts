@@ -3,7 +3,7 @@
 // The first caller builds under a lock (an atomic mkdir); the others wait for it. Inside the project,
 // so the output resolves node_modules as dist/ does; global-teardown deletes it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '../..');
@@ -41,6 +41,17 @@ export function compiledDist(): string {
       { cwd: root, encoding: 'utf8' },
     );
     if (tsc.status !== 0) throw new Error(`npm run build (tsc) failed:\n${tsc.stdout}${tsc.stderr}`);
+    // The build's workflow bundle: the one global-setup made from the same sources, else made here.
+    const bundle = process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE;
+    if (bundle) copyFileSync(bundle, join(dir, 'workflow-bundle.js'));
+    else {
+      const made = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'scripts/bundle-workflows.ts'), join(dir, 'workflow-bundle.js')],
+        { cwd: root, encoding: 'utf8' },
+      );
+      if (made.status !== 0) throw new Error(`bundling the workflows failed:\n${made.stdout}${made.stderr}`);
+    }
     writeFileSync(done, '');
     return dir;
   } finally {

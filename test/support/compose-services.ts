@@ -185,6 +185,8 @@ export function runService(
   const path = (value: string) => {
     for (const [target, here] of mounts)
       if (value.startsWith(target)) return here + value.slice(target.length);
+    if (value.startsWith(`${image.workdir}/`))
+      return join(opts.image.app, value.slice(image.workdir.length + 1));
     return value;
   };
   const list = (v: string[] | string | undefined) =>
@@ -197,7 +199,7 @@ export function runService(
   const env: NodeJS.ProcessEnv = {
     PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
     HOME: dir,
-    ...image.env,
+    ...Object.fromEntries(Object.entries(image.env).map(([k, v]) => [k, path(v)])),
   };
   for (const [k, v] of Object.entries(spec.environment ?? {}))
     if (v !== null && !without.includes(k)) env[k] = path(hosts(String(v)));

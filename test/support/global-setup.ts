@@ -47,6 +47,9 @@ export default async function globalSetup(): Promise<void> {
   const bundlePath = join(bundleDir, 'workflows.js');
   writeFileSync(bundlePath, bundle.code);
   process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE = bundlePath;
+  // Every worker process the tests start loads it, as the image's workers load the one the build
+  // wrote (runtime/worker.ts WORKFLOW_BUNDLE_ENV), instead of bundling again.
+  process.env.CALLSYNC_WORKFLOW_BUNDLE = bundlePath;
   // Where the compiled build goes, once, when a test file first needs it (test/support/compiled-dist.ts).
   process.env.CALLSYNC_TEST_DIST = join(resolve(__dirname, '../..'), '.scratch', `dist-${process.pid}`);
 }
