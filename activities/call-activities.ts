@@ -17,7 +17,7 @@ import { contactLookupOf } from './contact-lookup';
 import { callbacksOf, crmRulesOf } from '../config/account-settings';
 import { resolveCallOwner } from '../connectors/crm/call-owner';
 import { chooseContact } from '../connectors/crm/match';
-import { toE164 } from '../connectors/crm/phone';
+import { toE164 } from '../lib/phone';
 import { ensureUnknownContact, upsertCallLog, upsertTask } from '../connectors/crm/upsert';
 import type { Cdr, Monitor } from '../connectors/platform';
 import { ivrChoices, ivrRouteText } from '../connectors/crm/ivr-route';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { CountryCode } from 'libphonenumber-js';
 import { CONTACT_FIELDS, type ContactField } from '../../config/contact-sync';
-import { toE164 } from '../../connectors/crm/phone';
+import { toE164 } from '../../lib/phone';
 
 /** The synced fields of one side's record, normalised; null when empty. */
 export type ContactState = Record<ContactField, string | null>;
