@@ -48,7 +48,7 @@ import {
 import { platformTimeOrUndefined } from '../sync/time';
 import { callerKey } from '../lib/caller-key';
 import { metrics } from '../lib/metrics';
-import { workflowIdKey } from '../runtime/temporal-encryption';
+import { workflowIdKey } from '../lib/encryption-keys';
 import { maskPhoneNumbers } from '../lib/redact-pii';
 import type { ActivityDeps } from './deps';
 import { spendCrmDailyBudget } from './vendor-budget';
