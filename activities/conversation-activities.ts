@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { CountryCode } from 'libphonenumber-js';
 import { destinationIdOf, type CrmConnector, type MessageLog } from '../connectors/crm/crm-connector';
 import { chooseContact } from '../connectors/crm/match';
-import { toE164 } from '../connectors/crm/phone';
+import { toE164 } from '../lib/phone';
 import { upsertMessageLog } from '../connectors/crm/upsert';
 import { filter, type Sms } from '../connectors/platform';
 import {

@@ -30,7 +30,7 @@ import {
 } from '../lib/erasure/identity';
 import { linkedSubjects } from '../lib/erasure/links';
 import { subjectMatcher } from '../lib/erasure/matchers';
-import { erasureHashKey } from '../runtime/temporal-encryption';
+import { erasureHashKey } from '../lib/encryption-keys';
 import type { ActivityDeps } from './deps';
 import { eraseFromBigQuery } from './erasure-bigquery';
 import { createErasureExternalActivities, type ErasureContext } from './erasure-external';

@@ -26,7 +26,7 @@ import {
 import { subjectMatcher } from '../lib/erasure/matchers';
 import { unknownContactKey } from '../connectors/crm/upsert';
 import { callerKey } from '../lib/caller-key';
-import { erasureHashKey, payloadCodecFromConfig, workflowIdKey } from '../runtime/temporal-encryption';
+import { erasureHashKey, payloadCodecFromConfig, workflowIdKey } from '../lib/encryption-keys';
 import { historiesNaming, namesPerson, type HistoryHit } from './erasure-histories';
 import { rebuildRemovedReports } from './erasure-report-rebuild';
 import { eraseFromReportFiles, regenerateCommand, reportDirs } from './erasure-reports';

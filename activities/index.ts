@@ -1,5 +1,7 @@
 import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
+import { createCallbackActivities } from './callback-activities';
+import { createCallCrm } from './call-crm';
 import { createCallCatchUpActivities } from './call-catch-up';
 import { createCallRetryActivities } from './call-failure-retry';
 import type { ActivityDeps } from './deps';
@@ -24,10 +26,13 @@ export type { ActivityDeps } from './deps';
  * one failure mapping (and heartbeats while it runs), wrapped here so no activity can forget it.
  */
 export function createActivities(deps: ActivityDeps) {
+  // Call logs and callback tasks share the CRM's caches and this worker's batches.
+  const callCrm = createCallCrm(deps);
   return withFailureMappingAll({
     ...createSyncActivities(deps),
     ...createAudioActivities(deps),
-    ...createCallActivities(deps),
+    ...createCallActivities(deps, callCrm),
+    ...createCallbackActivities(deps, callCrm),
     ...createCallCatchUpActivities(deps),
     ...createCallRetryActivities(deps),
     ...createDialActivities(deps),

@@ -5,7 +5,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import type { ScreenPopConfig } from '../config/conversations';
 import type { CrmConnector, CrmContact } from '../connectors/crm/crm-connector';
 import { chooseContact } from '../connectors/crm/match';
-import { toE164 } from '../connectors/crm/phone';
+import { toE164 } from '../lib/phone';
 import { NotFoundError } from '../connectors/platform';
 import type { ScreenPopInput, ScreenPopResult } from '../contracts';
 import { contactLookupOf } from './contact-lookup';

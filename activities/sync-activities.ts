@@ -37,7 +37,7 @@ import { followCdrPage } from './reconcile';
 import { nudgeRecordingChanges } from './recording-nudge';
 import { lagSeconds, metrics } from '../lib/metrics';
 import { createSuppressor } from '../lib/erasure/suppress';
-import { erasureHashKey } from '../runtime/temporal-encryption';
+import { erasureHashKey } from '../lib/encryption-keys';
 
 export interface OpenSyncInput {
   account: string;

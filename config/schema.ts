@@ -9,7 +9,7 @@ import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
-import { sslModeSchema } from '../connectors/postgres/tls';
+import { sslModeSchema } from '../connectors/postgres/tls-config';
 import { temporalConfigSchema } from './temporal';
 import {
   codecEndpointSchema,
@@ -19,7 +19,7 @@ import {
 } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
-import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive';
+import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive-config';
 import { erasureConfigSchema } from './erasure';
 import { conversationsConfigSchema } from './conversations';
 import { outcomesConfigSchema } from './outcomes';

@@ -80,7 +80,7 @@ export function callbackWorkflowId(account: string, callerKey: string): string {
 
 /**
  * The id callbacks had before ids were hashed (the number in clear); such callbacks still running are
- * signalled under it until they end (activities/call-activities.ts).
+ * signalled under it until they end (activities/callback-activities.ts).
  */
 export function legacyCallbackWorkflowId(account: string, number: string): string {
   return `callback-${account}-${number}`;

@@ -2,7 +2,7 @@
 // the platform emulator (with new calls arriving over time), embedded PostgreSQL, the Temporal dev
 // server with its UI — then the worker and the sync schedules. stop() takes it all down in order.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import { mirrorReportSchedules } from '../activities/report-schedule-mirror';
@@ -20,9 +20,9 @@ import { applyConversationsSchedules } from '../runtime/conversations-schedule';
 import { applyCrmOutcomesSchedules } from '../runtime/outcomes-schedule';
 import { applySchedules, type ApplySchedulesResult } from '../runtime/schedules';
 import { connectTemporalClient } from '../runtime/temporal-connection';
-import { erasureHashKey, temporalDataConverter } from '../runtime/temporal-encryption';
+import { temporalDataConverter } from '../runtime/temporal-encryption';
+import { erasureHashKey } from '../lib/encryption-keys';
 import { serverObservability } from '../runtime/server-observability';
-import { localCodecTokenFile, localDashboardPasswordFile, localEncryption } from './local-keys';
 import { dashboardSettings } from '../runtime/dashboard-settings';
 import { startReloadingWorker, type WorkerGeneration } from '../runtime/reloading-worker';
 import { watchStoredAccounts } from '../runtime/account-watch';
@@ -30,20 +30,22 @@ import { withStoredAccounts } from '../runtime/stored-accounts';
 import { storedAccountsFingerprint } from '../connectors/postgres';
 import { startServer, type RunningServer } from '../server';
 import { startEmbeddedPostgres, stopLeftoverPostgres } from './embedded-postgres';
+import { localDefaults, readJson, withLocalSecrets } from './local-config';
+import {
+  EMULATOR_ACCOUNT,
+  emulatorAccounts,
+  registerEmulatorWebhook,
+  startEmulatorTraffic,
+} from './local-emulator';
+import { stackBanner } from './stack-banner';
 import { claimDataDir, removeStackFile, writeStackFile } from './stack-file';
 import { readStackState, saveStackState } from './stack-state';
 import { startTemporalDevServer } from './temporal-dev-server';
 
 type Env = Record<string, string | undefined>;
 
-/** How much recording audio the local stack archives by default (archive.maxAge): the emulator's last day, about 35 MB. */
-export const LOCAL_ARCHIVE_MAX_AGE = '1d';
-
 /** The worker gives up on in-flight activities after its shutdownForceTime (15 s); this bounds the rest. */
 const WORKER_STOP_TIMEOUT_MS = 25_000;
-
-/** Name of the account that stands for the emulator. */
-export const EMULATOR_ACCOUNT = 'local';
 
 export interface LocalStackOptions {
   /** Local state: postgres/, temporal.db, archive/, local-stack.json. */
@@ -84,56 +86,6 @@ export interface LocalStack {
   stop(): Promise<ShutdownReport>;
 }
 
-function readJson(file: string | undefined): Partial<CallsyncConfigInput> {
-  if (!file || !existsSync(file)) return {};
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Partial<CallsyncConfigInput>;
-  } catch {
-    return {}; // loadConfig reports the unreadable file with its reason
-  }
-}
-
-/**
- * Registers callsync's receiver as the emulator's webhook (every call state change and received
- * SMS). The emulator sends a test event first. A failure is logged, not fatal: the sync runs on.
- */
-async function registerEmulatorWebhook(emulator: RunningEmulator, url: string, log: Logger): Promise<void> {
-  try {
-    const res = await fetch(`${emulator.origin}/_emulator/webhooks`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'callsync', categories: ['call_state_change', 'sms_received'], url }),
-    });
-    if (!res.ok) {
-      const why = (await res.text()).slice(0, 300).replaceAll(new URL(url).pathname, '/webhooks/…');
-      throw new Error(`HTTP ${res.status}: ${why}`);
-    }
-    log.info('emulator webhook registered to the local receiver');
-  } catch (err) {
-    log.warn(
-      { err },
-      'could not register the emulator webhook; webhooks will not arrive (polling still syncs)',
-    );
-  }
-}
-
-/** Starts the emulator's call simulator at a gentle rate; false (logged) when it cannot. */
-async function startSimulator(emulator: RunningEmulator, log: Logger): Promise<boolean> {
-  try {
-    const res = await fetch(`${emulator.origin}/_emulator/simulator/start`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rate_per_minute: 6, speed: 4, transcript_delay_s: 240, advance_clock: true }),
-    });
-    if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
-    log.info('call simulator started (6 calls a minute)');
-    return true;
-  } catch (err) {
-    log.warn({ err }, 'could not start the call simulator; adding plain CDRs instead');
-    return false;
-  }
-}
-
 /** Starts the local stack; on failure, stops what was already started and rethrows. */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
   const env = opts.env ?? process.env;
@@ -159,18 +111,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     let emulator: RunningEmulator | undefined;
     // The local account's webhook secret: new on every start, as the emulator's webhook is registered anew.
     const webhookSecret = randomBytes(24).toString('base64url');
-    const defaults: Partial<CallsyncConfigInput> = {
-      // A local setup: the emulator's account below, and a config file's own, may hold secrets inline.
-      allowInlineSecrets: true,
-      database: { embeddedDir: join(opts.dataDir, 'postgres') },
-      // The emulator's 183 days of recordings are about 8 GB of audio; locally, the last day's (35 MB) do.
-      archive: { dir: join(opts.dataDir, 'archive'), maxAge: LOCAL_ARCHIVE_MAX_AGE },
-      // Report files and, with no SMTP configured, report e-mails (.eml) stay under the data directory.
-      reports: {
-        directory: join(opts.dataDir, 'reports'),
-        delivery: { email: { outboxDir: join(opts.dataDir, 'outbox') } },
-      },
-    };
+    const defaults = localDefaults(opts.dataDir);
     if (!hasAccount) {
       emulator = await startOnFreePort(
         opts.emulatorPort ?? 8787,
@@ -179,38 +120,12 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       );
       const running = emulator;
       stops.add('the platform emulator', () => running.close());
-      defaults.accounts = [
-        {
-          name: EMULATOR_ACCOUNT,
-          platform: {
-            baseUrl: emulator.baseUrl,
-            credentials: { type: 'apiKey', userId: emulator.admin.user_id, apiKey: emulator.admin.api_key },
-          },
-          webhookSecret,
-        },
-      ];
+      defaults.accounts = emulatorAccounts(emulator, webhookSecret);
     }
     let config = loadConfig({ file: configFile, env, defaults });
-    // Payloads in Temporal are encrypted locally too, with keys kept under the data directory.
-    const generatedEncryption = config.temporal.encryption ? undefined : localEncryption(opts.dataDir);
-    if (generatedEncryption)
-      config = { ...config, temporal: { ...config.temporal, encryption: generatedEncryption } };
-    // The dashboard's login: a generated password in a file (never printed) unless one is configured.
-    const dashboardConfig = config.server.dashboard;
-    if (dashboardConfig.enabled && !dashboardConfig.password && !dashboardConfig.passwordFile) {
-      const passwordFile = localDashboardPasswordFile(opts.dataDir);
-      config = { ...config, server: { ...config.server, dashboard: { ...dashboardConfig, passwordFile } } };
-    }
-    // The codec endpoint's bearer token: generated in a file (never printed) unless one is configured.
-    const codecConfig = config.server.codec;
-    if (!codecConfig.token && !codecConfig.tokenFile) {
-      const tokenFile = localCodecTokenFile(opts.dataDir);
-      config = { ...config, server: { ...config.server, codec: { ...codecConfig, tokenFile } } };
-    }
-    // /metrics on a port of its own (a free one, on loopback) unless one or a token is configured.
-    if (config.metrics.serverPort === undefined && !config.metrics.token && !config.metrics.tokenFile) {
-      config = { ...config, metrics: { ...config.metrics, serverPort: 0 } };
-    }
+    const local = withLocalSecrets(config, opts.dataDir);
+    config = local.config;
+    const generatedEncryption = local.generatedEncryption;
     const { dashboard } = dashboardSettings(config);
     logger = opts.createLogger(config.logLevel);
     const log = logger;
@@ -361,23 +276,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     if (emulator)
       await registerEmulatorWebhook(emulator, server.webhookUrl(EMULATOR_ACCOUNT, webhookSecret), log);
 
-    if (emulator) {
-      const em = emulator;
-      // Live call traffic: the simulator places calls (with their webhooks, live calls, CDRs and
-      // late transcripts) and moves the emulator's clock along. Without it, plain CDRs keep arriving.
-      if (await startSimulator(em, log)) {
-        stops.add('the call simulator', async () => {
-          await fetch(`${em.origin}/_emulator/simulator/stop`, { method: 'POST' }).catch(() => undefined);
-        });
-      } else {
-        const tickMs = opts.tickMs ?? 10_000;
-        const timer = setInterval(() => {
-          em.store.clock.advance(tickMs);
-          em.store.addCdrs(em.admin.customer_id, 1 + Math.floor(Math.random() * 3));
-        }, tickMs);
-        stops.add('the CDR timer', () => clearInterval(timer));
-      }
-    }
+    if (emulator) await startEmulatorTraffic(emulator, stops, log, opts.tickMs ?? 10_000);
 
     saveStackState(opts.dataDir, state);
     // Lets `callsync status` and friends in another shell find this stack.
@@ -411,45 +310,18 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       schedules,
       server,
       banner: () =>
-        [
-          'callsync is running (Ctrl-C stops everything)',
-          ...(emulator ? [`  platform emulator   ${emulator.baseUrl}`] : []),
-          `  Temporal            ${temporalAddress}`,
-          ...(temporalUiUrl ? [`  Temporal UI         ${temporalUiUrl}`] : []),
-          `  warehouse           ${config.database.url ? '(DATABASE_URL)' : databaseUrl}`,
-          ...(config.warehouse.bigquery
-            ? [
-                `  BigQuery            ${config.warehouse.bigquery.projectId}.${config.warehouse.bigquery.dataset} (${config.warehouse.bigquery.location})`,
-              ]
-            : []),
-          ...(config.archive.gcs
-            ? [`  audio archive       gs://${config.archive.gcs.bucket}/${config.archive.gcs.prefix}`]
-            : []),
-          ...(dashboard
-            ? [
-                `  dashboard           ${server.url}/dashboard (user admin, password: ${config.server.dashboard.passwordFile ?? 'server.dashboard.password'})`,
-              ]
-            : []),
-          `  webhook receiver    ${server.url}/webhooks/<account>/<secret>`,
-          ...(server.metricsUrl ? [`  metrics             ${server.metricsUrl}`] : []),
-          ...(observability.codec
-            ? [
-                `  codec endpoint      ${server.url}/codec (bearer token: ${config.server.codec.tokenFile ?? 'server.codec.token'})`,
-                `                      Temporal UI: sign in once at ${server.url}/codec/login with the token, then`,
-                `                      Data Encoder → ${server.url}/codec, "Include cross-origin credentials" on`,
-                `                      CLI: temporal workflow show --codec-endpoint ${server.url}/codec --codec-auth "Bearer <token>"`,
-              ]
-            : []),
-          `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
-          `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,
-          `  report files        ${resolve(config.reports.directory)}`,
-          `  report e-mails      ${config.reports.delivery.email.smtp ? 'SMTP' : `${resolve(config.reports.delivery.email.outboxDir)} (.eml files; no SMTP configured)`}`,
-          'Try:',
-          '  npx callsync status',
-          '  npx callsync backfill --stream cdrs --from 2026-05-01',
-          '  npx callsync sync --stream cdrs --now',
-          '  npx callsync reports list',
-        ].join('\n'),
+        stackBanner({
+          config,
+          emulator,
+          databaseUrl,
+          temporalAddress,
+          temporalUiUrl,
+          server,
+          dashboard,
+          observability,
+          schedules,
+          reportSchedules,
+        }),
       stop: () => stopAll(log),
     };
     return stack;

@@ -7,7 +7,7 @@ import { resolveReport, type ReportCatalogue, type ReportEntry } from './catalog
 import type { LocalizedColumn, ReportRow } from './columns';
 import { cultureFor, translate, type Culture } from './culture';
 import type { ReportDefinition } from './definition';
-import type { ReportFormat } from './codes';
+import type { ReportFormat } from './config';
 import { REPORT_DEFINITIONS } from './kinds';
 
 /** The period a run covers: [from, to) in the schedule's zone, and how it is named (`2026-10`). */

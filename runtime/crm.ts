@@ -11,7 +11,7 @@ import { HubSpotConnector, type HubSpotConfig } from '../connectors/hubspot';
 import { hubspotInstallKey, hubspotRefreshGrant } from '../connectors/hubspot/oauth';
 import { RenewingToken } from '../connectors/crm/renewing-token';
 import { VendorTokenStore } from '../connectors/crm/vendor-token-store';
-import { secretBoxFromConfig } from './temporal-encryption';
+import { secretBoxFromConfig } from '../lib/encryption-keys';
 import { claimTypeOnlyRows, type Database } from '../connectors/postgres';
 import { OUTCOMES_STREAM } from '../activities/outcome-activities';
 import { SalesforceConnector } from '../connectors/salesforce';

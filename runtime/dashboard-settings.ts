@@ -7,7 +7,7 @@ import { STREAMS } from '../sync/streams';
 import { crmDestinationOf } from '../config/account-settings';
 import type { HubSpotInstallSettings } from '../server/dashboard/context';
 import { crmDestinationIdOf } from './crm-identity';
-import { secretBoxFromConfig } from './temporal-encryption';
+import { secretBoxFromConfig } from '../lib/encryption-keys';
 import { isLoopbackHost } from './server-observability';
 
 /** The password from server.dashboard (inline or its file), or undefined when none is set. */

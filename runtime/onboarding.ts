@@ -13,7 +13,7 @@ import {
   withStoredAccounts,
   type StoreOutcome,
 } from './stored-accounts';
-import { secretBoxFromConfig } from './temporal-encryption';
+import { secretBoxFromConfig } from '../lib/encryption-keys';
 
 export interface OnboardResult {
   outcome: StoreOutcome;

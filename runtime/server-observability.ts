@@ -6,7 +6,7 @@ import type { CallsyncConfig } from '../config/schema';
 import { metrics, type CallsyncMetrics } from '../lib/metrics';
 import type { CodecRoutesOptions } from '../server/codec-routes';
 import type { MetricsEndpoint } from '../server/index';
-import { payloadCodecFromConfig } from './temporal-encryption';
+import { payloadCodecFromConfig } from '../lib/encryption-keys';
 
 /** A bearer token: `token`, or the first line of `tokenFile`; errors name the setting (`prefix`.tokenFile). */
 export function tokenSetting(

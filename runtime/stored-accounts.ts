@@ -13,7 +13,7 @@ import {
   type Database,
 } from '../connectors/postgres';
 import type { SecretBox } from '../lib/secret-box';
-import { secretBoxFromConfig } from './temporal-encryption';
+import { secretBoxFromConfig } from '../lib/encryption-keys';
 
 /** What a stored account's seal is bound to: a row's value cannot be moved to another name. */
 export const storedAccountContext = (name: string): string => `stored-account:${name}`;

@@ -42,6 +42,12 @@ export function platformTimeOrUndefined(value: string): number | undefined {
   }
 }
 
+/** A platform time (`YYYY-MM-DD HH:MM:SS` UTC) as ISO 8601; null when it is not one. */
+export function isoOfPlatformTime(value: string | null | undefined): string | null {
+  const ms = value ? platformTimeOrUndefined(value) : undefined;
+  return ms === undefined ? null : new Date(ms).toISOString();
+}
+
 /** Formats epoch ms as the platform's `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function formatPlatformTime(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

@@ -4,7 +4,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { callbackWorkflowId, callWorkflowId } from '../../contracts';
 import { callerKey } from '../../lib/caller-key';
-import { workflowIdKey } from '../../runtime/temporal-encryption';
+import { workflowIdKey } from '../../lib/encryption-keys';
 import { workflowStory } from '../../test/support/workflow-story';
 import type { BrokenPromise } from './oracle';
 import { realTimeOf, type LedgerCall } from './facts';

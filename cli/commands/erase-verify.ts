@@ -26,7 +26,7 @@ import {
   type ErasureSubject,
 } from '../../lib/erasure/identity';
 import { subjectMatcher } from '../../lib/erasure/matchers';
-import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
+import { erasureHashKey, payloadCodecFromConfig } from '../../lib/encryption-keys';
 
 /** What verification found: places still naming the person, and places it could not read. */
 export interface ErasureVerification {

@@ -17,7 +17,7 @@ import {
 } from '../../connectors/postgres';
 import { postgresSsl } from '../../connectors/postgres/tls';
 import { identifierHash, parseSubject } from '../../lib/erasure/identity';
-import { erasureHashKey } from '../../runtime/temporal-encryption';
+import { erasureHashKey } from '../../lib/encryption-keys';
 import {
   cliLogger,
   connectTemporal,

@@ -1,7 +1,7 @@
 // `callsync server`: the HTTP server (webhook receiver) and the relay into Temporal, for the
 // configured accounts, until SIGINT/SIGTERM. Prints one JSON ready line on stdout.
 import type { Command } from 'commander';
-import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
+import { erasureHashKey, payloadCodecFromConfig } from '../../lib/encryption-keys';
 import { z } from 'zod';
 import { postgresSsl } from '../../connectors/postgres/tls';
 import { startServer } from '../../server';

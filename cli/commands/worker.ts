@@ -3,7 +3,7 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import type { Command } from 'commander';
 import type { Logger } from '../../lib/logger';
-import { payloadCodecFromConfig } from '../../runtime/temporal-encryption';
+import { payloadCodecFromConfig } from '../../lib/encryption-keys';
 import { tuneWorkerHeap } from '../../runtime/worker';
 import { startReloadingWorker } from '../../runtime/reloading-worker';
 import { startMetricsServer } from '../../runtime/metrics-server';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { googleCredentialsSchema } from '../google/credentials';
+import { googleCredentialsSchema } from '../google/credentials-config';
 
 const datasetId = z
   .string()

@@ -2,7 +2,7 @@
 import type { CountryCode } from 'libphonenumber-js';
 import type { Cdr, Monitor } from '../platform';
 import type { CallLog, CrmContact } from './crm-connector';
-import { toE164 } from './phone';
+import { toE164 } from '../../lib/phone';
 
 /** Characters of the transcript put into the call log's body. */
 export const TRANSCRIPT_EXCERPT_CHARS = 600;

@@ -2,7 +2,7 @@
 // found by numbers and e-mails, and written in the vendor's batches. HubSpot and Salesforce implement
 // it; the sync itself (sync/contacts) is the same for both.
 import type { ContactField } from '../../config/contact-sync';
-import type { ContactState, SideRecord } from '../../sync/contacts/model';
+import type { ContactState, SideRecord } from './contact-model';
 
 /** A record to create, carrying the key of the platform contact it is for. */
 export interface ContactCreate {

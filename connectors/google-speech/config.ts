@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { googleCredentialsSchema } from '../google/credentials';
+import { googleCredentialsSchema } from '../google/credentials-config';
 
 const languageCode = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { googleCredentialsSchema } from '../google/credentials';
+import { googleCredentialsSchema } from '../google/credentials-config';
 
 /**
  * Callbacks in Google Tasks, for teams without a CRM: callback tasks go to Google Tasks, call logs

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { googleCredentialsSchema } from './credentials';
+import { googleCredentialsSchema } from './credentials-config';
 
 const RESUMABLE_GRANULE = 256 * 1024;
 

@@ -6,14 +6,7 @@ import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/con
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { ContactField } from '../../config/contact-sync';
-import {
-  email,
-  number,
-  numbersOf,
-  text,
-  type ContactState,
-  type SideRecord,
-} from '../../sync/contacts/model';
+import { email, number, numbersOf, text, type ContactState, type SideRecord } from '../crm/contact-model';
 import type {
   ContactCreate,
   ContactUpdate,

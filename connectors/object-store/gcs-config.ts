@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { googleCredentialsSchema } from '../google/credentials';
+import { googleCredentialsSchema } from '../google/credentials-config';
 
 /** Recordings and voicemail archived to a Google Cloud Storage bucket instead of a local directory. */
 export const gcsArchiveConfigSchema = z.object({

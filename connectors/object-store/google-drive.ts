@@ -4,8 +4,7 @@
 // every upload is checked against the size and MD5 Drive reports for what it stored.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { z } from 'zod';
-import { actsForPerson, googleAuthClient, googleCredentialsSchema } from '../google/credentials';
+import { actsForPerson, googleAuthClient } from '../google/credentials';
 import { DRIVE_SCOPES, DriveFiles, type DriveFile } from '../google/drive';
 import {
   InvalidObjectKeyError,
@@ -13,34 +12,7 @@ import {
   type ObjectStore,
   type StoredObject,
 } from './object-store';
-
-/** `archive.googleDrive`: archive audio into Drive instead of `archive.dir`. */
-export const googleDriveArchiveConfigSchema = z.object({
-  /** The service account (or application default credentials) that writes the files. */
-  credentials: googleCredentialsSchema.prefault({}),
-  /**
-   * Id of the Drive folder that holds the archive: a folder in a shared drive the service account is
-   * a member of (Content manager). A My Drive folder is refused at first use (a service account has
-   * no storage quota), unless `credentials.subject` acts for the user whose Drive it is.
-   */
-  folderId: z.string().min(1),
-  /** Files above this size go up with Drive's resumable protocol. */
-  resumableAbove: z
-    .number()
-    .int()
-    .positive()
-    .default(5 * 1024 * 1024),
-  /** Bytes per resumable chunk (a multiple of 256 KiB). */
-  chunkBytes: z
-    .number()
-    .int()
-    .refine((n) => n > 0 && n % (256 * 1024) === 0, 'must be a multiple of 262144 (256 KiB)')
-    .default(8 * 1024 * 1024),
-  /** Drive API root; only tests point it elsewhere. */
-  rootUrl: z.url().optional(),
-});
-
-export type GoogleDriveArchiveConfig = z.infer<typeof googleDriveArchiveConfigSchema>;
+import type { GoogleDriveArchiveConfig } from './google-drive-config';
 
 const FOLDER = 'application/vnd.google-apps.folder';
 

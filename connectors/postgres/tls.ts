@@ -2,11 +2,7 @@
 // `ssl` option of node-postgres (used by every pool, and so by COPY, which runs on pool clients).
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { z } from 'zod';
-
-/** libpq's sslmode values callsync supports. */
-export const sslModeSchema = z.enum(['disable', 'require', 'verify-ca', 'verify-full']);
-export type SslMode = z.infer<typeof sslModeSchema>;
+import type { SslMode } from './tls-config';
 
 /** The `ssl` option of pg: false for plaintext, or node's TLS options. */
 export type PgSsl = false | ConnectionOptions;

@@ -2,19 +2,13 @@
 // queryMore (all of them, or those whose SystemModstamp moved since the cursor), deletes read from the
 // recycle bin with queryAll (IsDeleted), numbers found with one SOSL search over the phone fields,
 // written with sObject Collections of 200 (allOrNone false: a record Salesforce refuses fails alone
-// and comes back with its reason). Requests go through the connector's rate gate.
+// and comes back with its reason). Requests go through the connector's rate gate; the records and
+// their fields are in contact-records.ts.
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import type { ContactField } from '../../config/contact-sync';
-import {
-  email,
-  number,
-  numbersOf,
-  text,
-  type ContactState,
-  type SideRecord,
-} from '../../sync/contacts/model';
+import type { SideRecord } from '../crm/contact-model';
 import type {
   ContactCreate,
   ContactUpdate,
@@ -23,6 +17,23 @@ import type {
   UpdateOutcome,
 } from '../crm/contact-book';
 import { CrmError } from '../crm/errors';
+import {
+  CUSTOM_FIELDS,
+  DELETED_FIELD,
+  FIELD,
+  LEAD_FILTER,
+  LINK_FIELD,
+  NO_COMPANY,
+  PHONES,
+  SELECT,
+  TYPE,
+  convertedSchema,
+  fieldValues,
+  personSchema,
+  sideRecordOf,
+  type Kind,
+  type SalesforcePersonType,
+} from './contact-records';
 import { provisionCustomFields, type CustomFieldSpec } from './custom-fields';
 import { DESTINATION } from './errors';
 import { phoneTerms, soqlString } from './fields';
@@ -33,111 +44,6 @@ const COLLECTION = 200;
 /** Numbers per SOSL search and e-mails per SOQL IN list (the query text stays far below its limits). */
 const NUMBERS_PER_SEARCH = 50;
 const EMAILS_PER_QUERY = 100;
-
-/** The custom fields the sync needs on Contact and Lead (docs/contact-sync.md "Contact sync"; callsync creates them). */
-export const LINK_FIELD = 'Callsync_Contact__c';
-export const DELETED_FIELD = 'Callsync_Deleted__c';
-const CUSTOM_FIELDS: readonly CustomFieldSpec[] = [
-  {
-    name: LINK_FIELD,
-    label: 'Callsync Contact',
-    description: 'The phone platform contact callsync linked to this record (<account>:<id>)',
-    type: 'Text',
-    length: 255,
-    externalId: true,
-  },
-  {
-    name: DELETED_FIELD,
-    label: 'Callsync Deleted',
-    description: "When the linked phone platform contact was deleted (callsync's contacts.deletes: mark)",
-    type: 'DateTime',
-  },
-];
-
-/** What a Lead gets as its required Company when the platform contact has none (read back as none). */
-export const NO_COMPANY = '[not provided]';
-
-export type SalesforcePersonType = 'Contact' | 'Lead';
-type Kind = 'contact' | 'lead';
-const TYPE: Record<Kind, SalesforcePersonType> = { contact: 'Contact', lead: 'Lead' };
-
-/** Synced fields each object writes; a Contact's company is its Account's name, read only. */
-const FIELD: Record<SalesforcePersonType, Partial<Record<ContactField, string>>> = {
-  Contact: {
-    firstName: 'FirstName',
-    lastName: 'LastName',
-    email: 'Email',
-    phone: 'Phone',
-    mobile: 'MobilePhone',
-    notes: 'Description',
-  },
-  Lead: {
-    firstName: 'FirstName',
-    lastName: 'LastName',
-    company: 'Company',
-    email: 'Email',
-    phone: 'Phone',
-    mobile: 'MobilePhone',
-    notes: 'Description',
-  },
-};
-/** Every phone field, read for matching (SOSL's IN PHONE FIELDS searches the same ones). */
-const PHONES: Record<SalesforcePersonType, string[]> = {
-  Contact: ['Phone', 'MobilePhone', 'HomePhone', 'OtherPhone', 'AssistantPhone'],
-  Lead: ['Phone', 'MobilePhone'],
-};
-const SELECT: Record<SalesforcePersonType, string> = {
-  Contact: [
-    'Id',
-    'FirstName',
-    'LastName',
-    'Email',
-    ...PHONES.Contact,
-    'Account.Name',
-    'Description',
-    'SystemModstamp',
-    LINK_FIELD,
-    DELETED_FIELD,
-  ].join(', '),
-  Lead: [
-    'Id',
-    'FirstName',
-    'LastName',
-    'Email',
-    ...PHONES.Lead,
-    'Company',
-    'Description',
-    'SystemModstamp',
-    LINK_FIELD,
-    DELETED_FIELD,
-  ].join(', '),
-};
-/** Converted Leads are Contacts now: only unconverted ones are synced (links follow: convertedSince). */
-const LEAD_FILTER = 'IsConverted = false';
-
-const str = z.string().nullish();
-/** A converted Lead and the Contact it became (none for a conversion into a person account's). */
-const convertedSchema = z.looseObject({ Id: z.string(), ConvertedContactId: str });
-/** A Contact or Lead as SOQL and SOSL answer it (unknown fields kept). */
-const personSchema = z.looseObject({
-  attributes: z.looseObject({ type: z.string() }).optional(),
-  Id: z.string(),
-  FirstName: str,
-  LastName: str,
-  Email: str,
-  Phone: str,
-  MobilePhone: str,
-  HomePhone: str,
-  OtherPhone: str,
-  AssistantPhone: str,
-  Company: str,
-  Account: z.looseObject({ Name: str }).nullish(),
-  Description: str,
-  SystemModstamp: str,
-  [LINK_FIELD]: str,
-  [DELETED_FIELD]: str,
-});
-type Person = z.infer<typeof personSchema>;
 
 const queryPageSchema = z.looseObject({
   done: z.boolean(),
@@ -250,33 +156,6 @@ export class SalesforceContactBook implements CrmContactBook {
     return missing;
   }
 
-  private record(raw: unknown, type: SalesforcePersonType): SideRecord {
-    const p: Person = personSchema.parse(raw);
-    const company = type === 'Contact' ? text(p.Account?.Name) : text(p.Company);
-    const state: ContactState = {
-      firstName: text(p.FirstName),
-      lastName: text(p.LastName),
-      company: company === NO_COMPANY ? null : company,
-      email: email(p.Email),
-      phone: number(p.Phone, this.country),
-      mobile: number(p.MobilePhone, this.country),
-      notes: text(p.Description),
-    };
-    const stamp = p.SystemModstamp ? Date.parse(p.SystemModstamp.replace(/\+0000$/, 'Z')) : NaN;
-    return {
-      id: p.Id,
-      state,
-      numbers: numbersOf(
-        PHONES[type].map((f) => p[f]),
-        this.country,
-      ),
-      modifiedAt: Number.isNaN(stamp) ? null : new Date(stamp).toISOString(),
-      kind: type === 'Lead' ? 'lead' : 'contact',
-      linkKey: text(p[LINK_FIELD]),
-      markedDeleted: text(p[DELETED_FIELD]) !== null,
-    };
-  }
-
   /** A SOQL result page by page (queryMore past the first); `all` reads the recycle bin too. */
   private async *query(soql: string, all = false): AsyncIterable<unknown[]> {
     let page = queryPageSchema.parse(
@@ -297,7 +176,7 @@ export class SalesforceContactBook implements CrmContactBook {
         `SELECT ${SELECT[type]} FROM ${type}` +
         (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
         ' ORDER BY SystemModstamp ASC, Id ASC';
-      for await (const rows of this.query(soql)) yield rows.map((r) => this.record(r, type));
+      for await (const rows of this.query(soql)) yield rows.map((r) => sideRecordOf(r, type, this.country));
     }
   }
 
@@ -352,7 +231,7 @@ export class SalesforceContactBook implements CrmContactBook {
         // SOSL matched any term anywhere in a phone field: keep the records holding one of the numbers.
         const phones = PHONES[type].map((f) => digits((hit as Record<string, unknown>)[f]));
         if (phones.some((p) => p !== '' && terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))))) {
-          const r = this.record(hit, type);
+          const r = sideRecordOf(hit, type, this.country);
           found.set(r.id, r);
         }
       }
@@ -364,20 +243,6 @@ export class SalesforceContactBook implements CrmContactBook {
       }
     }
     return [...found.values()];
-  }
-
-  /** Record fields for `fields` of `state` on `type` (empty clears: null). */
-  private values(
-    type: SalesforcePersonType,
-    state: ContactState,
-    fields: readonly ContactField[],
-  ): Record<string, string | null> {
-    const out: Record<string, string | null> = {};
-    for (const f of fields) {
-      const name = FIELD[type][f];
-      if (name) out[name] = state[f];
-    }
-    return out;
   }
 
   private async save(
@@ -402,7 +267,7 @@ export class SalesforceContactBook implements CrmContactBook {
     const fields = this.writable(this.createKind);
     const records = inputs.map((i) => {
       const values = Object.fromEntries(
-        Object.entries(this.values(type, i.state, fields)).filter(([, v]) => v !== null),
+        Object.entries(fieldValues(type, i.state, fields)).filter(([, v]) => v !== null),
       );
       if (type === 'Lead' && !values.Company) values.Company = NO_COMPANY;
       return { ...values, [LINK_FIELD]: i.linkKey };
@@ -421,7 +286,7 @@ export class SalesforceContactBook implements CrmContactBook {
     for (const kind of ['contact', 'lead'] as const) {
       const type = TYPE[kind];
       const mine = inputs.filter((i) => i.kind === kind);
-      const records = mine.map((i) => ({ Id: i.id, ...this.values(type, i.state, i.fields) }));
+      const records = mine.map((i) => ({ Id: i.id, ...fieldValues(type, i.state, i.fields) }));
       const results = await this.save('update', type, records);
       mine.forEach((input, n) => {
         const r = results[n];

@@ -18,7 +18,8 @@ import type {
 import { CrmError } from '../crm/errors';
 import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
 import type { CountryCode } from 'libphonenumber-js';
-import { SalesforceContactBook, type SalesforcePersonType } from './contact-book';
+import { SalesforceContactBook } from './contact-book';
+import type { SalesforcePersonType } from './contact-records';
 import { SalesforceBatch } from './salesforce-batch';
 import { SalesforceOutcomes } from './outcomes';
 import { messageTaskFields } from './messages';

@@ -21,15 +21,14 @@ export {
   type PlannedStep,
   type TrafficKind,
 } from './plan';
+export { CallSimulator, type EventSink } from './simulator';
 export {
-  CallSimulator,
   DEFAULT_SIMULATOR_CONFIG,
   placeCallBody,
   sendSmsBody,
   simulatorConfigBody,
-  type EventSink,
   type SimulatorConfig,
-} from './simulator';
+} from './simulator-config';
 export { worldFromStore, type SimWorld } from './world';
 export { AudioReadiness } from './audio-readiness';
 export type { Ledger, LedgerCall, LedgerSms, LedgerVoicemail } from './ledger';

@@ -1,22 +1,22 @@
-// The call simulator: call traffic at a configurable rate and mix, in real time on the emulator clock.
-// Each call is planned in full (plan.ts), then its steps fire with setTimeout, `speed` times faster than
-// the simulated times (speed 60: a 3-minute call lasts 3 s). Every step updates the live call in the
-// store and emits its webhook event; at the end the CDR (and recording, voice message) is written before
-// call.hangup / call.failed is sent, so a receiver that reads GET /cdrs on hangup finds it (spec Rule 3).
-// Switched on, real platforms' timing replaces that: the CDR, recording and audio come later (timers at
-// the same speed), long calls talk for hours. Everything played goes into the ledger (the ground truth).
+// The call simulator: call traffic at a configurable rate and mix, in real time on the emulator clock
+// (simulator-clock.ts). Each call is planned in full (plan.ts), then played step by step, `speed`
+// times faster than the simulated times (call-player.ts); at the end the CDR (and recording, voice
+// message) is written before call.hangup / call.failed is sent, so a receiver that reads GET /cdrs on
+// hangup finds it (spec Rule 3). Switched on, real platforms' timing replaces that: the CDR, recording
+// and audio come later (timers at the same speed), long calls talk for hours. Calls created through
+// POST /calls are played too, and SMS arrive. Everything played goes into the ledger (the ground truth).
 import { randomUUID } from 'node:crypto';
 import { hashSeed, Rng } from '../data/prng';
 import type { ChangeEvent, EmulatorStore, Row } from '../store';
 import { AudioReadiness } from './audio-readiness';
+import { CallPlayer } from './call-player';
 import { CallRecords } from './call-records';
-import { drawTiming, type CallTiming } from './call-timing';
+import { drawTiming } from './call-timing';
 import { CallerMemory } from './caller-memory';
-import { callEventBody, SMS_TEXTS, smsEventBody, type SimEvent } from './events';
-import { hungUpPlan } from './hung-up-plan';
+import { SMS_TEXTS, smsEventBody, type SimEvent } from './events';
 import { SimulatorLedger, type Ledger } from './ledger';
-import { externalParty, planCall, type CallPlan, type PlannedStep, type TrafficKind } from './plan';
-import { liveCallRow, LIVE_STATE_CODES, smsRow } from './rows';
+import { externalParty, planCall, type CallPlan, type TrafficKind } from './plan';
+import { LIVE_STATE_CODES, smsRow } from './rows';
 import {
   applyConfig,
   cloneConfig,
@@ -27,34 +27,11 @@ import {
   type SimulatorConfig,
   type SimulatorConfigInput,
 } from './simulator-config';
+import { SimulatorClock } from './simulator-clock';
 import { worldFromStore, type SimWorld } from './world';
-
-export {
-  DEFAULT_SIMULATOR_CONFIG,
-  placeCallBody,
-  sendSmsBody,
-  simulatorConfigBody,
-  type PlaceCallInput,
-  type SendSmsInput,
-  type SimulatorConfig,
-  type SimulatorConfigInput,
-} from './simulator-config';
 
 /** Where events go (the webhook delivery). */
 export type EventSink = (customerId: number, event: SimEvent) => void;
-
-interface ActiveCall {
-  plan: CallPlan;
-  store: EmulatorStore;
-  timers: NodeJS.Timeout[];
-  /** Real time of the call's start (ms). */
-  realStart: number;
-  /** Index of the next step to play. */
-  next: number;
-  /** The live row was created by POST /calls (it exists before the first step). */
-  fromApi: boolean;
-  timing: CallTiming;
-}
 
 /** The simulator of one emulator; survives store replacement (its calls do not). */
 export class CallSimulator {
@@ -62,10 +39,12 @@ export class CallSimulator {
   private running = false;
   private rng = new Rng(hashSeed(1, 'simulator'));
   private placed = 0;
-  private readonly active = new Map<number, ActiveCall>();
   private arrivalTimer: NodeJS.Timeout | undefined;
-  private clockTimer: NodeJS.Timeout | undefined;
-  private clockAnchor = { real: 0, sim: 0 };
+  private readonly clock = new SimulatorClock(
+    () => this.getStore(),
+    () => this.config,
+    () => this.running,
+  );
   private worlds = new Map<number, SimWorld>();
   private readonly memory = new CallerMemory(
     () => this.config.seed,
@@ -75,6 +54,7 @@ export class CallSimulator {
   private ownWrite = false;
   private readonly groundTruth = new SimulatorLedger();
   private readonly records: CallRecords;
+  private readonly player: CallPlayer;
   private stats = {
     started: zeroCounts(),
     ended: zeroCounts(),
@@ -98,10 +78,25 @@ export class CallSimulator {
       audio,
       ledger: this.groundTruth,
       write: (fn) => this.write(fn),
-      advanceClockTo: (store, s) => this.advanceClockTo(store, s),
+      advanceClockTo: (store, s) => this.clock.advanceTo(store, s),
       transcribed: () => {
         this.stats.transcripts++;
       },
+      failed: (err, what) => {
+        this.stats.errors++;
+        this.onError(err, what);
+      },
+    });
+    this.player = new CallPlayer({
+      config: () => this.config,
+      store: () => this.getStore(),
+      memory: this.memory,
+      ledger: this.groundTruth,
+      records: this.records,
+      stats: this.stats,
+      write: (fn) => this.write(fn),
+      advanceClockTo: (store, s) => this.clock.advanceTo(store, s),
+      emit: (customerId, event) => this.emit(customerId, event),
       failed: (err, what) => {
         this.stats.errors++;
         this.onError(err, what);
@@ -112,8 +107,7 @@ export class CallSimulator {
 
   /** Re-attaches to a new store (POST /_emulator/seed): calls in progress are abandoned, the ledger emptied. */
   storeReplaced(store: EmulatorStore): void {
-    for (const call of this.active.values()) for (const t of call.timers) clearTimeout(t);
-    this.active.clear();
+    this.player.abandon();
     this.worlds.clear();
     this.memory.clear();
     this.groundTruth.clear();
@@ -138,7 +132,7 @@ export class CallSimulator {
       this.placed = 0;
     }
     this.config = next;
-    this.anchorClock();
+    this.clock.anchorNow();
     return this.getConfig();
   }
 
@@ -151,11 +145,8 @@ export class CallSimulator {
     this.configure(input);
     this.stop();
     this.running = true;
-    this.anchorClock();
-    if (this.config.advance_clock) {
-      this.clockTimer = setInterval(() => this.tickClock(), 250);
-      this.clockTimer.unref();
-    }
+    this.clock.anchorNow();
+    if (this.config.advance_clock) this.clock.startTicking();
     this.scheduleArrival();
   }
 
@@ -163,17 +154,15 @@ export class CallSimulator {
   stop(): void {
     this.running = false;
     if (this.arrivalTimer) clearTimeout(this.arrivalTimer);
-    if (this.clockTimer) clearInterval(this.clockTimer);
+    this.clock.stopTicking();
     this.arrivalTimer = undefined;
-    this.clockTimer = undefined;
   }
 
   /** Stops everything, calls in progress included (server close). */
   close(): void {
     this.stop();
-    for (const call of this.active.values()) for (const t of call.timers) clearTimeout(t);
+    this.player.abandon();
     this.records.close();
-    this.active.clear();
     this.unsubscribe?.();
   }
 
@@ -182,8 +171,8 @@ export class CallSimulator {
     return {
       running: this.running,
       config: this.getConfig(),
-      active: this.active.size,
-      active_call_ids: [...this.active.keys()],
+      active: this.player.size,
+      active_call_ids: this.player.ids(),
       calls_started: { ...this.stats.started },
       calls_ended: { ...this.stats.ended },
       events: this.stats.events,
@@ -206,7 +195,7 @@ export class CallSimulator {
     const talk = input.talk_s ?? timing.longTalk;
     const plan = planCall(rng, world, input.scenario, {
       callId,
-      start: this.startSecond(store),
+      start: this.clock.startSecond(store),
       recordedShare: this.config.recorded_share,
       recentMissed: this.memory.missed(customerId),
       ...(input.caller !== undefined ? { external: input.caller } : {}),
@@ -215,7 +204,7 @@ export class CallSimulator {
       ...(talk !== undefined ? { talk } : {}),
       legs: { rng: real, share: this.config.missed_leg_share },
     });
-    this.play(store, plan, rng, false, timing);
+    this.player.play(store, plan, rng, false, timing);
     return plan;
   }
 
@@ -230,7 +219,7 @@ export class CallSimulator {
     const text = input.text ?? rng.pick(SMS_TEXTS);
     const to = user.cli || world.mainNumber;
     const party = externalParty(world, from);
-    const t = this.startSecond(store);
+    const t = this.clock.startSecond(store);
     const row = this.write(() =>
       store.tables.sms.insert(
         customerId,
@@ -277,7 +266,7 @@ export class CallSimulator {
   }
 
   private arrive(): void {
-    if (this.active.size >= this.config.max_active) return;
+    if (this.player.size >= this.config.max_active) return;
     const kinds = (Object.entries(this.config.mix) as [TrafficKind, number][]).filter(([, w]) => w > 0);
     if (kinds.length === 0) return;
     const kind = this.rng.weighted(kinds);
@@ -288,59 +277,6 @@ export class CallSimulator {
       this.stats.errors++;
       this.onError(err, `simulated ${kind}`);
     }
-  }
-
-  /** Plays a planned call: one timer per step. */
-  private play(store: EmulatorStore, plan: CallPlan, rng: Rng, fromApi: boolean, timing: CallTiming): void {
-    const call: ActiveCall = { plan, store, timers: [], realStart: Date.now(), next: 0, fromApi, timing };
-    this.active.set(plan.callId, call);
-    this.groundTruth.started(plan, fromApi, timing.longTalk !== undefined);
-    this.stats.started[plan.scenario] = (this.stats.started[plan.scenario] ?? 0) + 1;
-    const speed = this.config.speed;
-    plan.steps.forEach((step, i) => {
-      const timer = setTimeout(() => this.playStep(call, i, rng), (step.at * 1000) / speed);
-      call.timers.push(timer);
-    });
-  }
-
-  private playStep(call: ActiveCall, i: number, rng: Rng): void {
-    if (this.active.get(call.plan.callId) !== call || call.store !== this.getStore()) return;
-    const { plan, store } = call;
-    const step = plan.steps[i] as PlannedStep;
-    call.next = i + 1;
-    const customerId = plan.customerId;
-    this.advanceClockTo(store, plan.start + step.at);
-    const last = i === plan.steps.length - 1;
-    try {
-      if (last) this.finish(call, rng);
-      else {
-        const live = liveCallRow(plan, step, 'sim.callsync.local');
-        this.write(() => {
-          if (store.tables.calls.get(plan.callId)) store.tables.calls.update(plan.callId, live);
-          else store.tables.calls.insert(customerId, live);
-        });
-      }
-    } catch (err) {
-      this.stats.errors++;
-      this.onError(err, `call ${plan.callId} ${step.name}`);
-    }
-    // A missed leg is not a missed call: the caller is remembered once the call itself is missed.
-    if (step.name === 'call.missed' && plan.missedNumber !== null && step.leg !== true)
-      this.memory.rememberMissed(customerId, plan.missedNumber);
-    if (step.name === 'call.connected' && plan.destination === 'in')
-      this.memory.forgetMissed(customerId, plan.src.number);
-    this.emit(customerId, callEventBody(plan, step, randomUUID()));
-    if (last) this.groundTruth.hangupSent(plan.callId);
-  }
-
-  /** The call ends: its records are written (call-records.ts) and the live call leaves /calls. */
-  private finish(call: ActiveCall, rng: Rng): void {
-    const { plan } = call;
-    this.active.delete(plan.callId);
-    for (const t of call.timers) clearTimeout(t);
-    this.stats.ended[plan.scenario] = (this.stats.ended[plan.scenario] ?? 0) + 1;
-    this.groundTruth.ended(plan);
-    this.records.hangup(call, rng);
   }
 
   // --- calls placed through the API (POST /calls) -------------------------------------------------------
@@ -359,18 +295,18 @@ export class CallSimulator {
   private onStoreChange(store: EmulatorStore, e: ChangeEvent): void {
     if (this.ownWrite || e.table !== 'calls' || !this.drivesApiCalls()) return;
     const id = Number(e.row.id);
-    if (e.op === 'insert' && !this.active.has(id)) {
+    if (e.op === 'insert' && !this.player.has(id)) {
       // Not inside the store's own write: play it from the next turn of the event loop.
       const row = e.row;
       setImmediate(() => this.adoptApiCall(store, row));
-    } else if (e.op === 'remove' && this.active.has(id)) {
-      setImmediate(() => this.hangupNow(id));
+    } else if (e.op === 'remove' && this.player.has(id)) {
+      setImmediate(() => this.player.hangupNow(id));
     }
   }
 
   /** A call created through POST /calls: plays it as an outbound call from its user to its number. */
   private adoptApiCall(store: EmulatorStore, row: Row): void {
-    if (store !== this.getStore() || this.active.has(Number(row.id))) return;
+    if (store !== this.getStore() || this.player.has(Number(row.id))) return;
     const found = store.tables.calls.get(row.id);
     if (!found) return;
     try {
@@ -381,38 +317,18 @@ export class CallSimulator {
       const userId = Number(row.src_id);
       const plan = planCall(rng, world, answered ? 'outbound_answered' : 'outbound_failed', {
         callId: Number(row.id),
-        start: typeof row.start_time === 'number' ? row.start_time : this.startSecond(store),
+        start: typeof row.start_time === 'number' ? row.start_time : this.clock.startSecond(store),
         external: typeof row.dst === 'string' ? row.dst : '',
         recordedShare: this.config.recorded_share,
         ...(Number.isInteger(userId) ? { userId } : {}),
         ...(timing.longTalk !== undefined ? { talk: timing.longTalk } : {}),
       });
       this.stats.api_calls++;
-      this.play(store, plan, rng, true, timing);
+      this.player.play(store, plan, rng, true, timing);
     } catch (err) {
       this.stats.errors++;
       this.onError(err, `call ${String(row.id)} placed through the API`);
     }
-  }
-
-  /** DELETE /calls/{id} of a simulated call: it ends now (call.hangup, CDR as far as it got). */
-  private hangupNow(id: number): void {
-    const call = this.active.get(id);
-    if (!call) return;
-    for (const t of call.timers) clearTimeout(t);
-    const { plan } = call;
-    const at = Math.max(1, Math.floor(((Date.now() - call.realStart) * this.config.speed) / 1000));
-    const { ended, step } = hungUpPlan(plan, call.next, at);
-    call.plan = ended;
-    const rng = new Rng(hashSeed(this.config.seed, `hangup-${id}`));
-    try {
-      this.finish(call, rng);
-    } catch (err) {
-      this.stats.errors++;
-      this.onError(err, `hangup of call ${id}`);
-    }
-    this.emit(plan.customerId, callEventBody(ended, step, randomUUID()));
-    this.groundTruth.hangupSent(id);
   }
 
   // --- helpers --------------------------------------------------------------------------------------
@@ -470,30 +386,6 @@ export class CallSimulator {
     if (typeof s.nextLiveId === 'function') return s.nextLiveId();
     const calls = store.tables.calls as unknown as { lastId?: number };
     return (calls.lastId ?? 0) + 1;
-  }
-
-  /** The start of a call placed now: the emulator clock (epoch seconds). */
-  private startSecond(store: EmulatorStore): number {
-    if (this.running && this.config.advance_clock) this.tickClock();
-    return Math.floor(store.clock.now().getTime() / 1000);
-  }
-
-  private anchorClock(): void {
-    this.clockAnchor = { real: Date.now(), sim: this.getStore().clock.now().getTime() };
-  }
-
-  /** While running with advance_clock, the emulator clock moves `speed` times real time. */
-  private tickClock(): void {
-    const clock = this.getStore().clock;
-    const target = this.clockAnchor.sim + (Date.now() - this.clockAnchor.real) * this.config.speed;
-    if (target > clock.now().getTime()) clock.set(new Date(target));
-  }
-
-  /** Never moves the clock back. */
-  private advanceClockTo(store: EmulatorStore, epochSecond: number): void {
-    if (!this.config.advance_clock) return;
-    const ms = epochSecond * 1000;
-    if (ms > store.clock.now().getTime()) store.clock.set(new Date(ms));
   }
 }
 

@@ -4,7 +4,7 @@
 // the erasure key, so the suppression list does not let anyone without the key test candidate numbers.
 import { createHmac, hash } from 'node:crypto';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { toE164 } from '../../connectors/crm/phone';
+import { toE164 } from '../phone';
 
 /** What an erasure is about: an E.164 number or a lower-case e-mail address. */
 export interface ErasureSubject {

@@ -2,7 +2,7 @@
 // holds only theirs, so its other numbers and e-mail are erased with it. Followed to a fixed point:
 // a second contact with their e-mail brings its numbers, a number cached as their CRM contact too.
 import type { CountryCode } from 'libphonenumber-js/max';
-import { toE164 } from '../../connectors/crm/phone';
+import { toE164 } from '../phone';
 import { digitTail, type ErasureSubject } from './identity';
 
 /** One record's identifiers, as stored (any form, or null). */

@@ -2,7 +2,7 @@
 // the identifier (the erasure itself, which must find every stored form), the other knows only the
 // suppression list's hashes (later syncs and webhooks, which must be cheap on every record).
 import type { CountryCode } from 'libphonenumber-js/max';
-import { toE164 } from '../../connectors/crm/phone';
+import { toE164 } from '../phone';
 import {
   digitTail,
   erasedToken,

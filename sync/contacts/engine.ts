@@ -28,7 +28,8 @@ import type { ContactSyncSummary } from '../../contracts/contact-sync';
 import { followConversions, type LeadConversion } from './conversions';
 import { matchContacts } from './match';
 import { resolvePair } from './merge';
-import { emptyState, stateHash, type ContactState, type SideRecord } from './model';
+import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
+import { emptyState, stateHash } from './model';
 import { PLATFORM_FIELDS, platformRecord } from './platform-side';
 import { ContactWriter, linkedContact, type GonePair, type LinkedContact, type PairWrite } from './writer';
 

@@ -2,7 +2,7 @@
 // go through the configured rule, and what the rule cannot decide is recorded as an ambiguity and
 // left alone (nothing written, nothing created for either side).
 import type { ContactAmbiguity } from '../../connectors/postgres/repositories/contact-sync';
-import type { SideRecord } from './model';
+import type { SideRecord } from '../../connectors/crm/contact-model';
 
 export type ContactMatchRule = 'unique' | 'most_recent';
 

@@ -2,7 +2,8 @@
 // when last synced and what it holds now. Only fields that changed since the last sync move, so a
 // value callsync wrote, read back unchanged, moves nothing (no echo, no ping-pong).
 import type { ContactField, FieldOwnership } from '../../config/contact-sync';
-import { mergeLines, type ContactState } from './model';
+import type { ContactState } from '../../connectors/crm/contact-model';
+import { mergeLines } from './model';
 
 export interface PairInput {
   /** Fields both sides keep. */

@@ -3,7 +3,14 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { CONTACT_FIELDS, type ContactField } from '../../config/contact-sync';
 import type { Contact } from '../../connectors/platform/schemas';
-import { email, number, numbersOf, text, type ContactState, type SideRecord } from './model';
+import {
+  email,
+  number,
+  numbersOf,
+  text,
+  type ContactState,
+  type SideRecord,
+} from '../../connectors/crm/contact-model';
 
 /** The platform keeps every synced field. */
 export const PLATFORM_FIELDS: readonly ContactField[] = CONTACT_FIELDS;

@@ -13,7 +13,8 @@ import {
   type ContactSyncScope,
   REJECTED_PREFIX,
 } from '../../connectors/postgres/repositories/contact-sync';
-import { emptyState, stateHash, type ContactState, type SideRecord } from './model';
+import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
+import { emptyState, stateHash } from './model';
 import { DELETED_IN_CRM_LABEL, PLATFORM_FIELDS, platformBody } from './platform-side';
 
 /** Platform requests in flight at once (it has no batch create or update for contacts). */

@@ -10,9 +10,9 @@ import { DriveChecksumMismatchError } from '../../connectors/object-store/google
 import {
   createGoogleDriveObjectStore,
   drivePlacement,
-  googleDriveArchiveConfigSchema,
   type GoogleDriveObjectStore,
 } from '../../connectors/object-store/google-drive';
+import { googleDriveArchiveConfigSchema } from '../../connectors/object-store/google-drive-config';
 import { mp3Tone } from '../../emulator/media/mp3';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 

@@ -16,7 +16,8 @@ import {
   syncStreamWorkflow,
   type CallEventSignal,
 } from '../../contracts';
-import { payloadCodecFromConfig, temporalDataConverter } from '../../runtime/temporal-encryption';
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
+import { payloadCodecFromConfig } from '../../lib/encryption-keys';
 import { storedCallSignal } from '../../connectors/platform/webhook-body';
 import { silentLogger } from '../../lib/logger';
 import { claimInboxRows, markInboxDone } from '../../connectors/postgres';

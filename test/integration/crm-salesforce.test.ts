@@ -1,6 +1,6 @@
 // The Salesforce connector through jsforce against the local Salesforce (test/fakes).
 import { SalesforceConnector, salesforceConfigSchema } from '../../connectors/salesforce';
-import { NO_COMPANY } from '../../connectors/salesforce/contact-book';
+import { NO_COMPANY } from '../../connectors/salesforce/contact-records';
 import { emptyState } from '../../sync/contacts/model';
 import { resolveCallOwner } from '../../connectors/crm/call-owner';
 import { CrmError, CrmRateLimitedError } from '../../connectors/crm/errors';

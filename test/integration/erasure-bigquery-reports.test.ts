@@ -18,7 +18,7 @@ import { verifyErasure } from '../../cli/commands/erase-verify';
 import { recentErasures } from '../../connectors/postgres';
 import { reportExportWorkflow, syncStreamWorkflow } from '../../contracts';
 import { erasedToken, identifierHash, parseSubject } from '../../lib/erasure/identity';
-import { erasureHashKey } from '../../runtime/temporal-encryption';
+import { erasureHashKey } from '../../lib/encryption-keys';
 import {
   startBigQueryTarget,
   BQ_DATASET,

@@ -24,7 +24,7 @@ import {
 } from '../../contracts';
 import { erasedToken, identifierHash, parseSubject } from '../../lib/erasure/identity';
 import { silentLogger } from '../../lib/logger';
-import { erasureHashKey, payloadCodecFromConfig } from '../../runtime/temporal-encryption';
+import { erasureHashKey, payloadCodecFromConfig } from '../../lib/encryption-keys';
 import { startServer, type RunningServer } from '../../server';
 import { eventually } from '../support/eventually';
 import { callbackIdOf } from './missed-call';

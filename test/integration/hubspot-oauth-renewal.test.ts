@@ -21,7 +21,7 @@ import {
 import { createDatabase } from '../../connectors/postgres';
 import { metrics } from '../../lib/metrics';
 import { createCrmConnectors } from '../../runtime/crm';
-import { secretBoxFromConfig } from '../../runtime/temporal-encryption';
+import { secretBoxFromConfig } from '../../lib/encryption-keys';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { callLog } from '../unit/crm-fixtures';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';

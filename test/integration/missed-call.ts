@@ -8,7 +8,7 @@ import {
   type CallEventSignal,
 } from '../../contracts';
 import { callerKey } from '../../lib/caller-key';
-import { workflowIdKey } from '../../runtime/temporal-encryption';
+import { workflowIdKey } from '../../lib/encryption-keys';
 import type { SyncHarness } from './sync-harness';
 
 /** Adds a missed call from `caller` to the emulator (taken by `userId` when given); returns its call id. */

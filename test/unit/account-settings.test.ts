@@ -16,7 +16,7 @@ import { crmOutcomesAccounts } from '../../runtime/outcomes-schedule';
 import { callerLink } from '../../activities/screen-pop-activities';
 import type { CrmConnector, CrmContact } from '../../connectors/crm/crm-connector';
 import type { ActivityDeps } from '../../activities/deps';
-import { createCallActivities } from '../../activities/call-activities';
+import { createCallbackActivities } from '../../activities/callback-activities';
 import { ConfigError } from '../../config/load';
 import { parseTestConfig } from '../support/test-config';
 
@@ -109,7 +109,7 @@ describe('per-account settings', () => {
   });
 
   it("gives each account's callback workflow its own business hours (the callbackSettings activity)", async () => {
-    const activities = createCallActivities({ config } as unknown as ActivityDeps);
+    const activities = createCallbackActivities({ config } as unknown as ActivityDeps);
     expect((await activities.callbackSettings({ account: 'acme' })).autoDial).toMatchObject({
       enabled: false,
       timezone: 'Europe/London',

@@ -8,7 +8,8 @@ import { crmDestinationOf, createCrmConnectors } from '../../runtime/crm';
 import { keepUnwritable } from '../../sync/contacts/engine';
 import { matchContacts } from '../../sync/contacts/match';
 import { resolvePair } from '../../sync/contacts/merge';
-import { emptyState, mergeLines, type ContactState, type SideRecord } from '../../sync/contacts/model';
+import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
+import { emptyState, mergeLines } from '../../sync/contacts/model';
 import { platformRecord } from '../../sync/contacts/platform-side';
 
 const state = (s: Partial<ContactState>): ContactState => ({ ...emptyState(), ...s });

@@ -1,5 +1,5 @@
 import { chooseContact } from '../../connectors/crm/match';
-import { toE164 } from '../../connectors/crm/phone';
+import { toE164 } from '../../lib/phone';
 import type { CrmContact } from '../../connectors/crm/crm-connector';
 
 const c = (

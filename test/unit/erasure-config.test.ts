@@ -1,7 +1,7 @@
 // The erasure key: its own setting first, else the callback id key; errors name the setting.
 import { randomBytes } from 'node:crypto';
 import { parseTestConfig } from '../support/test-config';
-import { erasureHashKey } from '../../runtime/temporal-encryption';
+import { erasureHashKey } from '../../lib/encryption-keys';
 
 const base = {
   accounts: [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporalConfigSchema } from '../../config/temporal';
 import { LOCAL_KEY_ID, localEncryption } from '../../local/local-keys';
-import { payloadCodecFromConfig, workflowIdKey } from '../../runtime/temporal-encryption';
+import { payloadCodecFromConfig, workflowIdKey } from '../../lib/encryption-keys';
 
 describe('local stack encryption keys', () => {
   it('generates 0600 key files on first start and keeps them on the next', () => {

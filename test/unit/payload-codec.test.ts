@@ -2,12 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { ApplicationFailure, defaultPayloadConverter, type FailureConverter } from '@temporalio/common';
 import { AesGcmPayloadCodec, ENCODING_ENCRYPTED, METADATA_KEY_ID } from '../../lib/payload-codec';
 import { callerKey } from '../../lib/caller-key';
-import {
-  encryptionBlock,
-  payloadCodecFromConfig,
-  temporalDataConverter,
-  workflowIdKey,
-} from '../../runtime/temporal-encryption';
+import { temporalDataConverter } from '../../runtime/temporal-encryption';
+import { encryptionBlock, payloadCodecFromConfig, workflowIdKey } from '../../lib/encryption-keys';
 import { temporalConfigSchema } from '../../config/temporal';
 
 const keyA = { id: 'a', key: randomBytes(32) };

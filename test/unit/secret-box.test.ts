@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox, SecretBoxError } from '../../lib/secret-box';
-import { secretBoxFromConfig } from '../../runtime/temporal-encryption';
+import { secretBoxFromConfig } from '../../lib/encryption-keys';
 
 const k1 = { id: 'k1', key: randomBytes(32) };
 const k2 = { id: 'k2', key: randomBytes(32) };

@@ -2,7 +2,8 @@
 // scenario now (tests use this for determinism), send one inbound SMS, and read the ledger (ground truth).
 import type { FastifyInstance } from 'fastify';
 import { formatEpoch } from '../../data/calendar';
-import { CallSimulator, placeCallBody, sendSmsBody, simulatorConfigBody } from '../../simulator/simulator';
+import { CallSimulator } from '../../simulator/simulator';
+import { placeCallBody, sendSmsBody, simulatorConfigBody } from '../../simulator/simulator-config';
 import type { WebhookDelivery } from '../../webhooks/delivery';
 import type { EmulatorContext } from '../context';
 import { badRequest } from '../http-error';
