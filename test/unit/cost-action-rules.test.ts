@@ -13,10 +13,14 @@ import { RECORDING_CHECK_STEPS_MS, remainingRecordingChecks } from '../../bench/
 import { FIRST_RECORDING_CHECK_MS, nextRecordingCheck } from '../../workflows/recording-checks';
 
 type Event = temporal.api.history.v1.IHistoryEvent;
+type EventId = NonNullable<Event['eventId']>;
+
+/** An event id as the proto types have it (a Long; the counting reads plain numbers too). */
+const id = (n: number): EventId => n as unknown as EventId;
 
 /** Numbers the events 1, 2, … in order. */
 function history(...events: Event[]): Event[] {
-  return events.map((e, i) => ({ ...e, eventId: i + 1 }));
+  return events.map((e, i) => ({ ...e, eventId: id(i + 1) }));
 }
 
 const started = (attrs: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes = {}): Event => ({
@@ -137,11 +141,11 @@ describe('cost action rules', () => {
         started(),
         ...task(),
         { activityTaskScheduledEventAttributes: { activityType: { name: 'once' } } },
-        { activityTaskStartedEventAttributes: { scheduledEventId: 5, attempt: 1 } },
-        { activityTaskCompletedEventAttributes: { scheduledEventId: 5 } },
+        { activityTaskStartedEventAttributes: { scheduledEventId: id(5), attempt: 1 } },
+        { activityTaskCompletedEventAttributes: { scheduledEventId: id(5) } },
         { activityTaskScheduledEventAttributes: { activityType: { name: 'retried' } } },
-        { activityTaskStartedEventAttributes: { scheduledEventId: 8, attempt: 3 } },
-        { activityTaskCompletedEventAttributes: { scheduledEventId: 8 } },
+        { activityTaskStartedEventAttributes: { scheduledEventId: id(8), attempt: 3 } },
+        { activityTaskCompletedEventAttributes: { scheduledEventId: id(8) } },
       ),
     );
     expect(c.actions).toEqual({ workflow_start: 1, activity_attempt: 4 });
@@ -159,17 +163,17 @@ describe('cost action rules', () => {
       history(
         started(),
         ...task(), // 2..4: completed is event 4
-        { markerRecordedEventAttributes: { markerName: 'core_patch', workflowTaskCompletedEventId: 4 } },
+        { markerRecordedEventAttributes: { markerName: 'core_patch', workflowTaskCompletedEventId: id(4) } },
         {
           markerRecordedEventAttributes: {
             markerName: 'core_local_activity',
-            workflowTaskCompletedEventId: 4,
+            workflowTaskCompletedEventId: id(4),
           },
         },
         {
           markerRecordedEventAttributes: {
             markerName: 'core_local_activity',
-            workflowTaskCompletedEventId: 4,
+            workflowTaskCompletedEventId: id(4),
           },
         },
         { timerStartedEventAttributes: { timerId: '1' } },
