@@ -5,7 +5,7 @@
 // Prints ONE JSON line on stdout; progress goes to stderr. See docs/benchmarks.md, "Cost in Actions".
 //
 //   npm run bench:cost -- [--connected 10] [--missed 5] [--sms 3] [--voicemail 2] [--idle-hours 2]
-//                         [--speed 120] [--settle-seconds 120]
+//                         [--speed 100] [--settle-seconds 120]
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { callerKey } from '../lib/caller-key';
@@ -14,7 +14,7 @@ import { callbackWorkflowId } from '../contracts/callback';
 import { smsReceivedWorkflowId } from '../contracts/conversations';
 import { screenPopWorkflowId } from '../contracts/screen-pop';
 import { workflowIdKey } from '../runtime/temporal-encryption';
-import { desiredSchedules } from '../runtime/schedules';
+import { desiredSchedules, scheduleId } from '../runtime/schedules';
 import {
   ACTION_RULES,
   add,
@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
     sms: { type: 'string', default: '3' },
     voicemail: { type: 'string', default: '2' },
     'idle-hours': { type: 'string', default: '2' },
-    speed: { type: 'string', default: '120' },
+    speed: { type: 'string', default: '100' },
     'settle-seconds': { type: 'string', default: '120' },
   },
 });
@@ -64,6 +64,7 @@ const say = (m: string): void => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number): number => Math.round(n * 10) / 10;
+const wholeSeconds = (ms: number): number => Math.round(ms / 1000) * 1000;
 
 /** Actions, events and workflow tasks of a set of chains (projections of open ones included). */
 interface Tally {
@@ -98,6 +99,14 @@ async function settle(stack: SeedStack, types: readonly string[], deadline: numb
   }
 }
 
+/** Schedule executions each schedule skipped so far because the previous one still ran. */
+async function skippedOverlaps(stack: SeedStack): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const d of desiredSchedules(stack.config))
+    out[d.id] = (await stack.client.schedule.getHandle(d.id).describe()).info.numActionsSkippedOverlap;
+  return out;
+}
+
 async function main(): Promise<void> {
   const meter = await installHeartbeatMeter();
   const shared = await startSharedServices(say);
@@ -115,9 +124,10 @@ async function main(): Promise<void> {
       expireAfterMs: Math.round(2 * HOUR),
       audioGraceMs: Math.round(HOUR),
       // The product's default intervals (sync.historyInterval 5 min, sync.settingsInterval 1 h),
-      // compressed like the day.
-      historyIntervalMs: Math.max(2_000, Math.round(HOUR / 12)),
-      settingsIntervalMs: Math.round(HOUR),
+      // compressed like the day, in whole seconds: a Schedule's interval is whole seconds (2.5 s
+      // ran every 2 s). The default speed, 100, makes them 3 s and 36 s.
+      historyIntervalMs: wholeSeconds(Math.max(2_000, HOUR / 12)),
+      settingsIntervalMs: wholeSeconds(HOUR),
     },
     say,
   );
@@ -151,13 +161,15 @@ async function report(
   const placed = await playMix(stack, plan, speed, say);
   await waitForTraffic(stack, Date.now() + 10 * 60_000);
   // The syncs read what the last calls left (CDRs, recordings, transcripts) before the idle period.
-  await sleep(2 * Math.max(2_000, HOUR / 12));
+  await sleep(2 * wholeSeconds(Math.max(2_000, HOUR / 12)));
   const idleStart = Date.now();
   const hbIdleStart = await meter.read();
+  const skippedAtIdleStart = await skippedOverlaps(stack);
   say(`idle for ${idleHours} simulated hours`);
   await sleep(idleHours * HOUR);
   const idleEnd = Date.now();
   const hbIdleEnd = await meter.read();
+  const skippedAtIdleEnd = await skippedOverlaps(stack);
   const followTypes = ['callLifecycle', 'callback', 'screenPop', 'smsReceived'];
   const stillOpen = await settle(stack, followTypes, Date.now() + settleSeconds * 1000);
   say(`${stillOpen} call, callback and SMS workflows still open (their remaining schedule is projected)`);
@@ -197,7 +209,10 @@ async function report(
         if (projected) {
           t.projected += sumActions(projected);
           mergeCounts(actions, projected);
-        } else unprojected[c.type] = (unprojected[c.type] ?? 0) + 1;
+        } else {
+          unprojected[c.type] = (unprojected[c.type] ?? 0) + 1;
+          say(`open at the end, counted so far only: ${c.type} ${c.workflowId}`);
+        }
       }
       mergeCounts(t.actions, actions);
       t.byType[c.type] = (t.byType[c.type] ?? 0) + sumActions(actions);
@@ -238,11 +253,50 @@ async function report(
   add(idle.actions, 'activity_heartbeat', heartbeats.idle);
   const per = (t: Tally, n: number): number => (n > 0 ? round(sumActions(t.actions) / n) : 0);
   const idleActions = sumActions(idle.actions);
-  const scheduleExecutions: Record<string, number> = {};
+  // The idle account-day: each stream's schedule runs every interval whatever the traffic, so a day
+  // is its executions (24 h / interval) times what one costs, measured on the idle period's closed
+  // executions, plus the heartbeats an execution sends on average. Counting the idle period's
+  // executions and scaling them to 24 h gives fewer: compressed intervals of a few real seconds are
+  // shorter than a run, and the schedule skips the overlaps (reported in the JSON).
+  const intervals = new Map(desiredSchedules(stack.config).map((d) => [d.stream, d.intervalMs]));
+  const streams: Record<
+    string,
+    { executions: number; closed: number; closed_actions: number; skipped_overlap: number; per_day: number }
+  > = {};
+  let executions = 0;
+  let unscheduledActions = 0;
   for (const c of idleChains) {
-    if (!c.runs[0]!.count.scheduled) continue;
+    const actions = c.runs.reduce((a, r) => a + r.count.total, 0);
+    if (!c.runs[0]!.count.scheduled) {
+      unscheduledActions += actions;
+      continue;
+    }
     const stream = /^sync-[^-]+-(.+?)-\d{4}-\d\d-\d\dT/.exec(c.workflowId)?.[1] ?? c.workflowId;
-    scheduleExecutions[stream] = (scheduleExecutions[stream] ?? 0) + 1;
+    const s = (streams[stream] ??= {
+      executions: 0,
+      closed: 0,
+      closed_actions: 0,
+      skipped_overlap: 0,
+      per_day: 0,
+    });
+    executions++;
+    s.executions++;
+    if (!c.open) {
+      s.closed++;
+      s.closed_actions += actions;
+    }
+  }
+  const heartbeatsPerExecution = executions > 0 ? heartbeats.idle / executions : 0;
+  let idleDay = (unscheduledActions * 24) / idleHours;
+  const perExecution: Record<string, number> = {};
+  for (const [stream, st] of Object.entries(streams)) {
+    const interval = intervals.get(stream);
+    st.skipped_overlap =
+      (skippedAtIdleEnd[scheduleId(ACCOUNT, stream)] ?? 0) -
+      (skippedAtIdleStart[scheduleId(ACCOUNT, stream)] ?? 0);
+    st.per_day = interval ? Math.round((24 * HOUR) / interval) : 0;
+    perExecution[stream] = round(st.closed > 0 ? st.closed_actions / st.closed + heartbeatsPerExecution : 0);
+    idleDay += perExecution[stream] * st.per_day;
   }
   const schedules: Record<string, { actions_taken: number; skipped_overlap: number }> = {};
   for (const d of desiredSchedules(stack.config)) {
@@ -260,8 +314,9 @@ async function report(
     actions_per_missed_call: per(missed, calls.missed),
     actions_per_voicemail: per(voicemail, calls.voicemail),
     actions_per_sms: per(sms, placed.sms.length),
-    actions_per_idle_account_day: round((idleActions * 24) / idleHours),
-    actions_per_idle_account_month: Math.round((idleActions * 24 * 30) / idleHours),
+    actions_per_idle_account_day: round(idleDay),
+    actions_per_idle_account_month: Math.round(idleDay * 30),
+    actions_per_idle_account_day_measured: round((idleActions * 24) / idleHours),
     history_events_per_call: round(callTally.events / mixCalls),
     workflow_tasks_per_call: round(callTally.workflowTasks / mixCalls),
     mix_calls: mixCalls,
@@ -283,8 +338,11 @@ async function report(
     idle: {
       hours_measured: idleHours,
       actions: idleActions,
-      schedule_executions: scheduleExecutions,
+      streams,
+      actions_per_execution: perExecution,
       heartbeat_actions: heartbeats.idle,
+      heartbeats_per_execution: round(heartbeatsPerExecution),
+      unscheduled_actions: unscheduledActions,
       history_events: idle.events,
       workflow_tasks: idle.workflowTasks,
     },
