@@ -142,7 +142,8 @@ export function mergeCounts(into: ActionCounts, from: ActionCounts): ActionCount
   return into;
 }
 
-function num(v: unknown): number {
+/** A number from a proto int64 (a Long, or a plain number in hand-built events). */
+export function num(v: unknown): number {
   if (v === null || v === undefined) return 0;
   if (typeof v === 'number') return v;
   if (typeof v === 'object' && 'toNumber' in v && typeof v.toNumber === 'function')

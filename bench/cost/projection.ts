@@ -3,15 +3,14 @@
 // it assumes nothing more arrives (no signal, no late transcript) and reports what it could not
 // project rather than guessing.
 import type { temporal } from '@temporalio/proto';
-import { add, type ActionCounts } from './action-rules';
+import { add, num, type ActionCounts } from './action-rules';
 import type { Chain } from './histories';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 function ms(t: temporal.api.history.v1.IHistoryEvent['eventTime']): number {
   if (!t) return 0;
-  const seconds = typeof t.seconds === 'number' ? t.seconds : Number(t.seconds ?? 0);
-  return seconds * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+  return num(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
 }
 
 /** When the first completed activity of type `name` in the chain completed (epoch ms), or null. */
@@ -40,6 +39,7 @@ export const RECORDING_CHECK_STEPS_MS = [15_000, 60_000, 5 * 60_000, 15 * 60_000
 export function remainingRecordingChecks(loggedAt: number, horizonMs: number, now: number): number[] {
   const horizon = loggedAt + horizonMs;
   const out: number[] = [];
+  if (!Number.isFinite(horizon)) return out;
   const steps = RECORDING_CHECK_STEPS_MS;
   let t = loggedAt;
   for (let i = 0; ; i++) {

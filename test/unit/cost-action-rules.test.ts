@@ -9,7 +9,12 @@ import {
   SCHEDULED_BY,
 } from '../../bench/cost/action-rules';
 import { heartbeatsIn } from '../../bench/cost/heartbeats';
-import { RECORDING_CHECK_STEPS_MS, remainingRecordingChecks } from '../../bench/cost/projection';
+import type { Chain } from '../../bench/cost/histories';
+import {
+  projectCallWorkflow,
+  RECORDING_CHECK_STEPS_MS,
+  remainingRecordingChecks,
+} from '../../bench/cost/projection';
 import { FIRST_RECORDING_CHECK_MS, nextRecordingCheck } from '../../workflows/recording-checks';
 
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -231,5 +236,47 @@ describe('cost action rules', () => {
     const checks = remainingRecordingChecks(0, 3 * 60 * min, 0);
     expect(checks).toEqual([15_000, 75_000, 375_000, 1_275_000, 3_075_000, 6_675_000, 10_275_000]);
     expect(remainingRecordingChecks(0, 3 * 60 * min, 2_000_000)).toEqual([3_075_000, 6_675_000, 10_275_000]);
+  });
+
+  it("projects an open call workflow's recording checks left, from when its log was written", () => {
+    const at = (ms: number) => ({
+      seconds: Math.floor(ms / 1000) as unknown as EventId,
+      nanos: (ms % 1000) * 1e6,
+    });
+    const events = history(
+      started(),
+      ...task(),
+      { eventTime: at(10_000), activityTaskScheduledEventAttributes: { activityType: { name: 'logCall' } } },
+      { eventTime: at(10_500), activityTaskStartedEventAttributes: { scheduledEventId: id(5), attempt: 1 } },
+      { eventTime: at(12_000), activityTaskCompletedEventAttributes: { scheduledEventId: id(5) } },
+    );
+    const chain: Chain = {
+      workflowId: 'call-acme-1',
+      type: 'callLifecycle',
+      startMs: 0,
+      open: true,
+      runs: [
+        {
+          workflowId: 'call-acme-1',
+          runId: 'r',
+          type: 'callLifecycle',
+          open: true,
+          startMs: 0,
+          closeMs: null,
+          count: countHistory(events),
+          events,
+        },
+      ],
+    };
+    // Logged at 12 s; at 12 s + 2,000 s the checks at 3,075, 6,675 and 10,275 s after it are left
+    // before a three-hour horizon: a local activity each and one at the horizon, a timer after each.
+    expect(projectCallWorkflow(chain, 3 * 3_600_000, 12_000 + 2_000_000)).toEqual({
+      timer: 3,
+      local_activity: 4,
+    });
+    // No log yet (the call or its CDR still awaited): nothing to project from.
+    expect(
+      projectCallWorkflow({ ...chain, runs: [{ ...chain.runs[0]!, events: events.slice(0, 4) }] }, 1, 0),
+    ).toBeNull();
   });
 });
