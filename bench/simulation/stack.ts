@@ -96,6 +96,8 @@ export interface SeedSettings {
   audioGraceMs: number;
   /** sync.historyInterval, in real ms. */
   historyIntervalMs: number;
+  /** sync.settingsInterval, in real ms (ten history intervals when omitted). */
+  settingsIntervalMs?: number;
 }
 
 export interface SeedStack {
@@ -181,7 +183,7 @@ function seedConfig(
       // Pages smaller than the platform's history, so every read spans several (capped) pages.
       pageSize: 400,
       historyInterval: s.historyIntervalMs,
-      settingsInterval: 10 * s.historyIntervalMs,
+      settingsInterval: s.settingsIntervalMs ?? 10 * s.historyIntervalMs,
       streams: ['cdrs', 'recordings', 'sms', 'voicemessages', 'contacts'],
     },
     crm: {
