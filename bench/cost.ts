@@ -13,7 +13,7 @@ import { callWorkflowId } from '../contracts/call-lifecycle';
 import { callbackWorkflowId } from '../contracts/callback';
 import { smsReceivedWorkflowId } from '../contracts/conversations';
 import { screenPopWorkflowId } from '../contracts/screen-pop';
-import { workflowIdKey } from '../runtime/temporal-encryption';
+import { workflowIdKey } from '../lib/encryption-keys';
 import { desiredSchedules, scheduleId } from '../runtime/schedules';
 import {
   ACTION_RULES,
