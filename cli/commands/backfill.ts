@@ -79,7 +79,13 @@ export async function followBackfill(
   let finished = false;
   const result = handle.result().finally(() => (finished = true));
   let lastLine = 0;
+  let lastText = '';
   let started = false;
+  const writeLine = (p: BackfillProgress) => {
+    lastText = `${workflowId}: ${describe(p)}\n`;
+    out.write(lastText);
+    lastLine = Date.now();
+  };
   try {
     while (!finished) {
       // The query handler is installed after the workflow's first activity; until then there is no progress.
@@ -92,8 +98,7 @@ export async function followBackfill(
           bar.setTotal(p.windowsTotal);
           started = true;
         } else if (Date.now() - lastLine >= (opts.lineEveryMs ?? 3000)) {
-          out.write(`${workflowId}: ${describe(p)}\n`);
-          lastLine = Date.now();
+          writeLine(p);
         }
       }
       await Promise.race([
@@ -104,6 +109,9 @@ export async function followBackfill(
     const final = await result;
     if (bar && started)
       bar.update(final.windowsDone, { records: final.records, rps: final.recordsPerSecond });
+    // Lines come every few seconds, so the last one was usually of a backfill still under way:
+    // end with where it ended.
+    if (!bar && lastText !== `${workflowId}: ${describe(final)}\n`) writeLine(final);
     return final;
   } finally {
     bar?.stop();

@@ -140,17 +140,24 @@ async function runAndFollow(
   let done = false;
   const result = handle.result().finally(() => (done = true));
   let shown = '';
+  const showStage = async () => {
+    const run = await reportRunOfWorkflow(warehouse.db, workflowId);
+    if (run && run.status !== shown) {
+      shown = run.status;
+      if (bar) bar.update(Math.max(0, STAGES.indexOf(run.status)), { stage: run.status });
+      else process.stderr.write(`${workflowId}: ${run.status}\n`);
+    }
+  };
   try {
     while (!done) {
-      const run = await reportRunOfWorkflow(warehouse.db, workflowId);
-      if (run && run.status !== shown) {
-        shown = run.status;
-        if (bar) bar.update(Math.max(0, STAGES.indexOf(run.status)), { stage: run.status });
-        else process.stderr.write(`${workflowId}: ${run.status}\n`);
-      }
+      await showStage();
       await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, 300))]);
     }
-    return await result;
+    const final = await result;
+    // The loop ends as the workflow does, before it has seen the last stage: show where the run ended
+    // (else the last line, or the bar, says "delivering" of a run that succeeded).
+    await showStage();
+    return final;
   } catch (err) {
     // The run's own reason (report_runs.error) says more than "workflow execution failed".
     const run = await reportRunOfWorkflow(warehouse.db, workflowId);

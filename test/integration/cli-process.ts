@@ -6,8 +6,12 @@ import { join, resolve } from 'node:path';
 
 export const root = resolve(__dirname, '../..');
 
-/** The command line that runs the CLI from source with this test's Node. */
-export function cliCommand(args: string[]): [string, string[]] {
+/**
+ * The command line that runs the CLI with this test's Node: from source through tsx, or the compiled
+ * build in `dist` (test/support/compiled-dist.ts compiledDist()) when given.
+ */
+export function cliCommand(args: string[], dist?: string): [string, string[]] {
+  if (dist) return [process.execPath, [join(dist, 'cli/main.js'), ...args]];
   // tsx by absolute path: --require resolves from the working directory, which a test may change.
   return [
     process.execPath,
@@ -36,12 +40,24 @@ export interface StartedCli {
   bannerValue(label: string): string;
 }
 
+/** Where and how startCli runs the CLI: the working directory (default the project) and the build. */
+export interface CliRunOptions {
+  cwd?: string;
+  /** Run the compiled build in this directory (compiledDist()) instead of the sources through tsx. */
+  dist?: string;
+}
+
 /** Spawns `callsync start …` (or any long-running command). */
-export function startCli(args: string[], env: NodeJS.ProcessEnv): StartedCli {
-  const [cmd, argv] = cliCommand(args);
+export function startCli(args: string[], env: NodeJS.ProcessEnv, opts: CliRunOptions = {}): StartedCli {
+  const [cmd, argv] = cliCommand(args, opts.dist);
   // A process group of its own, like a shell's foreground job, so stopCli can signal the whole
   // group as a terminal's Ctrl-C does.
-  const child = spawn(cmd, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, argv, {
+    cwd: opts.cwd ?? root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -94,6 +110,24 @@ export async function stopCli(
     );
   }
   return code;
+}
+
+/**
+ * Runs a command to completion without blocking this process (as runCli's spawnSync does), so a
+ * worker in the test's own process keeps serving the workflows the command starts; kills it after
+ * `timeoutMs`.
+ */
+export async function finishCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: CliRunOptions & { timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const cli = startCli(args, env, opts);
+  const timer = setTimeout(() => cli.child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+  // 'close', not 'exit': the pipes may still hold the last lines when the process exits.
+  const code = await new Promise<number | null>((r) => cli.child.once('close', r));
+  clearTimeout(timer);
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
 }
 
 /** Runs a short command to completion. */
