@@ -106,6 +106,8 @@ export interface RelayStats {
   failures: number;
   /** Rows that can never be relayed (their stored body no longer validates). */
   failed: number;
+  /** Loop passes that stepped back for a burst: they claimed nothing and waited a poll instead. */
+  yielded: number;
 }
 
 interface Outcome {
@@ -129,6 +131,7 @@ export class Relay {
     markedDone: 0,
     failures: 0,
     failed: 0,
+    yielded: 0,
   };
   private stopped = true;
   private loops: Promise<void>[] = [];
@@ -231,6 +234,7 @@ export class Relay {
       const allowed = this.allowedInFlight();
       if (allowed === 0 || (allowed < this.concurrency && index > 0)) {
         // Not woken by commits: under a burst they come by the hundred per second.
+        this.stats.yielded++;
         await this.sleep(this.opts.pollMs ?? 200, false);
         continue;
       }

@@ -28,6 +28,13 @@ import { startSyncHarness, type SyncHarness } from './sync-harness';
 
 jest.setTimeout(300_000);
 
+/** Waits until the clock is past `stamp` (a last-modified time), so that a change now is stamped later. */
+async function clockPast(stamp: string): Promise<void> {
+  const at = Date.parse(stamp);
+  expect(at).not.toBeNaN();
+  while (Date.now() <= at) await new Promise((r) => setTimeout(r, 1));
+}
+
 const CONNECTED = 'f240bbac-87c9-4f6e-bf70-924b57d47db7';
 const NO_ANSWER = '73a0d17f-1163-4015-bdd5-ec830791da20';
 const WRONG_NUMBER = '17b47fee-58de-441e-a44c-c6300d46f273';
@@ -58,7 +65,7 @@ describe('CRM outcomes back on the CDR', () => {
   /** An agent sets the call's outcome in HubSpot (the UI writes through the same API). */
   const setDisposition = async (crmId: string, value: string) => {
     // hs_lastmodifieddate has millisecond resolution: keep changes apart.
-    await new Promise((r) => setTimeout(r, 5));
+    await clockPast(fake.objects('calls').find((o) => o.id === crmId)!.updatedAt);
     const res = await fetch(`${fake.url}/crm/v3/objects/calls/${crmId}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
@@ -243,7 +250,8 @@ describe('CRM outcomes back on the CDR', () => {
       // callsync's own "Connected" is no agent's outcome.
       expect(await acts.applyCrmOutcomes({ account: 'acme' })).toMatchObject({ echoes: 1, written: 0 });
 
-      await new Promise((r) => setTimeout(r, 5));
+      // LastModifiedDate has millisecond resolution: the agent's change comes after callsync's write.
+      await clockPast(sf.records('Task').find((r) => r.Id === taskId)!.LastModifiedDate);
       const res = await fetch(`${sf.url}/services/data/v${sf.version}/sobjects/Task/${taskId}`, {
         method: 'PATCH',
         headers: { authorization: `Bearer ${sf.token}`, 'content-type': 'application/json' },

@@ -4,6 +4,7 @@
 // through POST /calls are played while the simulator runs.
 /* eslint-disable @typescript-eslint/no-unsafe-return -- webhook bodies are untyped JSON here */
 import { callEventSchema, smsReceivedEventSchema } from '../../connectors/platform/schemas/events';
+import { eventually } from '../support/eventually';
 import { startHarness, type Harness, type Json } from '../unit/emulator-server-harness';
 import { startReceiver, type Receiver } from '../unit/emulator-webhooks-receiver';
 
@@ -250,20 +251,25 @@ describe('traffic', () => {
   });
 
   test('start generates a mix at the given rate; stop stops it', async () => {
+    // calls_started counts since the emulator began, the calls of the tests above included.
+    const startedIn = (status: Json): number =>
+      Object.values(status.calls_started as Record<string, number>).reduce((a, b) => a + b, 0);
+    const before = startedIn((await h.control('GET', '/simulator')).body);
     const start = await h.control('POST', '/simulator/start', {
       rate_per_minute: 1200,
       speed: 2000,
       seed: 5,
     });
     expect(start.body.running).toBe(true);
-    await new Promise((r) => setTimeout(r, 1500));
+    // 1200 a minute is one every 50 ms on average: more than five within a few seconds.
+    await eventually(
+      async () => (startedIn((await h.control('GET', '/simulator')).body) - before > 5 ? true : undefined),
+      'more than five calls to start',
+      10_000,
+    );
     const stopped = await h.control('POST', '/simulator/stop');
     expect(stopped.body.running).toBe(false);
-    const started = Object.values(stopped.body.calls_started as Record<string, number>).reduce(
-      (a, b) => a + b,
-      0,
-    );
-    expect(started).toBeGreaterThan(5);
+    expect(startedIn(stopped.body) - before).toBeGreaterThan(5);
     const until = Date.now() + 10_000;
     let status: Json = stopped.body;
     while (status.active > 0 && Date.now() < until) {
@@ -272,6 +278,8 @@ describe('traffic', () => {
     }
     expect(status.active).toBe(0);
     expect(status.errors).toBe(0);
+    // Its calls have all ended, and no call started after the stop.
+    expect(startedIn(status)).toBe(startedIn(stopped.body));
   });
 
   test('bad input is a 400 naming the field', async () => {

@@ -85,6 +85,8 @@ function filesUnder(dir: string): string[] {
 describe('callsync erase', () => {
   let h: SyncHarness;
   let server: RunningServer;
+  /** Each delivery the receiver's fast path was handed (by event id): whether it was an erased person's. */
+  const fastPathSaw = new Map<string, boolean>();
   const customer = () => h.emulator.admin.customer_id;
   const tables = () => h.emulator.store.tables;
 
@@ -106,6 +108,8 @@ describe('callsync erase', () => {
       logger: silentLogger,
       temporal: { client: h.client, taskQueue: h.taskQueue },
       erasure: { key: erasureHashKey(h.config), defaultCountry: 'GB' },
+      observeFastPath: (_account, webhook, _receivedAt, suppressed) =>
+        void fastPathSaw.set(webhook.event.id, suppressed === true),
     });
   }, 180_000);
 
@@ -227,20 +231,15 @@ describe('callsync erase', () => {
     });
   }
 
-  /** Resolves when a workflow exists; false when none was started within a few seconds. */
-  const started = async (workflowId: string, waitMs = 3000): Promise<boolean> => {
-    for (const until = Date.now() + waitMs; ;) {
-      const found = await h.client.workflow
-        .getHandle(workflowId)
-        .describe()
-        .then(
-          () => true,
-          () => false,
-        );
-      if (found || Date.now() >= until) return found;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
+  /** Whether a workflow exists now. */
+  const started = (workflowId: string): Promise<boolean> =>
+    h.client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(
+        () => true,
+        () => false,
+      );
 
   /**
    * No history left anywhere holds them, raw (through the service API) or decoded. The server
@@ -621,6 +620,41 @@ describe('callsync erase', () => {
     );
     voicemail(againId);
     expect((await webhook(callHook(againId, 1, 'call.missed'))).status).toBe(200);
+    // The fast path was handed both deliveries, marked as an erased person's.
+    expect(fastPathSaw.get(`erasure-${againId}-0`)).toBe(true);
+    expect(fastPathSaw.get('erasure-sms-2')).toBe(true);
+    // Someone else rings and texts after them: once their workflows have started, the fast path has
+    // dealt with the deliveries before them, and those started nothing.
+    const sentinelId = 990_001;
+    expect(
+      (
+        await webhook({
+          ...callHook(sentinelId, 0, 'call.ringing'),
+          id: 'erasure-sentinel-ringing',
+          src: '+44 20 7946 0999',
+          src_name: 'Somebody Else',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await webhook({
+          ...smsHook('erasure-sentinel-sms', 'Somebody else, hello', h.emulator.store.clock.nowString()),
+          from_no: '442079460999',
+        })
+      ).status,
+    ).toBe(200);
+    expect(fastPathSaw.get('erasure-sentinel-ringing')).toBe(false);
+    await eventually(
+      async () => ((await started(screenPopWorkflowId('acme', sentinelId))) ? true : undefined),
+      "the sentinel call's screen-pop to start",
+      30_000,
+    );
+    await eventually(
+      async () => ((await started(smsReceivedWorkflowId('acme', 'erasure-sentinel-sms'))) ? true : undefined),
+      "the sentinel SMS's workflow to start",
+      30_000,
+    );
     expect(await started(screenPopWorkflowId('acme', againId))).toBe(false);
     expect(await started(smsReceivedWorkflowId('acme', 'erasure-sms-2'))).toBe(false);
     for (const stream of ['sms', 'cdrs', 'voicemessages']) await sync(stream);

@@ -6,6 +6,7 @@ import { addQuarantined } from '../../connectors/postgres';
 import { silentLogger } from '../../lib/logger';
 import { metrics } from '../../lib/metrics';
 import { startServer, type RunningServer } from '../../server';
+import { eventually } from '../support/eventually';
 import { parsePrometheusText, sampleValue, type Sample } from '../support/prometheus-text';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
 
@@ -96,8 +97,15 @@ describe('Prometheus metrics', () => {
     for (const n of [1, 2, 3]) expect((await post(SECRET, event(n))).status).toBe(200);
     expect((await post('wrong-secret-0123456789', event(4))).status).toBe(401);
     expect((await post(SECRET, '{"id": "no-name"}')).status).toBe(400);
-    await new Promise((r) => setTimeout(r, 1100));
-    const after = await scrape();
+    // Scraped until the oldest row has waited a second, so that the lag shows its age.
+    const after = await eventually(
+      async () => {
+        const samples = await scrape();
+        return sampleValue(samples, 'callsync_relay_lag_seconds') >= 1 ? samples : undefined;
+      },
+      'the oldest inbox row to have waited a second',
+      30_000,
+    );
     const moved = (name: string, labels: Record<string, string> = {}) =>
       sampleValue(after, name, labels) - sampleValue(before, name, labels);
 
@@ -110,7 +118,7 @@ describe('Prometheus metrics', () => {
     expect(moved('callsync_webhook_duration_seconds_count', { outcome: 'unauthorized' })).toBe(1);
     expect(moved('callsync_webhook_duration_seconds_bucket', { outcome: 'accepted', le: '+Inf' })).toBe(3);
     expect(sampleValue(after, 'callsync_inbox_backlog')).toBe(3);
-    // The oldest waited at least the second slept above.
+    // The oldest waited at least the second awaited above.
     expect(sampleValue(after, 'callsync_relay_lag_seconds')).toBeGreaterThanOrEqual(1);
     expect(sampleValue(after, 'callsync_process_resident_memory_bytes')).toBeGreaterThan(0);
   });

@@ -1,9 +1,10 @@
 // PostgreSQL ending the relay's connection (a restart) while a batch waits on Temporal: the batch
 // fails and rolls back, the receiver process lives on (it used to die of an unhandled 'error' event
 // of the checked-out client, found by the chaos run), and the rows are relayed by the next batch.
-import { silentLogger } from '../../lib/logger';
+import pino from 'pino';
 import { InboxWriter } from '../../server/inbox-writer';
 import { Relay } from '../../server/relay';
+import { eventually } from '../support/eventually';
 import { storeWebhook } from './inbox-fixtures';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 
@@ -27,9 +28,11 @@ describe('relay when PostgreSQL ends its connection mid-batch', () => {
     );
     let terminated = 0;
     let signalled = 0;
+    const logged: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
     const relay = new Relay({
       pool: w.pool,
-      logger: silentLogger,
+      logger,
       signal: async () => {
         if (terminated === 0) {
           // The batch's own backend: the one inside a transaction that is not this query's.
@@ -38,8 +41,13 @@ describe('relay when PostgreSQL ends its connection mid-batch', () => {
               WHERE datname = current_database() AND state = 'idle in transaction' AND pid <> pg_backend_pid()`,
           );
           terminated = rows[0]!.n;
-          // The 'error' event arrives while the batch still waits here.
-          await new Promise((r) => setTimeout(r, 300));
+          // The 'error' event arrives while the batch still waits here: the relay logs it.
+          await eventually(
+            async () =>
+              logged.some((l) => l.includes('relay connection lost mid-batch')) ? true : undefined,
+            "the relay to hear the connection's 'error' event",
+            10_000,
+          );
         }
         signalled++;
       },
@@ -62,9 +70,12 @@ describe('relay when PostgreSQL ends its connection mid-batch', () => {
 
 describe('any checked-out connection of the warehouse pool when PostgreSQL ends it', () => {
   let w: MigratedWarehouse;
+  const idleErrors: Error[] = [];
 
   beforeAll(async () => {
-    w = await createMigratedWarehouse('connection_lost_checked_out');
+    w = await createMigratedWarehouse('connection_lost_checked_out', 10, {
+      onIdleError: (err) => void idleErrors.push(err),
+    });
   });
 
   afterAll(async () => {
@@ -78,8 +89,12 @@ describe('any checked-out connection of the warehouse pool when PostgreSQL ends 
     const client = await w.pool.connect();
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     await w.pool.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
-    // The 'error' event arrives while the client is held and idle.
-    await new Promise((r) => setTimeout(r, 300));
+    // The 'error' event arrives while the client is held and idle: the pool's listener hears it.
+    await eventually(
+      async () => (idleErrors.length > 0 ? true : undefined),
+      "the held connection's 'error' event",
+      10_000,
+    );
     await expect(client.query('SELECT 1')).rejects.toThrow();
     client.release(true);
     const after = await w.pool.query<{ one: number }>('SELECT 1 AS one');

@@ -30,6 +30,24 @@ async function storeCalls(inbox: InboxWriter, first: number, calls: number): Pro
   );
 }
 
+/** Polls `ok` every few milliseconds (the relays here poll every 20) until it holds. */
+async function until(ok: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * Waits until the relay's loops have stepped back for the burst `passes` more times: each such pass
+ * checked for the burst instead of claiming, so what was due to happen before it has happened.
+ */
+async function yieldedAgain(relay: Relay, passes: number): Promise<void> {
+  const target = relay.stats.yielded + passes;
+  await until(() => relay.stats.yielded >= target, `${passes} more passes stepping back for the burst`);
+}
+
 /** A signaller that takes `ms` per signal and remembers the most signals it had in flight. */
 function recordingSignaller(ms: number) {
   const seen: number[] = [];
@@ -155,9 +173,14 @@ describe('relay yields to the receiver during bursts', () => {
         pollMs: 20,
       },
       async (relay) => {
-        await new Promise((r) => setTimeout(r, 600));
+        // Both loops have met the burst and stepped back, and do so again after a wake().
+        await yieldedAgain(relay, 4);
         relay.wake();
+        await yieldedAgain(relay, 4);
+        expect(Date.now() - started).toBeLessThan(1000); // still within the pause
         expect(rec.seen).toHaveLength(0);
+        expect(relay.stats.batches).toBe(0);
+        expect(await pending()).toBe(30);
         await drained();
         expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
         expect(rec.peak()).toBe(1);
@@ -183,9 +206,12 @@ describe('relay yields to the receiver during bursts', () => {
         parallelBatches: 1,
         pollMs: 20,
       },
-      async () => {
+      async (relay) => {
         await eventually(async () => (busy ? true : undefined), 'the burst to start', 10_000);
-        await new Promise((r) => setTimeout(r, 300));
+        // The batch under way was recorded, and the loop has since come round twice and stepped back.
+        await until(() => relay.stats.batches === 1, 'the batch under way to be recorded');
+        await yieldedAgain(relay, 2);
+        expect(relay.stats.batches).toBe(1);
         // Only the signals already in flight when it began have finished.
         expect(rec.seen.length).toBeLessThanOrEqual(5 + 4);
         expect(await pending()).toBe(80 - rec.seen.length);
@@ -209,10 +235,12 @@ describe('relay yields to the receiver during bursts', () => {
         pollMs: 20,
       },
       async (relay) => {
-        await new Promise((r) => setTimeout(r, 300));
+        // Both loops have met the burst and stepped back, and do so again after a wake().
+        await yieldedAgain(relay, 4);
         relay.wake();
-        await new Promise((r) => setTimeout(r, 100));
+        await yieldedAgain(relay, 4);
         expect(rec.seen).toHaveLength(0);
+        expect(relay.stats.batches).toBe(0);
         expect(await pending()).toBe(25);
         busy = false;
         await drained();

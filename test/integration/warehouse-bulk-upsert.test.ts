@@ -33,6 +33,12 @@ function cdrs(first: number, count: number, overrides: Record<string, unknown> =
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until the clock is past each of `stamps` (synced_at values), so that a write now is stamped later. */
+async function clockPast(stamps: Date[]): Promise<void> {
+  const latest = Math.max(...stamps.map((d) => d.getTime()));
+  while (Date.now() <= latest) await sleep(1);
+}
+
 describe('bulk upsert', () => {
   let w: MigratedWarehouse;
 
@@ -65,7 +71,7 @@ describe('bulk upsert', () => {
       .select(['id', 'synced_at'])
       .where('account', '=', 'a1')
       .execute();
-    await sleep(20);
+    await clockPast(before.map((r) => r.synced_at));
     expect(await upsertPage(w.pool, { stream: 'cdrs', account: 'a1', records: page })).toEqual({
       inserted: 0,
       updated: 0,
@@ -114,7 +120,7 @@ describe('bulk upsert', () => {
       .selectAll()
       .where('id', '=', 88001)
       .executeTakeFirstOrThrow();
-    await sleep(20);
+    await clockPast([before.synced_at]);
     const done = fixture('recordings', {
       transcript: 'Hello, Acme here.',
       summary: 'Greeting',

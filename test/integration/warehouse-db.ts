@@ -2,7 +2,12 @@
 // (or DATABASE_URL), so files running in parallel never see each other's rows.
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDatabase, migrateToLatest, type WarehouseDatabase } from '../../connectors/postgres';
+import {
+  createDatabase,
+  migrateToLatest,
+  type DatabaseOptions,
+  type WarehouseDatabase,
+} from '../../connectors/postgres';
 
 function serverUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -50,9 +55,13 @@ export interface MigratedWarehouse extends WarehouseDatabase {
 }
 
 /** A fresh database migrated to the latest warehouse schema. */
-export async function createMigratedWarehouse(label: string, max = 10): Promise<MigratedWarehouse> {
+export async function createMigratedWarehouse(
+  label: string,
+  max = 10,
+  opts: Omit<DatabaseOptions, 'max'> = {},
+): Promise<MigratedWarehouse> {
   const test = await createTestDatabase(label);
-  const warehouse = createDatabase(test.url, { max });
+  const warehouse = createDatabase(test.url, { ...opts, max });
   await migrateToLatest(warehouse.db);
   return {
     ...warehouse,

@@ -1,5 +1,6 @@
 // Collections and resources: envelopes, pagination, filters, group_by, nested endpoints, 400/403/404,
 // creates, patches, bulk PATCH, deletes (204 and the asynchronous 202), PATCH /calls/{id} with 301.
+import { eventually } from '../support/eventually';
 import { startHarness, type Harness, type Json } from './emulator-server-harness';
 
 let h: Harness;
@@ -235,8 +236,11 @@ describe('writes', () => {
     const res = await h.api(`/contacts/${ids.join(',')}`, { method: 'DELETE' });
     expect(res.status).toBe(202);
     expect((await getJson(`/contacts/${ids[0]}`)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 400));
-    expect((await getJson(`/contacts/${ids[0]}`)).status).toBe(404);
+    await eventually(
+      async () => ((await getJson(`/contacts/${ids[0]}`)).status === 404 ? true : undefined),
+      'the first contact to be deleted',
+      10_000,
+    );
     expect((await getJson(`/contacts/${ids[1]}`)).status).toBe(404);
   });
 
@@ -252,8 +256,11 @@ describe('writes', () => {
     const before = (await getJson('/sms?limit=1')).body.total;
     expect(before).toBeGreaterThan(0);
     expect((await h.api('/sms', { method: 'DELETE' })).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 400));
-    expect((await getJson('/sms?limit=1')).body.total).toBe(0);
+    await eventually(
+      async () => ((await getJson('/sms?limit=1')).body.total === 0 ? true : undefined),
+      'the SMS collection to be emptied',
+      10_000,
+    );
   });
 
   it('places a call, patches it with a 301 and the Live Call, no Location, then hangs it up', async () => {

@@ -1,5 +1,6 @@
 import { isTwoFactorChallenge } from '../../../connectors/platform';
-import { firstRecord, idOf, type Step } from './step';
+import { messageResponseSchema } from '../../../connectors/platform/schemas';
+import { firstRecord, idOf, parsed, type Step } from './step';
 
 /** Authentication module (the client's own session uses the API key, so these calls do not disturb it). */
 export const authSteps: Step[] = [
@@ -35,7 +36,11 @@ export const authSteps: Step[] = [
   {
     endpoint: 'POST /confirmation',
     async run(ctx) {
-      await expect(ctx.client.auth.resendConfirmation({ email: ctx.admin.email })).resolves.toBeDefined();
+      const sent = parsed(
+        messageResponseSchema,
+        await ctx.client.auth.resendConfirmation({ email: ctx.admin.email }),
+      );
+      expect(sent.message).toEqual(expect.any(String));
       await expect(
         ctx.client.auth.resendConfirmation({ email: 'nobody@nowhere.example' }),
       ).rejects.toMatchObject({
@@ -46,7 +51,11 @@ export const authSteps: Step[] = [
   {
     endpoint: 'POST /password',
     async run(ctx) {
-      await expect(ctx.client.auth.requestPasswordReset({ email: ctx.admin.email })).resolves.toBeDefined();
+      const sent = parsed(
+        messageResponseSchema,
+        await ctx.client.auth.requestPasswordReset({ email: ctx.admin.email }),
+      );
+      expect(sent.message).toEqual(expect.any(String));
     },
   },
   {
@@ -90,7 +99,7 @@ export const logoutStep: Step = {
   async run(ctx) {
     const client = ctx.passwordClient();
     await client.auth.ping(); // logs in
-    const answer = await client.auth.logout();
-    expect(answer).toBeDefined();
+    const answer = parsed(messageResponseSchema, await client.auth.logout());
+    expect(answer.message).toEqual(expect.any(String));
   },
 };

@@ -1,4 +1,5 @@
-import { firstPage, firstRecord, idOf, type Step } from './step';
+import { callTraceSchema, monitorSchema } from '../../../connectors/platform/schemas';
+import { expectLabels, firstPage, firstRecord, idOf, parsedPage, type Step } from './step';
 
 /** Calls module: live calls, web calls, lead calls, media sessions, call labels. */
 export const callSteps: Step[] = [
@@ -48,14 +49,21 @@ export const callSteps: Step[] = [
     endpoint: 'GET /calls/{id}/trace',
     async run(ctx) {
       const page = await firstPage(ctx.client.calls.trace(idOf(ctx, 'liveCall')));
-      expect(Array.isArray(page.data)).toBe(true);
+      // The live call's dialog so far (nothing yet on the emulator's fixed clock).
+      for (const entry of parsedPage(callTraceSchema, page))
+        expect(entry.created_at).toEqual(expect.any(String));
+      // An ended call's trace (by the live id its CDR keeps) is its whole SIP dialog, from the INVITE.
+      const cdr = await firstRecord(ctx.client.history.cdrs.list({ limit: 1 }));
+      const ended = parsedPage(callTraceSchema, await firstPage(ctx.client.calls.trace(Number(cdr.live_id))));
+      expect(ended.length).toBeGreaterThan(0);
+      expect(ended[0]).toMatchObject({ method: 'INVITE', created_at: expect.any(String) });
     },
   },
   {
     endpoint: 'GET /calls/{id}/monitors',
     async run(ctx) {
       const page = await firstPage(ctx.client.calls.monitors(idOf(ctx, 'liveCall')));
-      expect(Array.isArray(page.data)).toBe(true);
+      for (const m of parsedPage(monitorSchema, page)) expect(m.live_id).toBe(idOf(ctx, 'liveCall'));
     },
   },
   {
@@ -109,7 +117,8 @@ export const callSteps: Step[] = [
   {
     endpoint: 'GET /mediasessions/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.calls.mediaSessions.dictionaries()).toBeInstanceOf(Object);
+      const session = await ctx.client.calls.mediaSessions.get(idOf(ctx, 'mediaSession'));
+      expectLabels(await ctx.client.calls.mediaSessions.dictionaries(), ['type', 'status'], session);
     },
   },
   {

@@ -1,4 +1,5 @@
-import { firstPage, idOf, readAll, type Step } from './step';
+import { chatMessageSchema, contactSchema, liveCallSchema } from '../../../connectors/platform/schemas';
+import { firstPage, idOf, parsedPage, readAll, type Step } from './step';
 
 /** Customer module: users and their nested collections, groups, policies, queue groups, /me. */
 export const customerSteps: Step[] = [
@@ -41,7 +42,7 @@ export const customerSteps: Step[] = [
     endpoint: 'GET /users/{id}/contacts',
     async run(ctx) {
       const page = await firstPage(ctx.client.customer.users.contacts(ctx.admin.user_id));
-      expect(Array.isArray(page.data)).toBe(true);
+      for (const c of parsedPage(contactSchema, page)) expect(c.user_id).toBe(ctx.admin.user_id);
     },
   },
   {
@@ -64,14 +65,16 @@ export const customerSteps: Step[] = [
     endpoint: 'GET /users/{id}/chatmsgs',
     async run(ctx) {
       const page = await firstPage(ctx.client.customer.users.chatMessages(ctx.admin.user_id));
-      expect(Array.isArray(page.data)).toBe(true);
+      for (const m of parsedPage(chatMessageSchema, page)) expect(m.user_id).toBe(ctx.admin.user_id);
     },
   },
   {
     endpoint: 'GET /users/{id}/calls',
     async run(ctx) {
       const page = await firstPage(ctx.client.customer.users.calls(ctx.admin.user_id));
-      expect(Array.isArray(page.data)).toBe(true);
+      // The user's live calls: placed by them or to them.
+      for (const c of parsedPage(liveCallSchema, page))
+        expect([c.src_id, c.dst_id]).toContain(String(ctx.admin.user_id));
     },
   },
   {

@@ -1,6 +1,7 @@
 import { filter } from '../../../connectors/platform';
 import type { Cdr } from '../../../connectors/platform';
-import { firstPage, firstRecord, idOf, readAll, type Step } from './step';
+import { cdrNoteSchema, cdrSchema, monitorSchema } from '../../../connectors/platform/schemas';
+import { expectLabels, firstPage, firstRecord, idOf, parsedPage, readAll, type Step } from './step';
 
 const PCAP_MAGIC = [0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1];
 
@@ -90,29 +91,33 @@ export const historySteps: Step[] = [
   {
     endpoint: 'GET /cdrs/calltracking',
     async run(ctx) {
-      expect(Array.isArray((await firstPage(ctx.client.history.cdrs.callTracking())).data)).toBe(true);
+      const cdrs = parsedPage(cdrSchema, await firstPage(ctx.client.history.cdrs.callTracking()));
+      for (const c of cdrs) expect(c.id).toBeGreaterThan(0);
     },
   },
   {
     endpoint: 'GET /cdrs/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.history.cdrs.dictionaries()).toBeInstanceOf(Object);
+      const cdr = await ctx.client.history.cdrs.get(idOf(ctx, 'cdr'));
+      expectLabels(await ctx.client.history.cdrs.dictionaries(), ['type', 'disposition'], cdr);
     },
   },
   {
     endpoint: 'GET /cdrs/{id}/notes',
     async run(ctx) {
-      expect(Array.isArray((await firstPage(ctx.client.history.cdrs.notes(idOf(ctx, 'cdr')))).data)).toBe(
-        true,
+      const notes = parsedPage(
+        cdrNoteSchema,
+        await firstPage(ctx.client.history.cdrs.notes(idOf(ctx, 'cdr'))),
       );
+      for (const n of notes) expect(n.cdr_id).toBe(idOf(ctx, 'cdr'));
     },
   },
   {
     endpoint: 'GET /monitors',
     async run(ctx) {
       const page = await firstPage(ctx.client.history.monitors.list({ limit: 20 }));
-      const monitor = page.data.find((m) => m.transcript);
-      expect(monitor).toBeDefined();
+      const monitor = parsedPage(monitorSchema, page).find((m) => m.transcript);
+      expect(monitor?.transcript).toEqual(expect.any(String));
       ctx.ids.monitor = monitor!.id;
       ctx.ids.monitorToDelete = page.data.find((m) => m.id !== monitor!.id)!.id;
     },
@@ -192,7 +197,8 @@ export const historySteps: Step[] = [
   {
     endpoint: 'GET /msdrs/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.history.msdrs.dictionaries()).toBeInstanceOf(Object);
+      const msdr = await ctx.client.history.msdrs.get(idOf(ctx, 'msdr'));
+      expectLabels(await ctx.client.history.msdrs.dictionaries(), ['type'], msdr);
     },
   },
   {

@@ -1,4 +1,4 @@
-import { firstPage, idOf, type Step } from './step';
+import { expectLabels, firstPage, idOf, type Step } from './step';
 
 /** Reports module: report schedules. */
 export const reportSteps: Step[] = [
@@ -49,7 +49,14 @@ export const reportSteps: Step[] = [
   {
     endpoint: 'GET /reportschedules/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.reports.schedules.dictionaries()).toBeInstanceOf(Object);
+      // Tables only: a schedule carries format, culture and status as the spec's strings ('csv', 'en_GB',
+      // 'active'), which the emulator's tables (keyed 0, 1, 2…) do not key.
+      expectLabels(await ctx.client.reports.schedules.dictionaries(), [
+        'format',
+        'culture',
+        'frequency',
+        'status',
+      ]);
     },
   },
   {

@@ -1,4 +1,5 @@
-import { firstPage, firstRecord, idOf, type Step } from './step';
+import { callTrackingCampaignSchema, cdrSchema, ddiSchema } from '../../../connectors/platform/schemas';
+import { expectLabels, firstPage, firstRecord, idOf, parsedPage, type Step } from './step';
 
 /** Settings module: call flows, call tracking, contacts, conferences, DDIs, queues, groups, rules, IVRs. */
 export const settingsSteps: Step[] = [
@@ -17,15 +18,18 @@ export const settingsSteps: Step[] = [
   {
     endpoint: 'GET /callflows/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.settings.callFlows.dictionaries()).toBeInstanceOf(Object);
+      const flow = await ctx.client.settings.callFlows.get(idOf(ctx, 'callFlow'));
+      expectLabels(await ctx.client.settings.callFlows.dictionaries(), ['status'], flow);
     },
   },
   {
     endpoint: 'GET /calltracking/campaigns',
     async run(ctx) {
-      expect(Array.isArray((await firstPage(ctx.client.settings.callTracking.campaigns.list())).data)).toBe(
-        true,
+      const campaigns = parsedPage(
+        callTrackingCampaignSchema,
+        await firstPage(ctx.client.settings.callTracking.campaigns.list()),
       );
+      for (const c of campaigns) expect(c.name).toEqual(expect.any(String));
     },
   },
   {
@@ -57,7 +61,8 @@ export const settingsSteps: Step[] = [
   {
     endpoint: 'GET /calltracking/cdrs',
     async run(ctx) {
-      expect(Array.isArray((await firstPage(ctx.client.settings.callTracking.cdrs.list())).data)).toBe(true);
+      const cdrs = parsedPage(cdrSchema, await firstPage(ctx.client.settings.callTracking.cdrs.list()));
+      for (const c of cdrs) expect(c.id).toBeGreaterThan(0);
     },
   },
   {
@@ -175,13 +180,15 @@ export const settingsSteps: Step[] = [
   {
     endpoint: 'GET /ddis/calltracking',
     async run(ctx) {
-      expect(Array.isArray((await firstPage(ctx.client.settings.ddis.callTracking())).data)).toBe(true);
+      const ddis = parsedPage(ddiSchema, await firstPage(ctx.client.settings.ddis.callTracking()));
+      for (const d of ddis) expect(d.e164).toMatch(/^\+?\d+$/);
     },
   },
   {
     endpoint: 'GET /ddis/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.settings.ddis.dictionaries()).toBeInstanceOf(Object);
+      const ddi = await ctx.client.settings.ddis.get(String(ctx.ids.ddi));
+      expectLabels(await ctx.client.settings.ddis.dictionaries(), ['status', 'target_type'], ddi);
     },
   },
   {
@@ -244,7 +251,13 @@ export const settingsSteps: Step[] = [
   {
     endpoint: 'GET /ringgroups/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.settings.ringGroups.dictionaries()).toBeInstanceOf(Object);
+      // A seeded group (the one created above was given no strategy): its strategy is labelled; its
+      // final_dst_type, 1, is not (the emulator's table is keyed by letters).
+      const group = await firstRecord(ctx.client.settings.ringGroups.list());
+      expect(group.id).not.toBe(idOf(ctx, 'ringGroup'));
+      const dictionaries = await ctx.client.settings.ringGroups.dictionaries();
+      expectLabels(dictionaries, ['final_dst_type']);
+      expectLabels(dictionaries, ['strategy'], group);
     },
   },
   {

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { PlatformClient } from '../../../connectors/platform';
+import { dictionarySchema } from '../../../connectors/platform/schemas';
 import type { SpecEndpoint } from '../spec-endpoints';
 
 /** What the steps share: the client and ids discovered along the way. */
@@ -48,4 +50,42 @@ export function idOf(ctx: ContractContext, key: string): number {
   const v = ctx.ids[key];
   if (typeof v !== 'number') throw new Error(`no id recorded for ${key}`);
   return v;
+}
+
+/** Parses an answer with the client's response schema; the step fails, naming the issues, when it does not match. */
+export function parsed<S extends z.ZodType>(schema: S, answer: unknown): z.output<S> {
+  const result = schema.safeParse(answer);
+  expect(result.success ? [] : result.error.issues).toEqual([]);
+  return result.data as z.output<S>;
+}
+
+/** A page's records parsed with the client's record schema; its total counts at least them. */
+export function parsedPage<S extends z.ZodType>(
+  schema: S,
+  page: { data: unknown[]; total: number | undefined },
+): z.output<S>[] {
+  const data = parsed(z.array(schema), page.data);
+  expect(page.total ?? data.length).toBeGreaterThanOrEqual(data.length);
+  return data;
+}
+
+/** GET …/dictionaries: the client's dictionary schema, holding label tables (code → label). */
+const labelTablesSchema = dictionarySchema.pipe(
+  z.record(z.string(), z.record(z.string(), z.string().min(1))),
+);
+
+/**
+ * A dictionaries answer parsed with the client's schema: it has a label table for each of `fields`,
+ * and `record` (a resource of the module, read through the client), when given, finds its value of
+ * each labelled.
+ */
+export function expectLabels(answer: unknown, fields: string[], record?: Record<string, unknown>): void {
+  const tables = parsed(labelTablesSchema, answer);
+  for (const field of fields) {
+    expect({ field, codes: Object.keys(tables[field] ?? {}).length > 0 }).toEqual({ field, codes: true });
+    if (!record) continue;
+    expect(record[field]).not.toBeNull();
+    const label = tables[field]?.[String(record[field])];
+    expect({ field, label }).toEqual({ field, label: expect.any(String) });
+  }
 }

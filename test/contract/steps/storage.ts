@@ -1,4 +1,4 @@
-import { firstPage, firstRecord, idOf, type Step } from './step';
+import { expectLabels, firstPage, firstRecord, idOf, type Step } from './step';
 
 // A tiny but real MP3 frame header is enough for an upload body: the platform only checks the type.
 const MP3_BASE64 = Buffer.from([0xff, 0xfb, 0x90, 0x64, 0, 0, 0, 0]).toString('base64');
@@ -34,7 +34,8 @@ export const storageSteps: Step[] = [
   {
     endpoint: 'GET /sms/dictionaries',
     async run(ctx) {
-      expect(await ctx.client.storage.sms.dictionaries()).toBeInstanceOf(Object);
+      const sms = await ctx.client.storage.sms.get(idOf(ctx, 'sms'));
+      expectLabels(await ctx.client.storage.sms.dictionaries(), ['type'], sms);
     },
   },
   {
