@@ -24,6 +24,7 @@ import {
   type RuleId,
 } from './cost/action-rules';
 import { installHeartbeatMeter } from './cost/heartbeats';
+import { waitForCallsToEnd } from './simulation/run-seed';
 import { chains, readRuns, type Chain } from './cost/histories';
 import { planMix, playMix, type PlacedCall } from './cost/mix';
 import { projectCallback, projectCallWorkflow } from './cost/projection';
@@ -76,17 +77,6 @@ interface Tally {
 }
 
 const emptyTally = (): Tally => ({ actions: {}, projected: 0, events: 0, workflowTasks: 0, byType: {} });
-
-async function waitForTraffic(stack: SeedStack, deadline: number): Promise<void> {
-  for (;;) {
-    const status = (await stack.control('GET', '/simulator')) as { active: number };
-    const ledger = (await stack.control('GET', '/simulator/ledger')) as { pending: number };
-    if (status.active === 0 && ledger.pending === 0) return;
-    if (Date.now() > deadline)
-      throw new Error(`calls still playing at the deadline (${status.active} active)`);
-    await sleep(500);
-  }
-}
 
 /** Waits until no workflow of `types` is open, or the deadline; returns how many are still open. */
 async function settle(stack: SeedStack, types: readonly string[], deadline: number): Promise<number> {
@@ -159,7 +149,7 @@ async function report(
   const hbTraffic = await meter.read();
   say(`playing ${plan.length} calls and messages over ${Math.ceil(plan.at(-1)!.at / 3600)} simulated hours`);
   const placed = await playMix(stack, plan, speed, say);
-  await waitForTraffic(stack, Date.now() + 10 * 60_000);
+  await waitForCallsToEnd(stack, Date.now() + 10 * 60_000);
   // The syncs read what the last calls left (CDRs, recordings, transcripts) before the idle period.
   await sleep(2 * wholeSeconds(Math.max(2_000, HOUR / 12)));
   const idleStart = Date.now();

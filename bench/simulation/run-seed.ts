@@ -281,7 +281,7 @@ async function playDay(
 }
 
 /** Waits until the simulator plays no call and every call's last write has happened. */
-async function waitForCallsToEnd(stack: SeedStack, deadline: number): Promise<void> {
+export async function waitForCallsToEnd(stack: SeedStack, deadline: number): Promise<void> {
   for (;;) {
     const status = (await stack.control('GET', '/simulator')) as { active: number };
     const ledger = (await stack.control('GET', '/simulator/ledger')) as { pending: number };
