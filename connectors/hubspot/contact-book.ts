@@ -24,12 +24,10 @@ import type {
 import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
 import { SEARCH_PAGE, searchModifiedSince } from './modified-search';
+import { splitBySearchBody } from './search-body';
 
 /** Most inputs HubSpot takes in one batch request, and records in one list page. */
 const BATCH = 100;
-/** Records in one search page (HubSpot's maximum), and results one search query can page through. */
-/** Values in one IN filter. */
-const IN_VALUES = 100;
 
 /** The custom contact properties the sync writes. */
 export const LINK_PROPERTY = 'callsync_contact';
@@ -146,11 +144,15 @@ export class HubSpotContactBook implements CrmContactBook {
       if (!parsed) return [];
       return [...new Set([parsed.nationalNumber, parsed.formatNational().replace(/\D/g, '')])];
     };
-    const step = IN_VALUES / 2;
-    for (let i = 0; i < Math.max(numbers.length, emails.length); i += step) {
-      const nums = numbers.slice(i, i + step);
-      const nats = nums.flatMap(nationalForms);
-      const mails = emails.slice(i, i + step);
+    // As many numbers and addresses a search as its body holds (HubSpot takes 3,000 characters).
+    const wanted = [
+      ...numbers.map((value) => ({ number: true, value })),
+      ...emails.map((value) => ({ number: false, value })),
+    ];
+    const searches = splitBySearchBody(wanted, (run) => {
+      const nums = run.filter((w) => w.number).map((w) => w.value);
+      const nats = [...new Set(nums.flatMap(nationalForms))];
+      const mails = run.filter((w) => !w.number).map((w) => w.value);
       const groups = [
         ['phone', nums],
         ['mobilephone', nums],
@@ -163,10 +165,12 @@ export class HubSpotContactBook implements CrmContactBook {
         .map(([propertyName, values]) => ({
           filters: [{ propertyName, operator: 'IN' as FilterOperatorEnum, values: [...values] }],
         }));
-      if (filterGroups.length === 0) continue;
+      return { filterGroups, properties: READ, limit: SEARCH_PAGE };
+    });
+    for (const { body } of searches) {
       let after: string | undefined;
       do {
-        const request = { filterGroups, properties: READ, limit: SEARCH_PAGE, ...(after ? { after } : {}) };
+        const request = { ...body, ...(after ? { after } : {}) };
         const page = await this.t.search(() => this.t.client.crm.contacts.searchApi.doSearch(request));
         for (const c of page.results) found.set(c.id, this.record(c));
         after = page.paging?.next?.after;

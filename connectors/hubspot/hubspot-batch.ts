@@ -16,6 +16,7 @@ import type {
 } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
+import { splitBySearchBody } from './search-body';
 import {
   CALL_TO_CONTACT,
   CONTACT_PROPERTIES,
@@ -62,34 +63,36 @@ export class HubSpotBatch implements CrmBatchOps {
   async findContactsByPhones(numbers: readonly string[]): Promise<Map<string, CrmContact[]>> {
     const found = new Map<string, CrmContact[]>();
     if (numbers.length === 0) return found;
-    const nationals = [...new Set(numbers.map(nationalOf).filter((n): n is string => n !== null))];
     const inFilter = (propertyName: string, values: string[]) => ({
       filters: [{ propertyName, operator: 'IN' as FilterOperatorEnum, values }],
     });
-    const filterGroups = [inFilter('phone', [...numbers]), inFilter('mobilephone', [...numbers])];
-    if (nationals.length > 0) {
-      filterGroups.push(inFilter('hs_searchable_calculated_phone_number', nationals));
-      filterGroups.push(inFilter('hs_searchable_calculated_mobile_number', nationals));
-    }
     const properties = [
       ...CONTACT_PROPERTIES,
       'hs_searchable_calculated_phone_number',
       'hs_searchable_calculated_mobile_number',
     ];
+    // As many numbers a search as its body holds (HubSpot takes 3,000 characters; long numbers
+    // fill it well before the IN filter's 100 values).
+    const searches = splitBySearchBody([...new Set(numbers)], (run) => {
+      const nationals = [...new Set(run.map(nationalOf).filter((n): n is string => n !== null))];
+      const filterGroups = [inFilter('phone', run), inFilter('mobilephone', run)];
+      if (nationals.length > 0) {
+        filterGroups.push(inFilter('hs_searchable_calculated_phone_number', nationals));
+        filterGroups.push(inFilter('hs_searchable_calculated_mobile_number', nationals));
+      }
+      return { filterGroups, properties, limit: SEARCH_PAGE };
+    });
     const hits: HubSpotObject[] = [];
-    let after: string | undefined;
-    do {
-      const page = await this.ctx.search(() =>
-        this.ctx.client.crm.contacts.searchApi.doSearch({
-          filterGroups,
-          properties,
-          limit: SEARCH_PAGE,
-          ...(after ? { after } : {}),
-        }),
-      );
-      hits.push(...page.results);
-      after = page.paging?.next?.after;
-    } while (after);
+    for (const { body } of searches) {
+      let after: string | undefined;
+      do {
+        const page = await this.ctx.search(() =>
+          this.ctx.client.crm.contacts.searchApi.doSearch({ ...body, ...(after ? { after } : {}) }),
+        );
+        hits.push(...page.results);
+        after = page.paging?.next?.after;
+      } while (after);
+    }
     for (const number of numbers) {
       const national = nationalOf(number);
       const matches = hits.filter((h) => {
@@ -130,22 +133,22 @@ export class HubSpotBatch implements CrmBatchOps {
       }
       return found;
     }
-    // A portal whose callsync_key is not unique: search (its index trails writes by seconds).
-    const res = await this.ctx.search(() =>
-      this.api(kind).searchApi.doSearch({
-        filterGroups: [
-          {
-            filters: [
-              { propertyName: KEY_PROPERTY, operator: 'IN' as FilterOperatorEnum, values: [...keys] },
-            ],
-          },
-        ],
-        properties: [KEY_PROPERTY],
-        limit: SEARCH_PAGE,
-      }),
-    );
+    // A portal whose callsync_key is not unique: search (its index trails writes by seconds), as
+    // many keys a request as its body holds.
+    const searches = splitBySearchBody([...keys], (run) => ({
+      filterGroups: [
+        { filters: [{ propertyName: KEY_PROPERTY, operator: 'IN' as FilterOperatorEnum, values: run }] },
+      ],
+      properties: [KEY_PROPERTY],
+      limit: SEARCH_PAGE,
+    }));
+    const results: HubSpotObject[] = [];
+    for (const { body } of searches) {
+      const res = await this.ctx.search(() => this.api(kind).searchApi.doSearch(body));
+      results.push(...res.results);
+    }
     // Should a duplicate ever exist, the oldest (smallest id) is the one callsync keeps.
-    const byId = [...res.results].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+    const byId = [...results].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
     for (const r of byId) {
       const key = r.properties[KEY_PROPERTY];
       if (key && !found.has(key)) found.set(key, r.id);

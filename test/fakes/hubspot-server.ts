@@ -180,6 +180,8 @@ const TIMESTAMPS = new Set(['hs_timestamp']);
 /** HubSpot-defined association types from these objects to contacts. */
 const CONTACT_ASSOCIATION: Partial<Record<ObjectType, number>> = { calls: 194, tasks: 204 };
 const OBJECT_TYPES = new Set<string>(['calls', 'tasks', 'contacts']);
+/** Longest search request body HubSpot takes (https://developers.hubspot.com/docs/api/crm/search, Limitations). */
+export const SEARCH_BODY_CHARS = 3_000;
 
 const fail = (status: number, category: string, message: string): Error =>
   new HubSpotError(status, category, message);
@@ -531,6 +533,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
 
   function search(type: ObjectType, body: unknown) {
     if (!isRecord(body)) throw new HubSpotError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+    // At most 5 filterGroups, 6 filters in a group and 18 filters in all; at most 200 results a page
+    // (https://developers.hubspot.com/docs/api/crm/search, Limitations).
     const filterGroups = (body.filterGroups ?? []) as unknown[];
     if (!Array.isArray(filterGroups) || filterGroups.length > 5) {
       throw new HubSpotError(400, 'VALIDATION_ERROR', 'There can be at most 5 filterGroups');
@@ -575,6 +579,18 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
   }
 
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
+  // JSON parsed by hand to keep each body's length as sent: HubSpot limits a search request body
+  // to 3,000 characters (https://developers.hubspot.com/docs/api/crm/search, Limitations).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = String(body);
+    (req as FastifyRequest & { bodyChars?: number }).bodyChars = text.length;
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HubSpotError(400, 'VALIDATION_ERROR', 'Invalid input JSON: the body is not JSON'), undefined);
+    }
+  });
 
   const portalId = opts.portalId ?? 4_242_424;
   const oauth = opts.oauth ? registerHubSpotOAuth(app, portalId, opts.oauth) : undefined;
@@ -807,7 +823,20 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     return reply.code(204).send();
   });
 
-  app.post('/crm/v3/objects/:type/search', async (req: FastifyRequest) => search(objectType(req), req.body));
+  app.post('/crm/v3/objects/:type/search', async (req: FastifyRequest) => {
+    const type = objectType(req);
+    // "The request body is limited to 3,000 characters" (https://developers.hubspot.com/docs/api/crm/search,
+    // Limitations): a longer one is refused whole, in HubSpot's error shape.
+    const chars = (req as FastifyRequest & { bodyChars?: number }).bodyChars ?? 0;
+    if (chars > SEARCH_BODY_CHARS) {
+      throw new HubSpotError(
+        400,
+        'VALIDATION_ERROR',
+        `The request body is ${chars} characters long; a search request body is limited to ${SEARCH_BODY_CHARS} characters.`,
+      );
+    }
+    return search(type, req.body);
+  });
 
   app.post('/crm/v3/objects/:type/batch/update', async (req: FastifyRequest, reply: FastifyReply) => {
     const type = objectType(req);
