@@ -38,6 +38,12 @@ export const hubspotConfigSchema = z
     requestsPer10Seconds: z.number().int().min(10).max(1000).default(100),
     /** Search requests per second (HubSpot allows 5 per token). */
     searchRequestsPerSecond: z.number().int().min(1).max(5).default(4),
+    /**
+     * How long HubSpot's search may take to see a write ("a few moments"). Looking for an object an
+     * earlier attempt may have created (its answer lost), callsync searches again after this long
+     * before it creates one.
+     */
+    searchLagSeconds: z.number().min(0).max(60).default(5),
     /** Priority of callback tasks. */
     taskPriority: z.enum(['LOW', 'MEDIUM', 'HIGH']).default('HIGH'),
   })

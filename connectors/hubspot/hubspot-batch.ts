@@ -16,6 +16,7 @@ import type {
 } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
+import { findByKeys, type KeySearchContext } from './key-search';
 import { splitBySearchBody } from './search-body';
 import {
   CALL_TO_CONTACT,
@@ -39,6 +40,8 @@ export interface HubSpotBatchContext {
   client: Client;
   call<T>(send: () => Promise<T>): Promise<T>;
   search<T>(send: () => Promise<T>): Promise<T>;
+  /** Finding objects by callsync_key through search, over its lag. */
+  keySearch: KeySearchContext;
   ownerId(email: string | null): Promise<string | null>;
   taskPriority: 'LOW' | 'MEDIUM' | 'HIGH';
   /** Whether callsync_key is a unique-value property (then batch/read by it, else search). */
@@ -133,27 +136,9 @@ export class HubSpotBatch implements CrmBatchOps {
       }
       return found;
     }
-    // A portal whose callsync_key is not unique: search (its index trails writes by seconds), as
-    // many keys a request as its body holds.
-    const searches = splitBySearchBody([...keys], (run) => ({
-      filterGroups: [
-        { filters: [{ propertyName: KEY_PROPERTY, operator: 'IN' as FilterOperatorEnum, values: run }] },
-      ],
-      properties: [KEY_PROPERTY],
-      limit: SEARCH_PAGE,
-    }));
-    const results: HubSpotObject[] = [];
-    for (const { body } of searches) {
-      const res = await this.ctx.search(() => this.api(kind).searchApi.doSearch(body));
-      results.push(...res.results);
-    }
-    // Should a duplicate ever exist, the oldest (smallest id) is the one callsync keeps.
-    const byId = [...results].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
-    for (const r of byId) {
-      const key = r.properties[KEY_PROPERTY];
-      if (key && !found.has(key)) found.set(key, r.id);
-    }
-    return found;
+    // A portal whose callsync_key is not unique: search, and search again for what it did not find
+    // once the search lag has passed (key-search.ts).
+    return findByKeys(this.ctx.keySearch, kind, keys);
   }
 
   private async create(

@@ -30,6 +30,7 @@ import { BATCH_LIMIT, HubSpotBatch } from './hubspot-batch';
 import type { HubSpotConfig } from './config';
 import { HubSpotContactBook } from './contact-book';
 import { HubSpotOutcomes } from './outcomes';
+import { findByKeys, type KeySearchContext } from './key-search';
 import {
   COMMUNICATION_TO_CONTACT,
   NOTE_TO_CONTACT,
@@ -90,6 +91,7 @@ export class HubSpotConnector implements CrmConnector {
   /** Object types whose callsync_key is a unique-value property (set by prepare()). */
   private readonly uniqueKey = new Set<'calls' | 'tasks'>();
   readonly batch: HubSpotBatch;
+  private readonly keySearch: KeySearchContext;
   private portal: Promise<string> | undefined;
   private outcomeSource: HubSpotOutcomes | undefined;
   /** Object types prepare() found usable for messages (both until it has run). */
@@ -144,9 +146,16 @@ export class HubSpotConnector implements CrmConnector {
       burst: 1,
       ...(opts.limiters ? { limiter: opts.limiters.bucket(`${scope} search`, searchRate, 1) } : {}),
     });
+    this.keySearch = {
+      client: this.client,
+      search: (send) => this.search(send),
+      sleep: (ms) => (opts.time ?? realTime).sleep(ms),
+      lagMs: config.searchLagSeconds * 1000,
+    };
     this.batch = new HubSpotBatch({
       client: this.client,
       call: (send) => this.call(send),
+      keySearch: this.keySearch,
       search: (send) => this.search(send),
       ownerId: (email) => this.ownerId(email),
       taskPriority: config.taskPriority,
@@ -234,6 +243,7 @@ export class HubSpotConnector implements CrmConnector {
       client: this.client,
       call: (send) => this.call(send),
       search: (send) => this.search(send),
+      searchLagMs: this.keySearch.lagMs,
     });
     return this.outcomeSource;
   }
@@ -364,22 +374,8 @@ export class HubSpotConnector implements CrmConnector {
     return `${HUBSPOT_APP}/contacts/${await this.portalId()}/objects/0-1/views/all/list`;
   }
 
-  private async findByKey(objectType: 'calls' | 'tasks', key: string): Promise<string | null> {
-    const request = {
-      filterGroups: [
-        { filters: [{ propertyName: KEY_PROPERTY, operator: 'EQ' as FilterOperatorEnum, value: key }] },
-      ],
-      properties: [KEY_PROPERTY],
-      limit: 10,
-    };
-    const res = await this.search(() =>
-      objectType === 'calls'
-        ? this.client.crm.objects.calls.searchApi.doSearch(request)
-        : this.client.crm.objects.tasks.searchApi.doSearch(request),
-    );
-    // Should a duplicate ever exist, the oldest (smallest id) is the one callsync keeps.
-    const ids = res.results.map((r) => r.id).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    return ids[0] ?? null;
+  private async findByKey(objectType: KeyedObjectType, key: string): Promise<string | null> {
+    return (await findByKeys(this.keySearch, objectType, [key])).get(key) ?? null;
   }
 
   findCallLog(key: string): Promise<string | null> {
@@ -421,18 +417,8 @@ export class HubSpotConnector implements CrmConnector {
     return type;
   }
 
-  async findMessageLog(key: string, log: MessageLog): Promise<string | null> {
-    const res = await this.search(() =>
-      this.client.crm.objects.searchApi.doSearch(this.messageType(log), {
-        filterGroups: [
-          { filters: [{ propertyName: KEY_PROPERTY, operator: 'EQ' as FilterOperatorEnum, value: key }] },
-        ],
-        properties: [KEY_PROPERTY],
-        limit: 10,
-      }),
-    );
-    const ids = res.results.map((r) => r.id).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    return ids[0] ?? null;
+  findMessageLog(key: string, log: MessageLog): Promise<string | null> {
+    return this.findByKey(this.messageType(log), key);
   }
 
   async createMessageLog(log: MessageLog): Promise<string> {

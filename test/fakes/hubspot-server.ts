@@ -31,6 +31,7 @@ import {
 
 export type { FakeObject, ObjectType } from './hubspot-objects';
 import type { FakeObject, ObjectType } from './hubspot-objects';
+import { DEFAULT_SEARCH_LAG_MS, SearchIndex } from './hubspot-search-index';
 
 export interface RecordedRequest {
   method: string;
@@ -82,6 +83,8 @@ export interface FakeHubSpot extends FakeHubSpotContacts {
   portalId: number;
   /** The OAuth app's endpoints and counters, when started with `oauth`. */
   oauth: FakeHubSpotOAuth | undefined;
+  /** Sets how long the writes from now on take to reach search (see FakeHubSpotOptions.searchLagMs). */
+  setSearchLag(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -260,6 +263,11 @@ export interface FakeHubSpotOptions {
   portalId?: number;
   /** An OAuth app whose access tokens the portal also accepts (test/fakes/hubspot-oauth.ts). */
   oauth?: FakeHubSpotOAuthOptions;
+  /**
+   * How long a write takes to reach search (default 1 s: HubSpot's "a few moments",
+   * https://developers.hubspot.com/docs/api/crm/search). 0 only for tests that are not about search.
+   */
+  searchLagMs?: number;
 }
 
 export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<FakeHubSpot> {
@@ -311,6 +319,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     ['contacts', new Set()],
   ]);
   let nextId = 10_001;
+  const index = new SearchIndex(opts.searchLagMs ?? DEFAULT_SEARCH_LAG_MS);
   let rateLimited = 0;
   let retryAfter: number | undefined;
   let random: (RandomFaults & { next: () => number; served: number }) | null = null;
@@ -495,6 +504,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     calculate(type, obj.properties);
     deriveContact(obj);
     store.get(type)!.set(id, obj);
+    index.wrote(obj);
     return obj;
   }
 
@@ -506,6 +516,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     Object.assign(obj.properties, props, { hs_lastmodifieddate: obj.updatedAt });
     calculate(type, obj.properties);
     deriveContact(obj);
+    index.wrote(obj);
     return obj;
   }
 
@@ -572,9 +583,10 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     const limit = typeof body.limit === 'number' ? body.limit : 10;
     if (limit > 200) throw new HubSpotError(400, 'VALIDATION_ERROR', 'limit must be at most 200');
     const props = Array.isArray(body.properties) ? (body.properties as string[]) : undefined;
-    const hits = [...store.get(type)!.values()].filter(
-      (o) => filterGroups.length === 0 || filterGroups.some((g) => matches(o, g)),
-    );
+    // Search reads the index, which sees writes only after the lag (hubspot-search-index.ts).
+    const hits = index
+      .visible(type, store.get(type)!.values())
+      .filter((o) => filterGroups.length === 0 || filterGroups.some((g) => matches(o, g)));
     return searchPage(hits, body, limit, (o) => view(o, props), fail);
   }
 
@@ -1006,6 +1018,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       const obj = insert('contacts', properties, []);
       if (updatedAt) obj.updatedAt = updatedAt;
       deriveContact(obj);
+      // A seeded contact was there long before the test: search already sees it.
+      index.wrote(obj, 0);
       return obj.id;
     },
     seedOwner: (email) => {
@@ -1028,6 +1042,9 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     engagements: conversations.engagements,
     portalId,
     oauth,
+    setSearchLag: (ms) => {
+      index.lagMs = ms;
+    },
     close: () => app.close(),
   };
 }

@@ -14,6 +14,8 @@ function connector(extra: Record<string, unknown> = {}, maxRetryAfterMs?: number
     type: 'hubspot',
     accessToken: fake.token,
     basePath: fake.url,
+    // The test server's search sees writes after 1 s: a lookup searches again after 2.
+    searchLagSeconds: 2,
     ...extra,
   });
   return new HubSpotConnector(config, maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs });

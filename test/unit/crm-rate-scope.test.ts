@@ -25,6 +25,7 @@ const hubspot = (accessToken: string, limiters: TokenSourceFactory) =>
       basePath: 'https://api.hubapi.com',
       requestsPer10Seconds: 100,
       searchRequestsPerSecond: 4,
+      searchLagSeconds: 5,
       taskPriority: 'HIGH',
     },
     { limiters },
