@@ -23,7 +23,7 @@ import type {
 } from '../crm/contact-book';
 import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
-import { SEARCH_PAGE, searchModifiedSince } from './modified-search';
+import { SEARCH_PAGE, rereadMargin, searchModifiedSince } from './modified-search';
 import { splitBySearchBody } from './search-body';
 
 /** Most inputs HubSpot takes in one batch request, and records in one list page. */
@@ -48,6 +48,8 @@ export interface HubSpotTransport {
   client: Client;
   call<T>(send: () => Promise<T>): Promise<T>;
   search<T>(send: () => Promise<T>): Promise<T>;
+  /** How long HubSpot's search may take to see a write (HubSpotConfig.searchLagSeconds). */
+  searchLagMs: number;
   /** Property reads and creates the connector's prepare() already does for calls and tasks. */
   ensureProperty(objectType: 'contacts', name: string, label: string, description: string): Promise<void>;
 }
@@ -122,12 +124,14 @@ export class HubSpotContactBook implements CrmContactBook {
 
   async *changedSince(since: string): AsyncIterable<SideRecord[]> {
     // Past the search's 10,000 results a new query starts at the last modification time seen
-    // (records of that instant come again; their hash makes them no-ops).
+    // (records of that instant come again; their hash makes them no-ops). The read starts a margin
+    // behind the cursor: search sees writes late and out of order (rereadMargin); the
+    // records that come again are no-ops too.
     const { searchApi } = this.t.client.crm.contacts;
     const pages = searchModifiedSince({
       what: 'contacts',
       property: 'lastmodifieddate',
-      from: Date.parse(since),
+      from: Math.max(0, Date.parse(since) - rereadMargin(this.t.searchLagMs)),
       properties: READ,
       search: (request) =>
         this.t.search(() => searchApi.doSearch(request as Parameters<typeof searchApi.doSearch>[0])),

@@ -224,6 +224,7 @@ export class HubSpotConnector implements CrmConnector {
         client: this.client,
         call: (send) => this.call(send),
         search: (send) => this.search(send),
+        searchLagMs: this.keySearch.lagMs,
         ensureProperty: async (objectType, name, label, description) => {
           if (await this.property(objectType, name)) return;
           try {

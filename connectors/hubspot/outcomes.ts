@@ -6,7 +6,7 @@ import type { Client } from '@hubspot/api-client';
 import type { CallLog } from '../crm/crm-connector';
 import type { CrmOutcome, CrmOutcomeSource } from '../crm/outcomes';
 import { CrmError } from '../crm/errors';
-import { searchModifiedSince } from './modified-search';
+import { rereadMargin, searchModifiedSince } from './modified-search';
 import { CALL_OUTCOMES, KEY_PROPERTY, ownDisposition } from './properties';
 
 const READ = [KEY_PROPERTY, 'hs_call_disposition', 'hs_lastmodifieddate', 'hubspot_owner_id'];
@@ -30,9 +30,6 @@ export interface HubSpotOutcomeTransport {
   searchLagMs: number;
 }
 
-/** Each read of outcomes goes back at least this far behind its cursor (see changedSince). */
-export const MIN_OUTCOME_REREAD_MS = 60_000;
-
 interface Disposition {
   id?: unknown;
   label?: unknown;
@@ -47,7 +44,7 @@ export class HubSpotOutcomes implements CrmOutcomeSource {
   private readonly rereadMs: number;
 
   constructor(private readonly t: HubSpotOutcomeTransport) {
-    this.rereadMs = Math.max(MIN_OUTCOME_REREAD_MS, 4 * t.searchLagMs);
+    this.rereadMs = rereadMargin(t.searchLagMs);
   }
 
   ownValue(status: CallLog['status']): string | null {
