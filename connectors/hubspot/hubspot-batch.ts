@@ -1,7 +1,8 @@
-// HubSpot's batch endpoints for callsync's call logs and tasks, and one search for many numbers:
-// batch/create (100 inputs, with the contact association inline), batch/update, batch/read by the
-// unique callsync_key (read-your-writes, unlike search), and contact search with IN over the phone
-// properties. Batch create results come back in no promised order, so they are matched by key.
+// HubSpot's batch endpoints for callsync's call logs and tasks, and searches for many numbers or keys:
+// batch/create (100 inputs, with the contact association inline), batch/update, search by
+// callsync_key over the search's lag (key-search.ts), and contact search with IN over the phone
+// properties, split by body size. Batch create results come back in no promised order, so they are
+// matched by key.
 import type { Client } from '@hubspot/api-client';
 import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -44,8 +45,6 @@ export interface HubSpotBatchContext {
   keySearch: KeySearchContext;
   ownerId(email: string | null): Promise<string | null>;
   taskPriority: 'LOW' | 'MEDIUM' | 'HIGH';
-  /** Whether callsync_key is a unique-value property (then batch/read by it, else search). */
-  keyIsUnique(type: 'calls' | 'tasks'): boolean;
 }
 
 type Kind = 'calls' | 'tasks';
@@ -117,27 +116,12 @@ export class HubSpotBatch implements CrmBatchOps {
     return found;
   }
 
-  private async findByKeys(kind: Kind, keys: readonly string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    if (keys.length === 0) return found;
-    if (this.ctx.keyIsUnique(kind)) {
-      // batch/read by a unique property reads the object store itself: a create just made is there.
-      const res = await this.ctx.call(() =>
-        this.api(kind).batchApi.read({
-          inputs: keys.map((id) => ({ id })),
-          idProperty: KEY_PROPERTY,
-          properties: [KEY_PROPERTY],
-          propertiesWithHistory: [],
-        }),
-      );
-      for (const r of res.results) {
-        const key = r.properties[KEY_PROPERTY];
-        if (key) found.set(key, r.id);
-      }
-      return found;
-    }
-    // A portal whose callsync_key is not unique: search, and search again for what it did not find
-    // once the search lag has passed (key-search.ts).
+  /**
+   * callsync's objects by key. callsync_key cannot be a unique-value property on calls and tasks
+   * (schema-setup.ts), so there is no batch/read by it: search, and search again for what it did not
+   * find once the search lag has passed (key-search.ts).
+   */
+  private findByKeys(kind: Kind, keys: readonly string[]): Promise<Map<string, string>> {
     return findByKeys(this.ctx.keySearch, kind, keys);
   }
 

@@ -1,16 +1,14 @@
 // HubSpot destination through the official client (@hubspot/api-client): call engagements with the
 // contact association, callback tasks, contact search by phone and creation. callsync's idempotency
-// key is stored in the custom property `callsync_key` on calls and tasks (prepare() creates
-// it at worker start); findCallLog/findTask search on it. HubSpot's search index trails writes by a few seconds, so
-// the mapping table, not the search, is what prevents duplicates; the search recovers lost mappings.
+// key is stored in the custom property `callsync_key` on calls and tasks (prepare() creates it at
+// worker start, a plain text property: HubSpot has no unique values on engagements); findCallLog and
+// findTask search on it. HubSpot's search index trails writes by a few seconds, so the mapping table
+// is what prevents duplicates; the search recovers lost mappings, searching again once the lag has
+// passed before it reports a key missing (key-search.ts).
 import type { Client } from '@hubspot/api-client';
 import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
 import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
 import { lazyPackage } from '../../lib/lazy-package';
-import type {
-  PropertyCreateFieldTypeEnum,
-  PropertyCreateTypeEnum,
-} from '@hubspot/api-client/lib/codegen/crm/properties';
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { realTime, type TimeSource } from '../../lib/rate-limiter';
@@ -32,18 +30,24 @@ import { HubSpotContactBook } from './contact-book';
 import { HubSpotOutcomes } from './outcomes';
 import { findByKeys, type KeySearchContext } from './key-search';
 import {
+  createProperty,
+  ensureKeyProperty,
+  hasProperty,
+  setupError,
+  type SchemaContext,
+} from './schema-setup';
+import {
   COMMUNICATION_TO_CONTACT,
   NOTE_TO_CONTACT,
   messageObjectType,
   messageProperties,
   type MessageObjectType,
 } from './messages';
-import { DESTINATION, hubspotRateLimit, isConflict, toCrmError } from './errors';
+import { DESTINATION, hubspotRateLimit, toCrmError } from './errors';
 import { BearerScope, type BearerTokens } from './bearer';
 import {
   CALL_TO_CONTACT,
   CONTACT_PROPERTIES,
-  KEY_PROPERTY,
   TASK_TO_CONTACT,
   callProperties,
   contactAssociations,
@@ -59,7 +63,6 @@ export { BATCH_LIMIT };
 const HUBSPOT_APP = 'https://app.hubspot.com';
 
 type Filters = ReturnType<typeof phoneFilterGroups>;
-type PropertyObject = 'calls' | 'tasks' | 'contacts' | MessageObjectType;
 
 /** Object types that carry callsync_key. */
 type KeyedObjectType = 'calls' | 'tasks' | MessageObjectType;
@@ -88,10 +91,9 @@ export class HubSpotConnector implements CrmConnector {
   private readonly gate: RateGate;
   private readonly searchGate: RateGate;
   private readonly owners = new Map<string, Promise<string | null>>();
-  /** Object types whose callsync_key is a unique-value property (set by prepare()). */
-  private readonly uniqueKey = new Set<'calls' | 'tasks'>();
   readonly batch: HubSpotBatch;
   private readonly keySearch: KeySearchContext;
+  private readonly schema: SchemaContext;
   private portal: Promise<string> | undefined;
   private outcomeSource: HubSpotOutcomes | undefined;
   /** Object types prepare() found usable for messages (both until it has run). */
@@ -146,6 +148,7 @@ export class HubSpotConnector implements CrmConnector {
       burst: 1,
       ...(opts.limiters ? { limiter: opts.limiters.bucket(`${scope} search`, searchRate, 1) } : {}),
     });
+    this.schema = { client: this.client, call: (send) => this.call(send) };
     this.keySearch = {
       client: this.client,
       search: (send) => this.search(send),
@@ -159,7 +162,6 @@ export class HubSpotConnector implements CrmConnector {
       search: (send) => this.search(send),
       ownerId: (email) => this.ownerId(email),
       taskPriority: config.taskPriority,
-      keyIsUnique: (type) => this.uniqueKey.has(type),
     });
   }
 
@@ -186,29 +188,18 @@ export class HubSpotConnector implements CrmConnector {
 
   /**
    * Makes sure the portal has what callsync writes: the `callsync_key` property (in a `callsync`
-   * property group) on calls and tasks. Reads first, so a portal where an admin created it needs no
-   * schema write scope; creates what is missing. Idempotent (a 409 from a concurrent start is fine).
-   * Throws a non-retryable CrmError naming the missing scope when the token may not read or create it.
+   * property group) on calls and tasks, a plain text property (schema-setup.ts). Reads first, so a
+   * portal where an admin created it needs no schema write scope; creates what is missing.
+   * Idempotent (a 409 from a concurrent start is fine). Throws a non-retryable CrmError naming the
+   * missing scope when the token may not read or create it.
    */
   async prepare(): Promise<void> {
-    for (const objectType of ['calls', 'tasks'] as const) {
-      const existing = await this.property(objectType, KEY_PROPERTY);
-      if (existing) {
-        if (existing.hasUniqueValue) this.uniqueKey.add(objectType);
-        continue;
-      }
-      try {
-        await this.createKeyProperty(objectType);
-        this.uniqueKey.add(objectType);
-      } catch (err) {
-        throw setupError(err, `create the property ${KEY_PROPERTY} on ${objectType}`);
-      }
-    }
+    for (const objectType of ['calls', 'tasks'] as const) await ensureKeyProperty(this.schema, objectType);
     // Messages are optional: a portal without communications gets SMS as notes, and one where
     // callsync may not write notes either logs no messages (each attempt then says why).
     for (const objectType of ['communications', 'notes'] as const) {
       try {
-        if (!(await this.property(objectType, KEY_PROPERTY))) await this.createKeyProperty(objectType);
+        await ensureKeyProperty(this.schema, objectType);
         this.messageTypes.add(objectType);
       } catch (err) {
         if (!(err instanceof CrmError && (err.status === 403 || err.status === 404))) throw err;
@@ -226,9 +217,9 @@ export class HubSpotConnector implements CrmConnector {
         search: (send) => this.search(send),
         searchLagMs: this.keySearch.lagMs,
         ensureProperty: async (objectType, name, label, description) => {
-          if (await this.property(objectType, name)) return;
+          if (await hasProperty(this.schema, objectType, name)) return;
           try {
-            await this.createProperty(objectType, name, label, description, false);
+            await createProperty(this.schema, objectType, name, label, description);
           } catch (err) {
             throw setupError(err, `create the property ${name} on ${objectType}`);
           }
@@ -247,63 +238,6 @@ export class HubSpotConnector implements CrmConnector {
       searchLagMs: this.keySearch.lagMs,
     });
     return this.outcomeSource;
-  }
-
-  private async property(
-    objectType: PropertyObject,
-    name: string,
-  ): Promise<{ hasUniqueValue: boolean } | null> {
-    try {
-      const p = await this.call(() => this.client.crm.properties.coreApi.getByName(objectType, name));
-      return { hasUniqueValue: p.hasUniqueValue === true };
-    } catch (err) {
-      if (err instanceof CrmError && err.status === 404) return null;
-      throw setupError(err, `read the property ${name} on ${objectType}`);
-    }
-  }
-
-  private createKeyProperty(objectType: KeyedObjectType): Promise<void> {
-    return this.createProperty(
-      objectType,
-      KEY_PROPERTY,
-      'callsync key',
-      'Idempotency key written by callsync; do not edit.',
-      // Unique where batch/read looks call logs and tasks up by it.
-      objectType === 'calls' || objectType === 'tasks',
-    );
-  }
-
-  private async createProperty(
-    objectType: PropertyObject,
-    name: string,
-    label: string,
-    description: string,
-    unique: boolean,
-  ): Promise<void> {
-    try {
-      await this.call(() =>
-        this.client.crm.properties.groupsApi.create(objectType, { name: 'callsync', label: 'callsync' }),
-      );
-    } catch (err) {
-      if (!(err instanceof CrmError && err.status === 409)) throw err;
-    }
-    try {
-      await this.call(() =>
-        this.client.crm.properties.coreApi.create(objectType, {
-          name,
-          label,
-          description,
-          // (the enums' values; the enums themselves live in the client library, loaded on first use)
-          type: 'string' as PropertyCreateTypeEnum,
-          fieldType: 'text' as PropertyCreateFieldTypeEnum,
-          groupName: 'callsync',
-          // A unique key: HubSpot itself refuses a second object with it, and batch/read finds it.
-          hasUniqueValue: unique,
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof CrmError && err.status === 409) && !isConflict(err)) throw err;
-    }
   }
 
   /** The HubSpot owner id of a user e-mail (cached; null when unknown or not readable). */
@@ -506,21 +440,6 @@ function toClientFilters(groups: Filters) {
   return groups.map((g) => ({
     filters: g.filters.map((f) => ({ ...f, operator: f.operator as FilterOperatorEnum })),
   }));
-}
-
-/** A setup step that failed, as a CrmError that says what callsync tried and which permission to grant. */
-function setupError(err: unknown, what: string): CrmError {
-  const e = toCrmError(err);
-  if (e.status !== 401 && e.status !== 403) return e;
-  return new CrmError({
-    destination: DESTINATION,
-    status: e.status,
-    code: e.code,
-    message:
-      `cannot ${what}: ${e.message.replace(/^hubspot: /, '')}. Grant the private app the missing ` +
-      `scopes, or create the property by hand (internal name ${KEY_PROPERTY}, single-line text)`,
-    retryable: false,
-  });
 }
 
 function toClientAssociations(list: ReturnType<typeof contactAssociations>) {

@@ -183,6 +183,8 @@ const TIMESTAMPS = new Set(['hs_timestamp']);
 /** HubSpot-defined association types from these objects to contacts. */
 const CONTACT_ASSOCIATION: Partial<Record<ObjectType, number>> = { calls: 194, tasks: 204 };
 const OBJECT_TYPES = new Set<string>(['calls', 'tasks', 'contacts']);
+/** Object types of this server whose properties may have unique values (hasUniqueValue). */
+const UNIQUE_VALUE_TYPES = new Set<ObjectType>(['contacts']);
 /** Longest search request body HubSpot takes (https://developers.hubspot.com/docs/api/crm/search, Limitations). */
 export const SEARCH_BODY_CHARS = 3_000;
 
@@ -935,6 +937,15 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
         400,
         'VALIDATION_ERROR',
         `Property group ${String(body.groupName)} does not exist`,
+      );
+    }
+    // Unique-value properties exist on contacts, companies, deals, tickets and custom objects only
+    // (https://developers.hubspot.com/docs/api/crm/properties): not on calls, tasks or other engagements.
+    if (body.hasUniqueValue === true && UNIQUE_VALUE_TYPES.has(type) === false) {
+      throw new HubSpotError(
+        400,
+        'VALIDATION_ERROR',
+        `Property ${name} cannot have unique values: hasUniqueValue is not supported on ${type}`,
       );
     }
     if (known(type, name))
