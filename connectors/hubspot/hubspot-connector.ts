@@ -12,7 +12,6 @@ import { lazyPackage } from '../../lib/lazy-package';
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { realTime, type TimeSource } from '../../lib/rate-limiter';
-import { WindowLimiter } from '../../lib/window-limiter';
 import { hubspotDestinationId } from './identity';
 import type {
   CallbackTask,
@@ -43,7 +42,9 @@ import {
   messageProperties,
   type MessageObjectType,
 } from './messages';
-import { DESTINATION, hubspotRateLimit, toCrmError } from './errors';
+import { DESTINATION, hubspotRateLimit, isDailyLimit, toCrmError } from './errors';
+import { checkDailyLimit, dailyLimitSpent } from './daily-limit';
+import { hubspotGates } from './gates';
 import { BearerScope, type BearerTokens } from './bearer';
 import {
   CALL_TO_CONTACT,
@@ -90,6 +91,9 @@ export class HubSpotConnector implements CrmConnector {
   private readonly bearer: BearerScope | undefined;
   private readonly gate: RateGate;
   private readonly searchGate: RateGate;
+  /** What HubSpot counts per portal (search, the daily limit) is counted in this scope. */
+  private readonly portalScope: string;
+  private readonly time: TimeSource;
   private readonly owners = new Map<string, Promise<string | null>>();
   readonly batch: HubSpotBatch;
   private readonly keySearch: KeySearchContext;
@@ -120,34 +124,12 @@ export class HubSpotConnector implements CrmConnector {
         basePath,
       });
     }
-    // HubSpot counts requests in a rolling window, and so does callsync: the first requests go at
-    // once, request n once request n - max is a window old. The margins (95% of the limit, half a
-    // second on the window) absorb requests that leave some milliseconds after their start (a busy
-    // event loop, the network) and would otherwise bunch into one window at HubSpot.
-    const gateOpts = {
-      destination: DESTINATION,
-      ...(opts.time ? { time: opts.time } : {}),
-      ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
-    };
-    const window = { max: Math.floor(config.requestsPer10Seconds * 0.95), windowMs: 10_500 };
-    // Per portal (token), not per API host: every portal has a window of its own at HubSpot.
     this.destinationId = hubspotDestinationId(config, opts.account);
-    const scope = this.destinationId;
-    this.gate = new RateGate({
-      ...gateOpts,
-      requestsPerSecond: window.max / 10,
-      burst: window.max,
-      limiter: opts.limiters
-        ? opts.limiters.window(`${scope} requests`, window)
-        : new WindowLimiter(window, opts.time ?? realTime),
-    });
-    const searchRate = Math.max(1, config.searchRequestsPerSecond - 1);
-    this.searchGate = new RateGate({
-      ...gateOpts,
-      requestsPerSecond: searchRate,
-      burst: 1,
-      ...(opts.limiters ? { limiter: opts.limiters.bucket(`${scope} search`, searchRate, 1) } : {}),
-    });
+    const gates = hubspotGates(config, opts, this.destinationId);
+    this.gate = gates.gate;
+    this.searchGate = gates.searchGate;
+    this.portalScope = gates.portal;
+    this.time = opts.time ?? realTime;
     this.schema = { client: this.client, call: (send) => this.call(send) };
     this.keySearch = {
       client: this.client,
@@ -171,9 +153,17 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
+    // The portal's daily limit spent: nothing is sent until it may have reset (daily-limit.ts).
+    checkDailyLimit(this.portalScope, this.time.now());
+    const rateLimited = (err: unknown) => {
+      const signal = hubspotRateLimit(err, this.time.now());
+      if (signal && isDailyLimit(err))
+        return { ...signal, retryAfterMs: dailyLimitSpent(this.portalScope, this.time.now()) };
+      return signal;
+    };
     try {
       const bearer = this.bearer;
-      return await this.gate.run(bearer ? () => bearer.run(send) : send, (err) => hubspotRateLimit(err));
+      return await this.gate.run(bearer ? () => bearer.run(send) : send, rateLimited);
     } catch (err) {
       throw toCrmError(err);
     }

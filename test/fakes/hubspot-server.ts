@@ -203,7 +203,7 @@ class HubSpotError extends Error {
 }
 
 /** HubSpot's answer when an app exceeds a rate limit (the rolling 10-second one, or search's secondly one). */
-function rateLimitBody(policy: 'TEN_SECONDLY_ROLLING' | 'SECONDLY' = 'TEN_SECONDLY_ROLLING') {
+function rateLimitBody(policy: 'TEN_SECONDLY_ROLLING' | 'SECONDLY' | 'DAILY' = 'TEN_SECONDLY_ROLLING') {
   return {
     status: 'error',
     message: `You have reached your ${policy.toLowerCase()} limit.`,
@@ -218,11 +218,11 @@ function rateLimitBody(policy: 'TEN_SECONDLY_ROLLING' | 'SECONDLY' = 'TEN_SECOND
 export interface HubSpotLimits {
   /** Requests per rolling 10 seconds, all endpoints together (Professional private app: 190). */
   per10Seconds: number;
-  /** Search requests per second (CRM search API: 5 per token). */
+  /** Search requests per second (CRM search API: 5 per account, whatever the token). */
   searchPerSecond: number;
   /** Inputs per batch request (100). */
   batchInputs: number;
-  /** Requests per day (Professional: 650,000). */
+  /** Requests per day, the account's (private apps: 250,000 to 1,000,000 by tier; Professional: 650,000). */
   daily: number;
 }
 
@@ -253,6 +253,11 @@ function validTimestamp(value: string): boolean {
 /** Scopes of a private app; a fake started with `scopes` grants only those (default: all). */
 export interface FakeHubSpotOptions {
   token?: string;
+  /**
+   * More private apps' tokens of this portal. The search limit and the daily limit are the portal's,
+   * shared by all of them; the rolling 10-second limit here is shared too (one window per fake).
+   */
+  tokens?: string[];
   scopes?: string[];
   /** Limits enforced (default: a Professional private app's); `false` turns rate limits off. */
   limits?: Partial<HubSpotLimits> | false;
@@ -274,6 +279,7 @@ export interface FakeHubSpotOptions {
 
 export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<FakeHubSpot> {
   const token = opts.token ?? 'pat-test-token';
+  const privateTokens = new Set([token, ...(opts.tokens ?? [])]);
   const requireScope = (scope: string): void => {
     if (!opts.scopes || opts.scopes.includes(scope)) return;
     throw new HubSpotError(
@@ -657,7 +663,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       oauth!.counters.expiredCalls++;
       return reply.code(401).send(expiredAuthenticationBody(oauthToken.agoMs));
     }
-    if (req.headers.authorization !== `Bearer ${token}` && oauthToken?.state !== 'ok') {
+    if (!privateTokens.has(bearer ?? '') && oauthToken?.state !== 'ok') {
       return reply.code(401).send({
         status: 'error',
         message: 'Authentication credentials not found. This API supports OAuth 2.0 authentication.',
@@ -680,6 +686,16 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
         'x-hubspot-ratelimit-remaining': String(rolling.remaining(now)),
       });
     };
+    // The daily limit is the account's (portal's), shared by its private apps: 250,000 to 1,000,000
+    // requests a day by tier, reset at midnight in the account's time zone; past it HubSpot answers
+    // 429 with policyName DAILY (https://developers.hubspot.com/docs/api/usage-details).
+    if (dailyUsed >= limits.daily) {
+      countLimited(counters, 'DAILY');
+      headers();
+      return reply.code(429).send(rateLimitBody('DAILY'));
+    }
+    // Search: 5 requests per second per account (portal), whatever the token
+    // (https://developers.hubspot.com/docs/api/crm/search, Limitations).
     if (isSearch && secondly.remaining(now) === 0) {
       countLimited(counters, 'SECONDLY');
       return reply.code(429).send(rateLimitBody('SECONDLY'));
