@@ -10,8 +10,11 @@ import type { HubSpotConfig } from './config';
 import { DESTINATION } from './errors';
 
 export interface GateOptions {
+  /** The clock (tests inject one). */
   time?: TimeSource;
+  /** Longest Retry-After waited inside the connector (default 15 s). */
   maxRetryAfterMs?: number;
+  /** Token buckets shared by every worker (PostgreSQL); default: this process's own. */
   limiters?: TokenSourceFactory;
 }
 

@@ -6,8 +6,6 @@
 // is what prevents duplicates; the search recovers lost mappings, searching again once the lag has
 // passed before it reports a key missing (key-search.ts).
 import type { Client } from '@hubspot/api-client';
-import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
-import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
 import { lazyPackage } from '../../lib/lazy-package';
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -22,7 +20,7 @@ import type {
   MessageLog,
 } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
-import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
+import type { RateGate } from '../crm/rate-gate';
 import { BATCH_LIMIT, HubSpotBatch } from './hubspot-batch';
 import type { HubSpotConfig } from './config';
 import { HubSpotContactBook } from './contact-book';
@@ -44,7 +42,9 @@ import {
 } from './messages';
 import { DESTINATION, hubspotRateLimit, isDailyLimit, toCrmError } from './errors';
 import { checkDailyLimit, dailyLimitSpent } from './daily-limit';
-import { hubspotGates } from './gates';
+import { hubspotGates, type GateOptions } from './gates';
+import { HubSpotErasure } from './erasure';
+import { toClientAssociations, toClientFilters } from './client-shapes';
 import { BearerScope, type BearerTokens } from './bearer';
 import {
   CALL_TO_CONTACT,
@@ -63,18 +63,11 @@ export { BATCH_LIMIT };
 /** HubSpot's web app, where screen-pop links point. */
 const HUBSPOT_APP = 'https://app.hubspot.com';
 
-type Filters = ReturnType<typeof phoneFilterGroups>;
-
 /** Object types that carry callsync_key. */
 type KeyedObjectType = 'calls' | 'tasks' | MessageObjectType;
 
-/** Options besides the config (tests inject a clock). */
-export interface HubSpotConnectorOptions {
-  time?: TimeSource;
-  /** Longest Retry-After waited inside the connector (default 15 s). */
-  maxRetryAfterMs?: number;
-  /** Token buckets shared by every worker (PostgreSQL); default: this process's own. */
-  limiters?: TokenSourceFactory;
+/** Options besides the config (gates.ts: a clock for tests, the longest Retry-After, shared limiters). */
+export interface HubSpotConnectorOptions extends GateOptions {
   /** An OAuth install's access tokens (required with `oauth`: runtime/crm.ts gives a renewing token). */
   tokens?: BearerTokens;
   /** The account an OAuth install belongs to (part of the destination's identity). */
@@ -98,6 +91,7 @@ export class HubSpotConnector implements CrmConnector {
   readonly batch: HubSpotBatch;
   private readonly keySearch: KeySearchContext;
   private readonly schema: SchemaContext;
+  private readonly erasure: HubSpotErasure;
   private portal: Promise<string> | undefined;
   private outcomeSource: HubSpotOutcomes | undefined;
   /** Object types prepare() found usable for messages (both until it has run). */
@@ -131,6 +125,7 @@ export class HubSpotConnector implements CrmConnector {
     this.portalScope = gates.portal;
     this.time = opts.time ?? realTime;
     this.schema = { client: this.client, call: (send) => this.call(send) };
+    this.erasure = new HubSpotErasure({ ...this.schema, messageTypes: this.messageTypes });
     this.keySearch = {
       client: this.client,
       search: (send) => this.search(send),
@@ -382,62 +377,22 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   /** Erasure: archives (HubSpot's delete) a call callsync created; one already gone counts as deleted. */
-  async deleteCallLog(crmId: string): Promise<void> {
-    await this.archive(() => this.client.crm.objects.calls.basicApi.archive(crmId));
+  deleteCallLog(crmId: string): Promise<void> {
+    return this.erasure.callLog(crmId);
   }
 
-  /** Erasure: archives a contact callsync created for an unknown caller; one already gone counts as deleted. */
-  async deleteContact(crmId: string): Promise<void> {
-    await this.archive(() => this.client.crm.contacts.basicApi.archive(crmId));
+  /** Erasure: archives a contact callsync created for an unknown caller (gone counts as deleted). */
+  deleteContact(crmId: string): Promise<void> {
+    return this.erasure.contact(crmId);
   }
 
   /** Erasure: archives a task callsync created; one already gone counts as deleted. */
-  async deleteTask(crmId: string): Promise<void> {
-    await this.archive(() => this.client.crm.objects.tasks.basicApi.archive(crmId));
+  deleteTask(crmId: string): Promise<void> {
+    return this.erasure.task(crmId);
   }
 
-  /**
-   * Erasure: archives an SMS or voice message log callsync created, from the object type it went to
-   * (an SMS to communications where the portal has them, else a note; a portal that gained or lost
-   * communications since is looked up in the other type too).
-   */
-  async deleteMessageLog(crmId: string, channel: MessageLog['channel']): Promise<void> {
-    const types: MessageObjectType[] =
-      channel === 'sms' && this.messageTypes.has('communications')
-        ? ['communications', 'notes']
-        : channel === 'sms'
-          ? ['notes', 'communications']
-          : ['notes'];
-    for (const type of types.filter((t) => this.messageTypes.has(t))) {
-      if (await this.archive(() => this.client.crm.objects.basicApi.archive(type, crmId))) return;
-    }
+  /** Erasure: archives an SMS or voice message log callsync created (erasure.ts). */
+  deleteMessageLog(crmId: string, channel: MessageLog['channel']): Promise<void> {
+    return this.erasure.messageLog(crmId, channel);
   }
-
-  /** Archives an object; false when it was not there (gone already counts as deleted). */
-  private async archive(send: () => Promise<void>): Promise<boolean> {
-    try {
-      await this.call(send);
-      return true;
-    } catch (err) {
-      if (err instanceof CrmError && err.status === 404) return false;
-      throw err;
-    }
-  }
-}
-
-// The generated client types enums as TypeScript enums; the pure mappers use their string values.
-function toClientFilters(groups: Filters) {
-  return groups.map((g) => ({
-    filters: g.filters.map((f) => ({ ...f, operator: f.operator as FilterOperatorEnum })),
-  }));
-}
-
-function toClientAssociations(list: ReturnType<typeof contactAssociations>) {
-  return list.map((a) => ({
-    to: a.to,
-    types: a.types.map((t) => ({
-      associationTypeId: t.associationTypeId,
-      associationCategory: t.associationCategory as AssociationSpecAssociationCategoryEnum,
-    })),
-  }));
 }
