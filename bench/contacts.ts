@@ -130,6 +130,7 @@ async function main(): Promise<Record<string, unknown>> {
       accessToken: fake.token,
       basePath: fake.url,
       requestsPer10Seconds: PER_10S,
+      searchLagSeconds: 5,
       searchRequestsPerSecond: SEARCH_PER_S,
       taskPriority: 'HIGH',
     });

@@ -36,8 +36,20 @@ export const hubspotConfigSchema = z
      * apps, 190 for Professional/Enterprise private apps). The client stays under it.
      */
     requestsPer10Seconds: z.number().int().min(10).max(1000).default(100),
-    /** Search requests per second (HubSpot allows 5 per token). */
+    /** Search requests per second (HubSpot allows 5 per account, whatever the token). */
     searchRequestsPerSecond: z.number().int().min(1).max(5).default(4),
+    /**
+     * The portal (hub) id the private app's token belongs to, when known. HubSpot counts the search
+     * limit and the daily limit per portal: destinations given the same portalId (two private apps
+     * of one portal) share one search rate and one daily budget. Without it each token counts alone.
+     */
+    portalId: z.number().int().positive().optional(),
+    /**
+     * How long HubSpot's search may take to see a write ("a few moments"). Looking for an object an
+     * earlier attempt may have created (its answer lost), callsync searches again after this long
+     * before it creates one.
+     */
+    searchLagSeconds: z.number().min(0).max(60).default(5),
     /** Priority of callback tasks. */
     taskPriority: z.enum(['LOW', 'MEDIUM', 'HIGH']).default('HIGH'),
   })

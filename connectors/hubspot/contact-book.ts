@@ -16,13 +16,11 @@ import type {
 } from '../crm/contact-book';
 import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
-import { SEARCH_PAGE, searchModifiedSince } from './modified-search';
+import { SEARCH_PAGE, rereadMargin, searchModifiedSince } from './modified-search';
+import { splitBySearchBody } from './search-body';
 
 /** Most inputs HubSpot takes in one batch request, and records in one list page. */
 const BATCH = 100;
-/** Records in one search page (HubSpot's maximum), and results one search query can page through. */
-/** Values in one IN filter. */
-const IN_VALUES = 100;
 
 /** The custom contact properties the sync writes. */
 export const LINK_PROPERTY = 'callsync_contact';
@@ -43,6 +41,8 @@ export interface HubSpotTransport {
   client: Client;
   call<T>(send: () => Promise<T>): Promise<T>;
   search<T>(send: () => Promise<T>): Promise<T>;
+  /** How long HubSpot's search may take to see a write (HubSpotConfig.searchLagSeconds). */
+  searchLagMs: number;
   /** Property reads and creates the connector's prepare() already does for calls and tasks. */
   ensureProperty(objectType: 'contacts', name: string, label: string, description: string): Promise<void>;
 }
@@ -117,12 +117,14 @@ export class HubSpotContactBook implements CrmContactBook {
 
   async *changedSince(since: string): AsyncIterable<SideRecord[]> {
     // Past the search's 10,000 results a new query starts at the last modification time seen
-    // (records of that instant come again; their hash makes them no-ops).
+    // (records of that instant come again; their hash makes them no-ops). The read starts a margin
+    // behind the cursor: search sees writes late and out of order (rereadMargin); the
+    // records that come again are no-ops too.
     const { searchApi } = this.t.client.crm.contacts;
     const pages = searchModifiedSince({
       what: 'contacts',
       property: 'lastmodifieddate',
-      from: Date.parse(since),
+      from: Math.max(0, Date.parse(since) - rereadMargin(this.t.searchLagMs)),
       properties: READ,
       search: (request) =>
         this.t.search(() => searchApi.doSearch(request as Parameters<typeof searchApi.doSearch>[0])),
@@ -139,11 +141,15 @@ export class HubSpotContactBook implements CrmContactBook {
       if (!parsed) return [];
       return [...new Set([parsed.nationalNumber, parsed.formatNational().replace(/\D/g, '')])];
     };
-    const step = IN_VALUES / 2;
-    for (let i = 0; i < Math.max(numbers.length, emails.length); i += step) {
-      const nums = numbers.slice(i, i + step);
-      const nats = nums.flatMap(nationalForms);
-      const mails = emails.slice(i, i + step);
+    // As many numbers and addresses a search as its body holds (HubSpot takes 3,000 characters).
+    const wanted = [
+      ...numbers.map((value) => ({ number: true, value })),
+      ...emails.map((value) => ({ number: false, value })),
+    ];
+    const searches = splitBySearchBody(wanted, (run) => {
+      const nums = run.filter((w) => w.number).map((w) => w.value);
+      const nats = [...new Set(nums.flatMap(nationalForms))];
+      const mails = run.filter((w) => !w.number).map((w) => w.value);
       const groups = [
         ['phone', nums],
         ['mobilephone', nums],
@@ -156,10 +162,12 @@ export class HubSpotContactBook implements CrmContactBook {
         .map(([propertyName, values]) => ({
           filters: [{ propertyName, operator: 'IN' as FilterOperatorEnum, values: [...values] }],
         }));
-      if (filterGroups.length === 0) continue;
+      return { filterGroups, properties: READ, limit: SEARCH_PAGE };
+    });
+    for (const { body } of searches) {
       let after: string | undefined;
       do {
-        const request = { filterGroups, properties: READ, limit: SEARCH_PAGE, ...(after ? { after } : {}) };
+        const request = { ...body, ...(after ? { after } : {}) };
         const page = await this.t.search(() => this.t.client.crm.contacts.searchApi.doSearch(request));
         for (const c of page.results) found.set(c.id, this.record(c));
         after = page.paging?.next?.after;

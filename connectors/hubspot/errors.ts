@@ -1,6 +1,7 @@
 // HubSpot client errors (the generated ApiException: code, body, headers) as CrmErrors, and the
 // rate-limit signal the RateGate waits on.
 import { parseRetryAfter } from '../../lib/retry-after';
+import { nextPossibleDailyReset } from './daily-limit';
 import { CrmError, isRetryableStatus } from '../crm/errors';
 import type { RateLimitSignal } from '../crm/rate-gate';
 
@@ -35,9 +36,12 @@ export function hubspotRateLimit(err: unknown, nowMs = Date.now()): RateLimitSig
   const message = bodyField(err.body, 'message') ?? 'rate limited';
   const header = parseRetryAfter(err.headers['retry-after'], nowMs);
   const policy = `${bodyField(err.body, 'policyName') ?? ''} ${message}`.toLowerCase();
-  // Without Retry-After: the 10-second rolling window needs up to 10 s, the daily limit waits for
-  // Temporal (an hour), the per-second search limit a second.
-  const fallback = policy.includes('daily') ? 3_600_000 : policy.includes('ten_secondly') ? 10_000 : 1_000;
+  // The daily limit: until a reset may have happened (daily-limit.ts), Retry-After or not.
+  if (policy.includes('daily'))
+    return { retryAfterMs: nextPossibleDailyReset(nowMs) - nowMs, message, status: 429 };
+  // Without Retry-After: the 10-second rolling window needs up to 10 s, the per-second search limit
+  // a second.
+  const fallback = policy.includes('ten_secondly') ? 10_000 : 1_000;
   return { retryAfterMs: header ?? fallback, message, status: 429 };
 }
 
@@ -75,6 +79,11 @@ export function toCrmError(err: unknown): CrmError {
   }
   const message = err instanceof Error ? err.message : String(err);
   return new CrmError({ destination: DESTINATION, message, retryable: true });
+}
+
+/** True when `err` is HubSpot's 429 for the daily limit (policyName DAILY). */
+export function isDailyLimit(err: unknown): boolean {
+  return isApiException(err) && err.code === 429 && bodyField(err.body, 'policyName') === 'DAILY';
 }
 
 /** True when `err` is HubSpot's 409 (e.g. a property or group that already exists). */

@@ -1,7 +1,8 @@
-// HubSpot's batch endpoints for callsync's call logs and tasks, and one search for many numbers:
-// batch/create (100 inputs, with the contact association inline), batch/update, batch/read by the
-// unique callsync_key (read-your-writes, unlike search), and contact search with IN over the phone
-// properties. Batch create results come back in no promised order, so they are matched by key.
+// HubSpot's batch endpoints for callsync's call logs and tasks, and searches for many numbers or keys:
+// batch/create (100 inputs, with the contact association inline), batch/update, search by
+// callsync_key over the search's lag (key-search.ts), and contact search with IN over the phone
+// properties, split by body size. Batch create results come back in no promised order, so they are
+// matched by key.
 import type { Client } from '@hubspot/api-client';
 import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -16,6 +17,8 @@ import type {
 } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
+import { findByKeys, type KeySearchContext } from './key-search';
+import { splitBySearchBody } from './search-body';
 import {
   CALL_TO_CONTACT,
   CONTACT_PROPERTIES,
@@ -38,10 +41,10 @@ export interface HubSpotBatchContext {
   client: Client;
   call<T>(send: () => Promise<T>): Promise<T>;
   search<T>(send: () => Promise<T>): Promise<T>;
+  /** Finding objects by callsync_key through search, over its lag. */
+  keySearch: KeySearchContext;
   ownerId(email: string | null): Promise<string | null>;
   taskPriority: 'LOW' | 'MEDIUM' | 'HIGH';
-  /** Whether callsync_key is a unique-value property (then batch/read by it, else search). */
-  keyIsUnique(type: 'calls' | 'tasks'): boolean;
 }
 
 type Kind = 'calls' | 'tasks';
@@ -62,34 +65,36 @@ export class HubSpotBatch implements CrmBatchOps {
   async findContactsByPhones(numbers: readonly string[]): Promise<Map<string, CrmContact[]>> {
     const found = new Map<string, CrmContact[]>();
     if (numbers.length === 0) return found;
-    const nationals = [...new Set(numbers.map(nationalOf).filter((n): n is string => n !== null))];
     const inFilter = (propertyName: string, values: string[]) => ({
       filters: [{ propertyName, operator: 'IN' as FilterOperatorEnum, values }],
     });
-    const filterGroups = [inFilter('phone', [...numbers]), inFilter('mobilephone', [...numbers])];
-    if (nationals.length > 0) {
-      filterGroups.push(inFilter('hs_searchable_calculated_phone_number', nationals));
-      filterGroups.push(inFilter('hs_searchable_calculated_mobile_number', nationals));
-    }
     const properties = [
       ...CONTACT_PROPERTIES,
       'hs_searchable_calculated_phone_number',
       'hs_searchable_calculated_mobile_number',
     ];
+    // As many numbers a search as its body holds (HubSpot takes 3,000 characters; long numbers
+    // fill it well before the IN filter's 100 values).
+    const searches = splitBySearchBody([...new Set(numbers)], (run) => {
+      const nationals = [...new Set(run.map(nationalOf).filter((n): n is string => n !== null))];
+      const filterGroups = [inFilter('phone', run), inFilter('mobilephone', run)];
+      if (nationals.length > 0) {
+        filterGroups.push(inFilter('hs_searchable_calculated_phone_number', nationals));
+        filterGroups.push(inFilter('hs_searchable_calculated_mobile_number', nationals));
+      }
+      return { filterGroups, properties, limit: SEARCH_PAGE };
+    });
     const hits: HubSpotObject[] = [];
-    let after: string | undefined;
-    do {
-      const page = await this.ctx.search(() =>
-        this.ctx.client.crm.contacts.searchApi.doSearch({
-          filterGroups,
-          properties,
-          limit: SEARCH_PAGE,
-          ...(after ? { after } : {}),
-        }),
-      );
-      hits.push(...page.results);
-      after = page.paging?.next?.after;
-    } while (after);
+    for (const { body } of searches) {
+      let after: string | undefined;
+      do {
+        const page = await this.ctx.search(() =>
+          this.ctx.client.crm.contacts.searchApi.doSearch({ ...body, ...(after ? { after } : {}) }),
+        );
+        hits.push(...page.results);
+        after = page.paging?.next?.after;
+      } while (after);
+    }
     for (const number of numbers) {
       const national = nationalOf(number);
       const matches = hits.filter((h) => {
@@ -111,46 +116,13 @@ export class HubSpotBatch implements CrmBatchOps {
     return found;
   }
 
-  private async findByKeys(kind: Kind, keys: readonly string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    if (keys.length === 0) return found;
-    if (this.ctx.keyIsUnique(kind)) {
-      // batch/read by a unique property reads the object store itself: a create just made is there.
-      const res = await this.ctx.call(() =>
-        this.api(kind).batchApi.read({
-          inputs: keys.map((id) => ({ id })),
-          idProperty: KEY_PROPERTY,
-          properties: [KEY_PROPERTY],
-          propertiesWithHistory: [],
-        }),
-      );
-      for (const r of res.results) {
-        const key = r.properties[KEY_PROPERTY];
-        if (key) found.set(key, r.id);
-      }
-      return found;
-    }
-    // A portal whose callsync_key is not unique: search (its index trails writes by seconds).
-    const res = await this.ctx.search(() =>
-      this.api(kind).searchApi.doSearch({
-        filterGroups: [
-          {
-            filters: [
-              { propertyName: KEY_PROPERTY, operator: 'IN' as FilterOperatorEnum, values: [...keys] },
-            ],
-          },
-        ],
-        properties: [KEY_PROPERTY],
-        limit: SEARCH_PAGE,
-      }),
-    );
-    // Should a duplicate ever exist, the oldest (smallest id) is the one callsync keeps.
-    const byId = [...res.results].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
-    for (const r of byId) {
-      const key = r.properties[KEY_PROPERTY];
-      if (key && !found.has(key)) found.set(key, r.id);
-    }
-    return found;
+  /**
+   * callsync's objects by key. callsync_key cannot be a unique-value property on calls and tasks
+   * (schema-setup.ts), so there is no batch/read by it: search, and search again for what it did not
+   * find once the search lag has passed (key-search.ts).
+   */
+  private findByKeys(kind: Kind, keys: readonly string[]): Promise<Map<string, string>> {
+    return findByKeys(this.ctx.keySearch, kind, keys);
   }
 
   private async create(

@@ -1,20 +1,15 @@
 // HubSpot destination through the official client (@hubspot/api-client): call engagements with the
 // contact association, callback tasks, contact search by phone and creation. callsync's idempotency
-// key is stored in the custom property `callsync_key` on calls and tasks (prepare() creates
-// it at worker start); findCallLog/findTask search on it. HubSpot's search index trails writes by a few seconds, so
-// the mapping table, not the search, is what prevents duplicates; the search recovers lost mappings.
+// key is stored in the custom property `callsync_key` on calls and tasks (prepare() creates it at
+// worker start, a plain text property: HubSpot has no unique values on engagements); findCallLog and
+// findTask search on it. HubSpot's search index trails writes by a few seconds, so the mapping table
+// is what prevents duplicates; the search recovers lost mappings, searching again once the lag has
+// passed before it reports a key missing (key-search.ts).
 import type { Client } from '@hubspot/api-client';
-import type { FilterOperatorEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
-import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client/lib/codegen/crm/objects/calls';
 import { lazyPackage } from '../../lib/lazy-package';
-import type {
-  PropertyCreateFieldTypeEnum,
-  PropertyCreateTypeEnum,
-} from '@hubspot/api-client/lib/codegen/crm/properties';
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { realTime, type TimeSource } from '../../lib/rate-limiter';
-import { WindowLimiter } from '../../lib/window-limiter';
 import { hubspotDestinationId } from './identity';
 import type {
   CallbackTask,
@@ -25,11 +20,19 @@ import type {
   MessageLog,
 } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
-import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
+import type { RateGate } from '../crm/rate-gate';
 import { BATCH_LIMIT, HubSpotBatch } from './hubspot-batch';
 import type { HubSpotConfig } from './config';
 import { HubSpotContactBook } from './contact-book';
 import { HubSpotOutcomes } from './outcomes';
+import { findByKeys, type KeySearchContext } from './key-search';
+import {
+  createProperty,
+  ensureKeyProperty,
+  hasProperty,
+  setupError,
+  type SchemaContext,
+} from './schema-setup';
 import {
   COMMUNICATION_TO_CONTACT,
   NOTE_TO_CONTACT,
@@ -37,12 +40,15 @@ import {
   messageProperties,
   type MessageObjectType,
 } from './messages';
-import { DESTINATION, hubspotRateLimit, isConflict, toCrmError } from './errors';
+import { DESTINATION, hubspotRateLimit, isDailyLimit, toCrmError } from './errors';
+import { checkDailyLimit, dailyLimitSpent } from './daily-limit';
+import { hubspotGates, type GateOptions } from './gates';
+import { HubSpotErasure } from './erasure';
+import { toClientAssociations, toClientFilters } from './client-shapes';
 import { BearerScope, type BearerTokens } from './bearer';
 import {
   CALL_TO_CONTACT,
   CONTACT_PROPERTIES,
-  KEY_PROPERTY,
   TASK_TO_CONTACT,
   callProperties,
   contactAssociations,
@@ -57,19 +63,11 @@ export { BATCH_LIMIT };
 /** HubSpot's web app, where screen-pop links point. */
 const HUBSPOT_APP = 'https://app.hubspot.com';
 
-type Filters = ReturnType<typeof phoneFilterGroups>;
-type PropertyObject = 'calls' | 'tasks' | 'contacts' | MessageObjectType;
-
 /** Object types that carry callsync_key. */
 type KeyedObjectType = 'calls' | 'tasks' | MessageObjectType;
 
-/** Options besides the config (tests inject a clock). */
-export interface HubSpotConnectorOptions {
-  time?: TimeSource;
-  /** Longest Retry-After waited inside the connector (default 15 s). */
-  maxRetryAfterMs?: number;
-  /** Token buckets shared by every worker (PostgreSQL); default: this process's own. */
-  limiters?: TokenSourceFactory;
+/** Options besides the config (gates.ts: a clock for tests, the longest Retry-After, shared limiters). */
+export interface HubSpotConnectorOptions extends GateOptions {
   /** An OAuth install's access tokens (required with `oauth`: runtime/crm.ts gives a renewing token). */
   tokens?: BearerTokens;
   /** The account an OAuth install belongs to (part of the destination's identity). */
@@ -86,10 +84,14 @@ export class HubSpotConnector implements CrmConnector {
   private readonly bearer: BearerScope | undefined;
   private readonly gate: RateGate;
   private readonly searchGate: RateGate;
+  /** What HubSpot counts per portal (search, the daily limit) is counted in this scope. */
+  private readonly portalScope: string;
+  private readonly time: TimeSource;
   private readonly owners = new Map<string, Promise<string | null>>();
-  /** Object types whose callsync_key is a unique-value property (set by prepare()). */
-  private readonly uniqueKey = new Set<'calls' | 'tasks'>();
   readonly batch: HubSpotBatch;
+  private readonly keySearch: KeySearchContext;
+  private readonly schema: SchemaContext;
+  private readonly erasure: HubSpotErasure;
   private portal: Promise<string> | undefined;
   private outcomeSource: HubSpotOutcomes | undefined;
   /** Object types prepare() found usable for messages (both until it has run). */
@@ -116,41 +118,27 @@ export class HubSpotConnector implements CrmConnector {
         basePath,
       });
     }
-    // HubSpot counts requests in a rolling window, and so does callsync: the first requests go at
-    // once, request n once request n - max is a window old. The margins (95% of the limit, half a
-    // second on the window) absorb requests that leave some milliseconds after their start (a busy
-    // event loop, the network) and would otherwise bunch into one window at HubSpot.
-    const gateOpts = {
-      destination: DESTINATION,
-      ...(opts.time ? { time: opts.time } : {}),
-      ...(opts.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: opts.maxRetryAfterMs } : {}),
-    };
-    const window = { max: Math.floor(config.requestsPer10Seconds * 0.95), windowMs: 10_500 };
-    // Per portal (token), not per API host: every portal has a window of its own at HubSpot.
     this.destinationId = hubspotDestinationId(config, opts.account);
-    const scope = this.destinationId;
-    this.gate = new RateGate({
-      ...gateOpts,
-      requestsPerSecond: window.max / 10,
-      burst: window.max,
-      limiter: opts.limiters
-        ? opts.limiters.window(`${scope} requests`, window)
-        : new WindowLimiter(window, opts.time ?? realTime),
-    });
-    const searchRate = Math.max(1, config.searchRequestsPerSecond - 1);
-    this.searchGate = new RateGate({
-      ...gateOpts,
-      requestsPerSecond: searchRate,
-      burst: 1,
-      ...(opts.limiters ? { limiter: opts.limiters.bucket(`${scope} search`, searchRate, 1) } : {}),
-    });
+    const gates = hubspotGates(config, opts, this.destinationId);
+    this.gate = gates.gate;
+    this.searchGate = gates.searchGate;
+    this.portalScope = gates.portal;
+    this.time = opts.time ?? realTime;
+    this.schema = { client: this.client, call: (send) => this.call(send) };
+    this.erasure = new HubSpotErasure({ ...this.schema, messageTypes: this.messageTypes });
+    this.keySearch = {
+      client: this.client,
+      search: (send) => this.search(send),
+      sleep: (ms) => (opts.time ?? realTime).sleep(ms),
+      lagMs: config.searchLagSeconds * 1000,
+    };
     this.batch = new HubSpotBatch({
       client: this.client,
       call: (send) => this.call(send),
+      keySearch: this.keySearch,
       search: (send) => this.search(send),
       ownerId: (email) => this.ownerId(email),
       taskPriority: config.taskPriority,
-      keyIsUnique: (type) => this.uniqueKey.has(type),
     });
   }
 
@@ -160,9 +148,17 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   private async call<T>(send: () => Promise<T>): Promise<T> {
+    // The portal's daily limit spent: nothing is sent until it may have reset (daily-limit.ts).
+    checkDailyLimit(this.portalScope, this.time.now());
+    const rateLimited = (err: unknown) => {
+      const signal = hubspotRateLimit(err, this.time.now());
+      if (signal && isDailyLimit(err))
+        return { ...signal, retryAfterMs: dailyLimitSpent(this.portalScope, this.time.now()) };
+      return signal;
+    };
     try {
       const bearer = this.bearer;
-      return await this.gate.run(bearer ? () => bearer.run(send) : send, (err) => hubspotRateLimit(err));
+      return await this.gate.run(bearer ? () => bearer.run(send) : send, rateLimited);
     } catch (err) {
       throw toCrmError(err);
     }
@@ -177,29 +173,18 @@ export class HubSpotConnector implements CrmConnector {
 
   /**
    * Makes sure the portal has what callsync writes: the `callsync_key` property (in a `callsync`
-   * property group) on calls and tasks. Reads first, so a portal where an admin created it needs no
-   * schema write scope; creates what is missing. Idempotent (a 409 from a concurrent start is fine).
-   * Throws a non-retryable CrmError naming the missing scope when the token may not read or create it.
+   * property group) on calls and tasks, a plain text property (schema-setup.ts). Reads first, so a
+   * portal where an admin created it needs no schema write scope; creates what is missing.
+   * Idempotent (a 409 from a concurrent start is fine). Throws a non-retryable CrmError naming the
+   * missing scope when the token may not read or create it.
    */
   async prepare(): Promise<void> {
-    for (const objectType of ['calls', 'tasks'] as const) {
-      const existing = await this.property(objectType, KEY_PROPERTY);
-      if (existing) {
-        if (existing.hasUniqueValue) this.uniqueKey.add(objectType);
-        continue;
-      }
-      try {
-        await this.createKeyProperty(objectType);
-        this.uniqueKey.add(objectType);
-      } catch (err) {
-        throw setupError(err, `create the property ${KEY_PROPERTY} on ${objectType}`);
-      }
-    }
+    for (const objectType of ['calls', 'tasks'] as const) await ensureKeyProperty(this.schema, objectType);
     // Messages are optional: a portal without communications gets SMS as notes, and one where
     // callsync may not write notes either logs no messages (each attempt then says why).
     for (const objectType of ['communications', 'notes'] as const) {
       try {
-        if (!(await this.property(objectType, KEY_PROPERTY))) await this.createKeyProperty(objectType);
+        await ensureKeyProperty(this.schema, objectType);
         this.messageTypes.add(objectType);
       } catch (err) {
         if (!(err instanceof CrmError && (err.status === 403 || err.status === 404))) throw err;
@@ -215,10 +200,11 @@ export class HubSpotConnector implements CrmConnector {
         client: this.client,
         call: (send) => this.call(send),
         search: (send) => this.search(send),
+        searchLagMs: this.keySearch.lagMs,
         ensureProperty: async (objectType, name, label, description) => {
-          if (await this.property(objectType, name)) return;
+          if (await hasProperty(this.schema, objectType, name)) return;
           try {
-            await this.createProperty(objectType, name, label, description, false);
+            await createProperty(this.schema, objectType, name, label, description);
           } catch (err) {
             throw setupError(err, `create the property ${name} on ${objectType}`);
           }
@@ -234,65 +220,9 @@ export class HubSpotConnector implements CrmConnector {
       client: this.client,
       call: (send) => this.call(send),
       search: (send) => this.search(send),
+      searchLagMs: this.keySearch.lagMs,
     });
     return this.outcomeSource;
-  }
-
-  private async property(
-    objectType: PropertyObject,
-    name: string,
-  ): Promise<{ hasUniqueValue: boolean } | null> {
-    try {
-      const p = await this.call(() => this.client.crm.properties.coreApi.getByName(objectType, name));
-      return { hasUniqueValue: p.hasUniqueValue === true };
-    } catch (err) {
-      if (err instanceof CrmError && err.status === 404) return null;
-      throw setupError(err, `read the property ${name} on ${objectType}`);
-    }
-  }
-
-  private createKeyProperty(objectType: KeyedObjectType): Promise<void> {
-    return this.createProperty(
-      objectType,
-      KEY_PROPERTY,
-      'callsync key',
-      'Idempotency key written by callsync; do not edit.',
-      // Unique where batch/read looks call logs and tasks up by it.
-      objectType === 'calls' || objectType === 'tasks',
-    );
-  }
-
-  private async createProperty(
-    objectType: PropertyObject,
-    name: string,
-    label: string,
-    description: string,
-    unique: boolean,
-  ): Promise<void> {
-    try {
-      await this.call(() =>
-        this.client.crm.properties.groupsApi.create(objectType, { name: 'callsync', label: 'callsync' }),
-      );
-    } catch (err) {
-      if (!(err instanceof CrmError && err.status === 409)) throw err;
-    }
-    try {
-      await this.call(() =>
-        this.client.crm.properties.coreApi.create(objectType, {
-          name,
-          label,
-          description,
-          // (the enums' values; the enums themselves live in the client library, loaded on first use)
-          type: 'string' as PropertyCreateTypeEnum,
-          fieldType: 'text' as PropertyCreateFieldTypeEnum,
-          groupName: 'callsync',
-          // A unique key: HubSpot itself refuses a second object with it, and batch/read finds it.
-          hasUniqueValue: unique,
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof CrmError && err.status === 409) && !isConflict(err)) throw err;
-    }
   }
 
   /** The HubSpot owner id of a user e-mail (cached; null when unknown or not readable). */
@@ -364,22 +294,8 @@ export class HubSpotConnector implements CrmConnector {
     return `${HUBSPOT_APP}/contacts/${await this.portalId()}/objects/0-1/views/all/list`;
   }
 
-  private async findByKey(objectType: 'calls' | 'tasks', key: string): Promise<string | null> {
-    const request = {
-      filterGroups: [
-        { filters: [{ propertyName: KEY_PROPERTY, operator: 'EQ' as FilterOperatorEnum, value: key }] },
-      ],
-      properties: [KEY_PROPERTY],
-      limit: 10,
-    };
-    const res = await this.search(() =>
-      objectType === 'calls'
-        ? this.client.crm.objects.calls.searchApi.doSearch(request)
-        : this.client.crm.objects.tasks.searchApi.doSearch(request),
-    );
-    // Should a duplicate ever exist, the oldest (smallest id) is the one callsync keeps.
-    const ids = res.results.map((r) => r.id).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    return ids[0] ?? null;
+  private async findByKey(objectType: KeyedObjectType, key: string): Promise<string | null> {
+    return (await findByKeys(this.keySearch, objectType, [key])).get(key) ?? null;
   }
 
   findCallLog(key: string): Promise<string | null> {
@@ -421,18 +337,8 @@ export class HubSpotConnector implements CrmConnector {
     return type;
   }
 
-  async findMessageLog(key: string, log: MessageLog): Promise<string | null> {
-    const res = await this.search(() =>
-      this.client.crm.objects.searchApi.doSearch(this.messageType(log), {
-        filterGroups: [
-          { filters: [{ propertyName: KEY_PROPERTY, operator: 'EQ' as FilterOperatorEnum, value: key }] },
-        ],
-        properties: [KEY_PROPERTY],
-        limit: 10,
-      }),
-    );
-    const ids = res.results.map((r) => r.id).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    return ids[0] ?? null;
+  findMessageLog(key: string, log: MessageLog): Promise<string | null> {
+    return this.findByKey(this.messageType(log), key);
   }
 
   async createMessageLog(log: MessageLog): Promise<string> {
@@ -471,77 +377,22 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   /** Erasure: archives (HubSpot's delete) a call callsync created; one already gone counts as deleted. */
-  async deleteCallLog(crmId: string): Promise<void> {
-    await this.archive(() => this.client.crm.objects.calls.basicApi.archive(crmId));
+  deleteCallLog(crmId: string): Promise<void> {
+    return this.erasure.callLog(crmId);
   }
 
-  /** Erasure: archives a contact callsync created for an unknown caller; one already gone counts as deleted. */
-  async deleteContact(crmId: string): Promise<void> {
-    await this.archive(() => this.client.crm.contacts.basicApi.archive(crmId));
+  /** Erasure: archives a contact callsync created for an unknown caller (gone counts as deleted). */
+  deleteContact(crmId: string): Promise<void> {
+    return this.erasure.contact(crmId);
   }
 
   /** Erasure: archives a task callsync created; one already gone counts as deleted. */
-  async deleteTask(crmId: string): Promise<void> {
-    await this.archive(() => this.client.crm.objects.tasks.basicApi.archive(crmId));
+  deleteTask(crmId: string): Promise<void> {
+    return this.erasure.task(crmId);
   }
 
-  /**
-   * Erasure: archives an SMS or voice message log callsync created, from the object type it went to
-   * (an SMS to communications where the portal has them, else a note; a portal that gained or lost
-   * communications since is looked up in the other type too).
-   */
-  async deleteMessageLog(crmId: string, channel: MessageLog['channel']): Promise<void> {
-    const types: MessageObjectType[] =
-      channel === 'sms' && this.messageTypes.has('communications')
-        ? ['communications', 'notes']
-        : channel === 'sms'
-          ? ['notes', 'communications']
-          : ['notes'];
-    for (const type of types.filter((t) => this.messageTypes.has(t))) {
-      if (await this.archive(() => this.client.crm.objects.basicApi.archive(type, crmId))) return;
-    }
+  /** Erasure: archives an SMS or voice message log callsync created (erasure.ts). */
+  deleteMessageLog(crmId: string, channel: MessageLog['channel']): Promise<void> {
+    return this.erasure.messageLog(crmId, channel);
   }
-
-  /** Archives an object; false when it was not there (gone already counts as deleted). */
-  private async archive(send: () => Promise<void>): Promise<boolean> {
-    try {
-      await this.call(send);
-      return true;
-    } catch (err) {
-      if (err instanceof CrmError && err.status === 404) return false;
-      throw err;
-    }
-  }
-}
-
-// The generated client types enums as TypeScript enums; the pure mappers use their string values.
-function toClientFilters(groups: Filters) {
-  return groups.map((g) => ({
-    filters: g.filters.map((f) => ({ ...f, operator: f.operator as FilterOperatorEnum })),
-  }));
-}
-
-/** A setup step that failed, as a CrmError that says what callsync tried and which permission to grant. */
-function setupError(err: unknown, what: string): CrmError {
-  const e = toCrmError(err);
-  if (e.status !== 401 && e.status !== 403) return e;
-  return new CrmError({
-    destination: DESTINATION,
-    status: e.status,
-    code: e.code,
-    message:
-      `cannot ${what}: ${e.message.replace(/^hubspot: /, '')}. Grant the private app the missing ` +
-      `scopes, or create the property by hand (internal name ${KEY_PROPERTY}, single-line text)`,
-    retryable: false,
-  });
-}
-
-function toClientAssociations(list: ReturnType<typeof contactAssociations>) {
-  return list.map((a) => ({
-    to: a.to,
-    types: a.types.map((t) => ({
-      associationTypeId: t.associationTypeId,
-      associationCategory: t.associationCategory as AssociationSpecAssociationCategoryEnum,
-    })),
-  }));
 }

@@ -9,6 +9,17 @@ import { DESTINATION } from './errors';
 export const SEARCH_PAGE = 200;
 const SEARCH_WINDOW = 10_000;
 
+/** A read of "modified since" goes back at least this far behind its cursor (rereadMargin). */
+export const MIN_REREAD_MS = 60_000;
+
+/**
+ * How far behind its cursor a read of "modified since" through search starts: HubSpot's search sees
+ * writes only after a few moments, not necessarily in their order
+ * (https://developers.hubspot.com/docs/api/crm/search), so the latest modification seen is no
+ * promise that every earlier one has been seen. Well past the configured search lag.
+ */
+export const rereadMargin = (searchLagMs: number): number => Math.max(MIN_REREAD_MS, 4 * searchLagMs);
+
 /** One object of a search answer, as the client returns it. */
 export interface SearchedObject {
   id: string;

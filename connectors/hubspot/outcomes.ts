@@ -6,7 +6,7 @@ import type { Client } from '@hubspot/api-client';
 import type { CallLog } from '../crm/crm-connector';
 import type { CrmOutcome, CrmOutcomeSource } from '../crm/outcomes';
 import { CrmError } from '../crm/errors';
-import { searchModifiedSince } from './modified-search';
+import { rereadMargin, searchModifiedSince } from './modified-search';
 import { CALL_OUTCOMES, KEY_PROPERTY, ownDisposition } from './properties';
 
 const READ = [KEY_PROPERTY, 'hs_call_disposition', 'hs_lastmodifieddate', 'hubspot_owner_id'];
@@ -26,6 +26,8 @@ export interface HubSpotOutcomeTransport {
   client: Client;
   call<T>(send: () => Promise<T>): Promise<T>;
   search<T>(send: () => Promise<T>): Promise<T>;
+  /** How long HubSpot's search may take to see a write (HubSpotConfig.searchLagSeconds). */
+  searchLagMs: number;
 }
 
 interface Disposition {
@@ -38,7 +40,12 @@ export class HubSpotOutcomes implements CrmOutcomeSource {
   private labels: Promise<Map<string, string>> | undefined;
   private readonly owners = new Map<string, Promise<string | null>>();
 
-  constructor(private readonly t: HubSpotOutcomeTransport) {}
+  /** How far behind its cursor each read starts: well past the search lag. */
+  private readonly rereadMs: number;
+
+  constructor(private readonly t: HubSpotOutcomeTransport) {
+    this.rereadMs = rereadMargin(t.searchLagMs);
+  }
 
   ownValue(status: CallLog['status']): string | null {
     return ownDisposition(status);
@@ -46,12 +53,15 @@ export class HubSpotOutcomes implements CrmOutcomeSource {
 
   async *changedSince(since: string | null): AsyncIterable<CrmOutcome[]> {
     // Past 10,000 results a new query starts at the last modification seen (those calls come again;
-    // the caller skips outcomes it already has).
+    // the caller skips outcomes it already has). HubSpot's search sees writes only after a few
+    // moments, and not necessarily in their order (https://developers.hubspot.com/docs/api/crm/search):
+    // a call modified just before the latest one seen may reach search after it. So each read starts
+    // a margin behind the cursor; what comes again is an outcome the caller has and skips.
     const { searchApi } = this.t.client.crm.objects.calls;
     const pages = searchModifiedSince({
       what: 'calls',
       property: 'hs_lastmodifieddate',
-      from: since === null ? 0 : Date.parse(since),
+      from: since === null ? 0 : Math.max(0, Date.parse(since) - this.rereadMs),
       filters: [
         { propertyName: KEY_PROPERTY, operator: 'HAS_PROPERTY' },
         { propertyName: 'hs_call_disposition', operator: 'HAS_PROPERTY' },

@@ -79,7 +79,10 @@ export function filterMatches(
   }
 }
 
-/** A search answer: sorted, paged by `after` (an offset), at most 10,000 results a query. */
+/**
+ * A search answer: sorted, paged by `after` (an offset), at most 10,000 results a query
+ * (https://developers.hubspot.com/docs/api/crm/search, Limitations).
+ */
 export function searchPage(
   hits: FakeObject[],
   body: Record<string, unknown>,

@@ -1,6 +1,6 @@
 // The local HubSpot's endpoints for conversations and screen-pop, registered by hubspot-server.ts:
 // account-info (the portal id in record links), communications (SMS) and notes, with their
-// callsync_key property, contact associations, search by EQ and archive. A portal started with
+// callsync_key property, contact associations, search by EQ or IN and archive. A portal started with
 // `communications: false` lacks the communications object (403), as portals without it do.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -148,9 +148,12 @@ export function registerHubSpotConversations(app: FastifyInstance, opts: HubSpot
             g.filters.every(
               (f: unknown) =>
                 isRecord(f) &&
-                f.operator === 'EQ' &&
                 typeof f.propertyName === 'string' &&
-                e.properties[f.propertyName] === f.value,
+                (f.operator === 'EQ'
+                  ? e.properties[f.propertyName] === f.value
+                  : f.operator === 'IN' &&
+                    Array.isArray(f.values) &&
+                    f.values.includes(e.properties[f.propertyName])),
             ),
         ),
       );

@@ -31,6 +31,7 @@ import {
 
 export type { FakeObject, ObjectType } from './hubspot-objects';
 import type { FakeObject, ObjectType } from './hubspot-objects';
+import { DEFAULT_SEARCH_LAG_MS, SearchIndex } from './hubspot-search-index';
 
 export interface RecordedRequest {
   method: string;
@@ -82,6 +83,8 @@ export interface FakeHubSpot extends FakeHubSpotContacts {
   portalId: number;
   /** The OAuth app's endpoints and counters, when started with `oauth`. */
   oauth: FakeHubSpotOAuth | undefined;
+  /** Sets how long the writes from now on take to reach search (see FakeHubSpotOptions.searchLagMs). */
+  setSearchLag(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -180,6 +183,10 @@ const TIMESTAMPS = new Set(['hs_timestamp']);
 /** HubSpot-defined association types from these objects to contacts. */
 const CONTACT_ASSOCIATION: Partial<Record<ObjectType, number>> = { calls: 194, tasks: 204 };
 const OBJECT_TYPES = new Set<string>(['calls', 'tasks', 'contacts']);
+/** Object types of this server whose properties may have unique values (hasUniqueValue). */
+const UNIQUE_VALUE_TYPES = new Set<ObjectType>(['contacts']);
+/** Longest search request body HubSpot takes (https://developers.hubspot.com/docs/api/crm/search, Limitations). */
+export const SEARCH_BODY_CHARS = 3_000;
 
 const fail = (status: number, category: string, message: string): Error =>
   new HubSpotError(status, category, message);
@@ -196,7 +203,7 @@ class HubSpotError extends Error {
 }
 
 /** HubSpot's answer when an app exceeds a rate limit (the rolling 10-second one, or search's secondly one). */
-function rateLimitBody(policy: 'TEN_SECONDLY_ROLLING' | 'SECONDLY' = 'TEN_SECONDLY_ROLLING') {
+function rateLimitBody(policy: 'TEN_SECONDLY_ROLLING' | 'SECONDLY' | 'DAILY' = 'TEN_SECONDLY_ROLLING') {
   return {
     status: 'error',
     message: `You have reached your ${policy.toLowerCase()} limit.`,
@@ -211,11 +218,11 @@ function rateLimitBody(policy: 'TEN_SECONDLY_ROLLING' | 'SECONDLY' = 'TEN_SECOND
 export interface HubSpotLimits {
   /** Requests per rolling 10 seconds, all endpoints together (Professional private app: 190). */
   per10Seconds: number;
-  /** Search requests per second (CRM search API: 5 per token). */
+  /** Search requests per second (CRM search API: 5 per account, whatever the token). */
   searchPerSecond: number;
   /** Inputs per batch request (100). */
   batchInputs: number;
-  /** Requests per day (Professional: 650,000). */
+  /** Requests per day, the account's (private apps: 250,000 to 1,000,000 by tier; Professional: 650,000). */
   daily: number;
 }
 
@@ -246,6 +253,11 @@ function validTimestamp(value: string): boolean {
 /** Scopes of a private app; a fake started with `scopes` grants only those (default: all). */
 export interface FakeHubSpotOptions {
   token?: string;
+  /**
+   * More private apps' tokens of this portal. The search limit and the daily limit are the portal's,
+   * shared by all of them; the rolling 10-second limit here is shared too (one window per fake).
+   */
+  tokens?: string[];
   scopes?: string[];
   /** Limits enforced (default: a Professional private app's); `false` turns rate limits off. */
   limits?: Partial<HubSpotLimits> | false;
@@ -258,10 +270,16 @@ export interface FakeHubSpotOptions {
   portalId?: number;
   /** An OAuth app whose access tokens the portal also accepts (test/fakes/hubspot-oauth.ts). */
   oauth?: FakeHubSpotOAuthOptions;
+  /**
+   * How long a write takes to reach search (default 1 s: HubSpot's "a few moments",
+   * https://developers.hubspot.com/docs/api/crm/search). 0 only for tests that are not about search.
+   */
+  searchLagMs?: number;
 }
 
 export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<FakeHubSpot> {
   const token = opts.token ?? 'pat-test-token';
+  const privateTokens = new Set([token, ...(opts.tokens ?? [])]);
   const requireScope = (scope: string): void => {
     if (!opts.scopes || opts.scopes.includes(scope)) return;
     throw new HubSpotError(
@@ -309,6 +327,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     ['contacts', new Set()],
   ]);
   let nextId = 10_001;
+  const index = new SearchIndex(opts.searchLagMs ?? DEFAULT_SEARCH_LAG_MS);
   let rateLimited = 0;
   let retryAfter: number | undefined;
   let random: (RandomFaults & { next: () => number; served: number }) | null = null;
@@ -493,6 +512,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     calculate(type, obj.properties);
     deriveContact(obj);
     store.get(type)!.set(id, obj);
+    index.wrote(obj);
     return obj;
   }
 
@@ -504,6 +524,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     Object.assign(obj.properties, props, { hs_lastmodifieddate: obj.updatedAt });
     calculate(type, obj.properties);
     deriveContact(obj);
+    index.wrote(obj);
     return obj;
   }
 
@@ -531,6 +552,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
 
   function search(type: ObjectType, body: unknown) {
     if (!isRecord(body)) throw new HubSpotError(400, 'VALIDATION_ERROR', 'Invalid input JSON');
+    // At most 5 filterGroups, 6 filters in a group and 18 filters in all; at most 200 results a page
+    // (https://developers.hubspot.com/docs/api/crm/search, Limitations).
     const filterGroups = (body.filterGroups ?? []) as unknown[];
     if (!Array.isArray(filterGroups) || filterGroups.length > 5) {
       throw new HubSpotError(400, 'VALIDATION_ERROR', 'There can be at most 5 filterGroups');
@@ -568,13 +591,26 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     const limit = typeof body.limit === 'number' ? body.limit : 10;
     if (limit > 200) throw new HubSpotError(400, 'VALIDATION_ERROR', 'limit must be at most 200');
     const props = Array.isArray(body.properties) ? (body.properties as string[]) : undefined;
-    const hits = [...store.get(type)!.values()].filter(
-      (o) => filterGroups.length === 0 || filterGroups.some((g) => matches(o, g)),
-    );
+    // Search reads the index, which sees writes only after the lag (hubspot-search-index.ts).
+    const hits = index
+      .visible(type, store.get(type)!.values())
+      .filter((o) => filterGroups.length === 0 || filterGroups.some((g) => matches(o, g)));
     return searchPage(hits, body, limit, (o) => view(o, props), fail);
   }
 
   const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
+  // JSON parsed by hand to keep each body's length as sent: HubSpot limits a search request body
+  // to 3,000 characters (https://developers.hubspot.com/docs/api/crm/search, Limitations).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = String(body);
+    (req as FastifyRequest & { bodyChars?: number }).bodyChars = text.length;
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HubSpotError(400, 'VALIDATION_ERROR', 'Invalid input JSON: the body is not JSON'), undefined);
+    }
+  });
 
   const portalId = opts.portalId ?? 4_242_424;
   const oauth = opts.oauth ? registerHubSpotOAuth(app, portalId, opts.oauth) : undefined;
@@ -627,7 +663,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       oauth!.counters.expiredCalls++;
       return reply.code(401).send(expiredAuthenticationBody(oauthToken.agoMs));
     }
-    if (req.headers.authorization !== `Bearer ${token}` && oauthToken?.state !== 'ok') {
+    if (!privateTokens.has(bearer ?? '') && oauthToken?.state !== 'ok') {
       return reply.code(401).send({
         status: 'error',
         message: 'Authentication credentials not found. This API supports OAuth 2.0 authentication.',
@@ -650,6 +686,16 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
         'x-hubspot-ratelimit-remaining': String(rolling.remaining(now)),
       });
     };
+    // The daily limit is the account's (portal's), shared by its private apps: 250,000 to 1,000,000
+    // requests a day by tier, reset at midnight in the account's time zone; past it HubSpot answers
+    // 429 with policyName DAILY (https://developers.hubspot.com/docs/api/usage-details).
+    if (dailyUsed >= limits.daily) {
+      countLimited(counters, 'DAILY');
+      headers();
+      return reply.code(429).send(rateLimitBody('DAILY'));
+    }
+    // Search: 5 requests per second per account (portal), whatever the token
+    // (https://developers.hubspot.com/docs/api/crm/search, Limitations).
     if (isSearch && secondly.remaining(now) === 0) {
       countLimited(counters, 'SECONDLY');
       return reply.code(429).send(rateLimitBody('SECONDLY'));
@@ -807,7 +853,20 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     return reply.code(204).send();
   });
 
-  app.post('/crm/v3/objects/:type/search', async (req: FastifyRequest) => search(objectType(req), req.body));
+  app.post('/crm/v3/objects/:type/search', async (req: FastifyRequest) => {
+    const type = objectType(req);
+    // "The request body is limited to 3,000 characters" (https://developers.hubspot.com/docs/api/crm/search,
+    // Limitations): a longer one is refused whole, in HubSpot's error shape.
+    const chars = (req as FastifyRequest & { bodyChars?: number }).bodyChars ?? 0;
+    if (chars > SEARCH_BODY_CHARS) {
+      throw new HubSpotError(
+        400,
+        'VALIDATION_ERROR',
+        `The request body is ${chars} characters long; a search request body is limited to ${SEARCH_BODY_CHARS} characters.`,
+      );
+    }
+    return search(type, req.body);
+  });
 
   app.post('/crm/v3/objects/:type/batch/update', async (req: FastifyRequest, reply: FastifyReply) => {
     const type = objectType(req);
@@ -896,6 +955,15 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
         `Property group ${String(body.groupName)} does not exist`,
       );
     }
+    // Unique-value properties exist on contacts, companies, deals, tickets and custom objects only
+    // (https://developers.hubspot.com/docs/api/crm/properties): not on calls, tasks or other engagements.
+    if (body.hasUniqueValue === true && UNIQUE_VALUE_TYPES.has(type) === false) {
+      throw new HubSpotError(
+        400,
+        'VALIDATION_ERROR',
+        `Property ${name} cannot have unique values: hasUniqueValue is not supported on ${type}`,
+      );
+    }
     if (known(type, name))
       throw new HubSpotError(409, 'OBJECT_ALREADY_EXISTS', `Property named '${name}' already exists.`);
     custom.get(type)!.add(name);
@@ -977,6 +1045,8 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
       const obj = insert('contacts', properties, []);
       if (updatedAt) obj.updatedAt = updatedAt;
       deriveContact(obj);
+      // A seeded contact was there long before the test: search already sees it.
+      index.wrote(obj, 0);
       return obj.id;
     },
     seedOwner: (email) => {
@@ -999,6 +1069,9 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     engagements: conversations.engagements,
     portalId,
     oauth,
+    setSearchLag: (ms) => {
+      index.lagMs = ms;
+    },
     close: () => app.close(),
   };
 }

@@ -159,6 +159,8 @@ describe('contact sync with HubSpot', () => {
       fake.updateContact(annCrm, { lastname: `Same${round}` });
       await platform().update(cat.id, { company: `Plat Co ${round}` });
       fake.updateContact(catCrm, { company: `Crm Co ${round}` });
+      // HubSpot's search (the run reads changes through it) sees the changes a moment later.
+      await new Promise((r) => setTimeout(r, 1_100));
       const s = await run();
       // Ann's first name and Cat's company (newest wins: the platform's change, seen by this run) to
       // HubSpot; Ann's last name to the platform. Nothing else.

@@ -1,6 +1,6 @@
 // Batched CRM writes keep the exactly-once rules of single writes, against the vendors' test servers
-// and a real PostgreSQL mapping table: a lost mapping is found again (HubSpot refuses the duplicate
-// key, Salesforce's SOQL finds it), one bad record fails alone, concurrent batches of the same keys
+// and a real PostgreSQL mapping table: a lost mapping is found again (HubSpot's search by key, over
+// its lag; Salesforce's SOQL), one bad record fails alone, concurrent batches of the same keys
 // create each object once, lookups for many numbers take one search, and shared rate slots pace
 // every connector together.
 import { upsertCallLogBatch, upsertTaskBatch } from '../../connectors/crm/batch-upsert';
@@ -36,7 +36,12 @@ describe('batched writes to HubSpot', () => {
   beforeAll(async () => {
     fake = await startFakeHubSpot();
     hubspot = new HubSpotConnector(
-      hubspotConfigSchema.parse({ type: 'hubspot', accessToken: fake.token, basePath: fake.url }),
+      hubspotConfigSchema.parse({
+        type: 'hubspot',
+        accessToken: fake.token,
+        basePath: fake.url,
+        searchLagSeconds: 2,
+      }),
     );
     await hubspot.prepare();
   });
@@ -73,13 +78,14 @@ describe('batched writes to HubSpot', () => {
     }
   });
 
-  it('finds a log whose mapping was lost: HubSpot refuses the duplicate key, and it is recorded', async () => {
+  it('finds a log whose mapping was lost by its key, created a moment before, and records it', async () => {
     const lost = callLog();
     const fresh = callLog();
-    // An earlier attempt created it, then died before recording the mapping.
+    // An earlier attempt created it, then died before recording the mapping; the retry (which may
+    // find it) comes at once, before HubSpot's search sees the create.
     await hubspot.batch.createCallLogs([lost]);
     const results = await upsertCallLogBatch(w.db, 'hubspot', hubspot.batch, [
-      { item: lost, mayExist: false },
+      { item: lost, mayExist: true },
       { item: fresh, mayExist: false },
     ]);
     expect(results.get(lost.key)).toMatchObject({ outcome: 'recovered' });

@@ -14,6 +14,8 @@ function connector(extra: Record<string, unknown> = {}, maxRetryAfterMs?: number
     type: 'hubspot',
     accessToken: fake.token,
     basePath: fake.url,
+    // The test server's search sees writes after 1 s: a lookup searches again after 2.
+    searchLagSeconds: 2,
     ...extra,
   });
   return new HubSpotConnector(config, maxRetryAfterMs === undefined ? {} : { maxRetryAfterMs });
@@ -52,6 +54,47 @@ describe('HubSpotConnector', () => {
       connector: hubspot,
     });
     expect(configured).toBe(other);
+  });
+
+  it('callsync_key is a plain property: HubSpot has no unique values on calls and tasks', async () => {
+    // https://developers.hubspot.com/docs/api/crm/properties: unique-value properties are for
+    // contacts, companies, deals, tickets and custom objects.
+    const bare = await startFakeHubSpot();
+    try {
+      const headers = { authorization: `Bearer ${bare.token}`, 'content-type': 'application/json' };
+      const create = (type: string, groupName: string) =>
+        fetch(`${bare.url}/crm/v3/properties/${type}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            name: 'unique_attempt',
+            label: 'unique attempt',
+            type: 'string',
+            fieldType: 'text',
+            groupName,
+            hasUniqueValue: true,
+          }),
+        });
+      for (const [type, group] of [
+        ['calls', 'callinformation'],
+        ['tasks', 'task'],
+      ] as const) {
+        const res = await create(type, group);
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ status: 'error', category: 'VALIDATION_ERROR' });
+      }
+      expect((await create('contacts', 'contactinformation')).status).toBe(201);
+      // What prepare() creates is a plain text property, which HubSpot takes on both.
+      await new HubSpotConnector(
+        hubspotConfigSchema.parse({ type: 'hubspot', accessToken: bare.token, basePath: bare.url }),
+      ).prepare();
+      for (const type of ['calls', 'tasks']) {
+        const res = await fetch(`${bare.url}/crm/v3/properties/${type}/callsync_key`, { headers });
+        expect(await res.json()).toMatchObject({ name: 'callsync_key', hasUniqueValue: false });
+      }
+    } finally {
+      await bare.close();
+    }
   });
 
   it('refuses writes of a property the portal does not have, as HubSpot does', async () => {

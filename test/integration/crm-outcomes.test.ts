@@ -38,6 +38,8 @@ async function clockPast(stamp: string): Promise<void> {
 const CONNECTED = 'f240bbac-87c9-4f6e-bf70-924b57d47db7';
 const NO_ANSWER = '73a0d17f-1163-4015-bdd5-ec830791da20';
 const WRONG_NUMBER = '17b47fee-58de-441e-a44c-c6300d46f273';
+/** How long the test server's search takes to see a write. */
+const SEARCH_LAG_MS = 1_000;
 
 describe('CRM outcomes back on the CDR', () => {
   let fake: FakeHubSpot;
@@ -72,10 +74,12 @@ describe('CRM outcomes back on the CDR', () => {
       body: JSON.stringify({ properties: { hs_call_disposition: value } }),
     });
     expect(res.status).toBe(200);
+    // HubSpot's search (the outcomes pass reads through it) sees the change a moment later.
+    await new Promise((r) => setTimeout(r, SEARCH_LAG_MS + 100));
   };
 
   beforeAll(async () => {
-    fake = await startFakeHubSpot();
+    fake = await startFakeHubSpot({ searchLagMs: SEARCH_LAG_MS });
     h = await startSyncHarness({
       label: 'crm-outcomes',
       cdrs: 5,
@@ -103,6 +107,8 @@ describe('CRM outcomes back on the CDR', () => {
     fake.seedOwner(h.emulator.admin.email);
     const callId = await missedCall(h, '+442079460901', { userId: h.emulator.admin.user_id });
     await workflowResult(h.client, callWorkflowId('acme', callId));
+    // HubSpot's search sees the logged call a moment later.
+    await new Promise((r) => setTimeout(r, SEARCH_LAG_MS + 100));
     const call = fake.objects('calls').find((o) => o.properties.callsync_key === `acme:${callId}`)!;
     // callsync logged the missed call with its own outcome, "No answer".
     expect(call.properties.hs_call_disposition).toBe(NO_ANSWER);

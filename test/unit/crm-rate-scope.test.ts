@@ -17,14 +17,16 @@ function recordingLimiters(): TokenSourceFactory & { scopes: string[] } {
   };
 }
 
-const hubspot = (accessToken: string, limiters: TokenSourceFactory) =>
+const hubspot = (accessToken: string, limiters: TokenSourceFactory, portalId?: number) =>
   new HubSpotConnector(
     {
       type: 'hubspot',
       accessToken,
+      ...(portalId !== undefined ? { portalId } : {}),
       basePath: 'https://api.hubapi.com',
       requestsPer10Seconds: 100,
       searchRequestsPerSecond: 4,
+      searchLagSeconds: 5,
       taskPriority: 'HIGH',
     },
     { limiters },
@@ -41,6 +43,19 @@ describe('CRM rate windows', () => {
     expect(a2.scopes).toEqual(a.scopes);
     expect(portalA.destinationId).not.toBe(portalB.destinationId);
     expect(a.scopes.join(' ')).not.toContain('pat-na1');
+  });
+
+  it('shares the search rate among the tokens of one portal (portalId), not the 10-second window', () => {
+    // HubSpot counts searches per account, whatever the token (https://developers.hubspot.com/docs/api/crm/search).
+    const [one, two, other] = [recordingLimiters(), recordingLimiters(), recordingLimiters()];
+    hubspot('pat-na1-app-one', one, 4242);
+    hubspot('pat-na1-app-two', two, 4242);
+    hubspot('pat-na1-app-three', other, 5151);
+    const search = (l: { scopes: string[] }) => l.scopes.find((s) => s.endsWith(' search'))!;
+    const requests = (l: { scopes: string[] }) => l.scopes.find((s) => s.endsWith(' requests'))!;
+    expect(search(one)).toBe(search(two));
+    expect(search(other)).not.toBe(search(one));
+    expect(requests(one)).not.toBe(requests(two));
   });
 
   it('gives each Salesforce org its own window', () => {
