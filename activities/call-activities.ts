@@ -131,7 +131,11 @@ export function createCallActivities(deps: ActivityDeps, callCrm: CallCrm = crea
           ivrChoices(await callTimeline(deps.warehouse.db, input.account, input.callId)),
         ),
       });
-      const { crmId, outcome } = await callCrm.writeCallLog(deps.crm(input.account), log);
+      const { crmId, outcome } = await callCrm.writeCallLog(
+        deps.crm(input.account),
+        log,
+        input.crmId !== null,
+      );
       metrics().crmWrites.inc({
         account: input.account,
         kind: outcome === 'created' ? 'call_log_created' : 'call_log_updated',

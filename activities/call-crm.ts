@@ -51,17 +51,18 @@ export function createCallCrm(deps: ActivityDeps) {
     }
     return batchers.get(crm)!;
   };
-  const writeCallLog = (crm: CrmConnector, log: CallLog) => {
+  // `written`: the workflow wrote this object before. Its mapping is then expected; if it is missing
+  // (the destination's identity changed: a rotated HubSpot token), the object is looked up by its key
+  // before anything is created, since calls and tasks have no unique values to refuse a second one.
+  const writeCallLog = (crm: CrmConnector, log: CallLog, written = false) => {
     const b = batchersOf(crm);
-    return b
-      ? b.callLogs.submit({ item: log, mayExist: firstAttempt().mayExist })
-      : upsertCallLog(deps.warehouse.db, crm, log, firstAttempt());
+    const opts = mayExist(written);
+    return b ? b.callLogs.submit({ item: log, ...opts }) : upsertCallLog(deps.warehouse.db, crm, log, opts);
   };
-  const writeTask = (crm: CrmConnector, task: CallbackTask) => {
+  const writeTask = (crm: CrmConnector, task: CallbackTask, written = false) => {
     const b = batchersOf(crm);
-    return b
-      ? b.tasks.submit({ item: task, mayExist: firstAttempt().mayExist })
-      : upsertTask(deps.warehouse.db, crm, task, firstAttempt());
+    const opts = mayExist(written);
+    return b ? b.tasks.submit({ item: task, ...opts }) : upsertTask(deps.warehouse.db, crm, task, opts);
   };
 
   // The CRM owner of the call's user; looked up only when the match rule needs it.
@@ -111,6 +112,7 @@ export type CallCrm = ReturnType<typeof createCallCrm>;
  * A first attempt cannot have left a CRM object without its mapping (an attempt records the mapping
  * right after creating), so it skips the vendor's rate-limited search for the key.
  */
-function firstAttempt(): { mayExist: boolean } {
-  return { mayExist: Context.current().info.attempt > 1 };
+/** Whether the object may exist without a mapping: an earlier attempt, or an earlier write, made it. */
+function mayExist(written: boolean): { mayExist: boolean } {
+  return { mayExist: written || Context.current().info.attempt > 1 };
 }

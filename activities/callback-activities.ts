@@ -41,6 +41,8 @@ export interface CallbackTaskInput {
   closedByCallId?: number | null;
   /** How long the callback stayed open after its latest missed call, for an expired task's body. */
   expireAfterMs?: number;
+  /** The workflow wrote this task before (absent in inputs recorded before it was passed). */
+  written?: boolean;
 }
 
 export function createCallbackActivities(deps: ActivityDeps, callCrm: CallCrm = createCallCrm(deps)) {
@@ -208,7 +210,11 @@ export function createCallbackActivities(deps: ActivityDeps, callCrm: CallCrm = 
         assigneeUserId: assignTo === 'called_user' ? (first?.calledUserId ?? null) : null,
         contact: await callCrm.matchContact(input.account, input.number, first?.calledUserId),
       };
-      const { crmId, outcome } = await callCrm.writeTask(deps.crm(input.account), task);
+      const { crmId, outcome } = await callCrm.writeTask(
+        deps.crm(input.account),
+        task,
+        input.written === true,
+      );
       const m = metrics();
       m.crmWrites.inc({
         account: input.account,

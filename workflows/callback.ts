@@ -62,6 +62,8 @@ interface Run {
   state: CallbackState;
   /** A signal changed the state since the loop last looked. */
   changed: boolean;
+  /** The task was written once already (later writes update it). */
+  taskWritten?: boolean;
 }
 
 async function followCallback(input: CallbackInput): Promise<CallbackState> {
@@ -79,8 +81,8 @@ async function followCallback(input: CallbackInput): Promise<CallbackState> {
 /** The task of this callback, written (created once, then updated) with the state as it is. */
 function taskWriter(run: Run, dueAt: string, expireAfterMs: number) {
   const firstCallId = run.state.missed[0]?.callId ?? 0;
-  return () =>
-    crmActivities().upsertCallbackTask({
+  return async () => {
+    const crmId = await crmActivities().upsertCallbackTask({
       account: run.input.account,
       number: run.input.number,
       firstCallId,
@@ -90,7 +92,11 @@ function taskWriter(run: Run, dueAt: string, expireAfterMs: number) {
       dueAt,
       closedByCallId: run.state.closedByCallId,
       expireAfterMs,
+      ...(run.taskWritten ? { written: true } : {}),
     });
+    run.taskWritten = true;
+    return crmId;
+  };
 }
 
 /**

@@ -29,9 +29,9 @@ describe('an account moved to another HubSpot portal', () => {
   const workers: RuntimeDeps[] = [];
 
   /** A worker started with the harness's settings and the account's CRM at `portal`. */
-  const workerOn = async (portal: FakeHubSpot): Promise<RuntimeDeps> => {
+  const workerOn = async (portal: FakeHubSpot, token = portal.token): Promise<RuntimeDeps> => {
     const input = JSON.parse(readFileSync(h.configFile, 'utf8')) as Record<string, unknown>;
-    const crm = { destination: { type: 'hubspot', accessToken: portal.token, basePath: portal.url } };
+    const crm = { destination: { type: 'hubspot', accessToken: token, basePath: portal.url } };
     const deps = await createActivityDeps(parseTestConfig({ ...input, crm }), h.database.url, silentLogger);
     workers.push(deps);
     return deps;
@@ -90,7 +90,12 @@ describe('an account moved to another HubSpot portal', () => {
 
   beforeAll(async () => {
     // Two portals: each its own token and portal id (the connector names a portal by its token).
-    portalA = await startFakeHubSpot({ token: 'pat-portal-a', portalId: 1_111_111 });
+    // Portal A also takes a second token of its own (a rotated private-app token).
+    portalA = await startFakeHubSpot({
+      token: 'pat-portal-a',
+      portalId: 1_111_111,
+      tokens: ['pat-portal-a-2'],
+    });
     portalB = await startFakeHubSpot({ token: 'pat-portal-b', portalId: 2_222_222 });
     h = await startSyncHarness({ label: 'crm-destination-switch', cdrs: 20, inProcessWorker: false });
   }, 180_000);
@@ -158,6 +163,41 @@ describe('an account moved to another HubSpot portal', () => {
     expect(backOnA).toEqual(inA);
     expect(keyed(portalA, 'calls', callKey)).toHaveLength(1);
     expect(keyed(portalA, 'tasks', taskKey)).toHaveLength(1);
+  });
+
+  it("updates the portal's call log and task after its token is rotated, creating no second", async () => {
+    const caller = '+442079469377';
+    const { callId } = missed(caller);
+    const callKey = `acme:${callId}`;
+    const taskKey = `acme:callback:${caller}:${callId}`;
+    const before = await follow(await workerOn(portalA), caller, callId, 1);
+
+    // The same portal, a new token: a new identity, so the mappings are not found under it. The
+    // call's workflow wrote its log and task before and says so; a first attempt of the update then
+    // finds them by key (calls and tasks have no unique values to refuse a second).
+    const rotated = await workerOn(portalA, 'pat-portal-a-2');
+    const acts = createActivities(rotated);
+    type Of<K extends 'logCall' | 'upsertCallbackTask'> = Parameters<(typeof acts)[K]>[0];
+    const logged = await run(1, (a: Of<'logCall'>) => acts.logCall(a), {
+      account: 'acme',
+      callId,
+      known: { recording: true, transcript: true },
+      crmId: before.call,
+    });
+    const task = await run(1, (a: Of<'upsertCallbackTask'>) => acts.upsertCallbackTask(a), {
+      account: 'acme',
+      number: caller,
+      firstCallId: callId,
+      status: 'closed' as const,
+      missed: [{ callId, at: new Date().toISOString(), calledUserId: null, queueId: null }],
+      dialAttempts: [],
+      dueAt: new Date().toISOString(),
+      written: true,
+    });
+    expect({ call: logged.crmId, task }).toEqual(before);
+    expect(keyed(portalA, 'calls', callKey).map((o) => o.id)).toEqual([before.call]);
+    expect(keyed(portalA, 'tasks', taskKey).map((o) => o.id)).toEqual([before.task]);
+    expect(keyed(portalA, 'tasks', taskKey)[0]!.properties.hs_task_status).toBe('COMPLETED');
   });
 
   it('claims rows written before mappings had identities for the portal the account is configured with', async () => {
