@@ -3,6 +3,7 @@
 // goes into CallObject (Salesforce's field for a call-center call id), for callback tasks too.
 import { callLogBody, splitName, truncate } from '../crm/call-log-body';
 import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
+import { STANDARD_TASK_VALUES, taskPriority, type TaskValues } from './task-values';
 
 /** Field lengths of the Task object. */
 export const SUBJECT_MAX = 255;
@@ -59,6 +60,7 @@ export function callLogTaskFields(
   log: CallLog,
   mode: 'create' | 'update',
   links: TaskLinks = {},
+  values: TaskValues = STANDARD_TASK_VALUES,
 ): TaskFields {
   const fields: TaskFields = {
     Subject: truncate(log.title, SUBJECT_MAX),
@@ -67,8 +69,8 @@ export function callLogTaskFields(
     CallObject: keyField(log.key),
     Description: truncate(callLogBody(log), DESCRIPTION_MAX),
     ActivityDate: toSalesforceDate(log.startedAt),
-    Status: 'Completed',
-    Priority: 'Normal',
+    Status: values.closedStatus,
+    Priority: values.defaultPriority,
   };
   // The outcome is written when the Task is created only: an update (the recording or transcript
   // arriving) must not overwrite the CallDisposition an agent has set since.
@@ -83,14 +85,14 @@ export function callLogTaskFields(
 }
 
 /**
- * Task Status of each callback status, from the standard picklist (Not Started, In Progress,
- * Completed, Waiting on someone else, Deferred): an expired callback is Deferred, not Completed.
+ * Task Status of each callback status, from the org's picklist (task-values.ts): open is the default
+ * open status, closed a closed one; an expired callback is Deferred (where the org has it), not closed.
  */
-const TASK_STATUS: Record<CallbackTask['status'], string> = {
-  open: 'Not Started',
-  closed: 'Completed',
-  expired: 'Deferred',
-};
+function taskStatus(status: CallbackTask['status'], values: TaskValues): string {
+  if (status === 'open') return values.openStatus;
+  if (status === 'closed') return values.closedStatus;
+  return values.deferredStatus;
+}
 
 /** Task fields of a callback task (subtype Task; the key in CallObject too). */
 export function callbackTaskFields(
@@ -98,13 +100,14 @@ export function callbackTaskFields(
   mode: 'create' | 'update',
   links: TaskLinks = {},
   priority: 'High' | 'Normal' | 'Low' = 'High',
+  values: TaskValues = STANDARD_TASK_VALUES,
 ): TaskFields {
   const fields: TaskFields = {
     Subject: truncate(task.subject, SUBJECT_MAX),
     Description: truncate(task.body, DESCRIPTION_MAX),
-    Status: TASK_STATUS[task.status],
+    Status: taskStatus(task.status, values),
     ActivityDate: toSalesforceDate(task.dueAt),
-    Priority: priority,
+    Priority: taskPriority(values, priority),
     CallObject: keyField(task.key),
   };
   if (mode === 'create') fields.TaskSubtype = 'Task';

@@ -25,6 +25,7 @@ import {
   type SalesforceRecord,
   type TaskFields,
 } from './fields';
+import type { TaskValues } from './task-values';
 
 /** Records per request callsync sends (sObject Collections take 200; SOQL IN lists stay short). */
 export const SALESFORCE_BATCH = 100;
@@ -36,6 +37,8 @@ export interface SalesforceBatchContext {
   call<T>(send: () => Promise<T>): Promise<T>;
   ownerId(email: string | null): Promise<string | null>;
   taskPriority: 'High' | 'Normal' | 'Low';
+  /** The org's Task Status and Priority values (read once per connector). */
+  taskValues(): Promise<TaskValues>;
 }
 
 interface SaveResult {
@@ -115,19 +118,21 @@ export class SalesforceBatch implements CrmBatchOps {
   }
 
   async createCallLogs(logs: readonly CallLog[]): Promise<BatchOutcome> {
+    const values = await this.ctx.taskValues();
     const items = [];
     for (const log of logs) {
       const ownerId = await this.ctx.ownerId(log.userEmail);
-      items.push({ key: log.key, fields: callLogTaskFields(log, 'create', { ownerId }) });
+      items.push({ key: log.key, fields: callLogTaskFields(log, 'create', { ownerId }, values) });
     }
     return this.create(items);
   }
 
   async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
+    const values = await this.ctx.taskValues();
     const records = [];
     for (const u of updates) {
       const ownerId = await this.ctx.ownerId(u.log.userEmail);
-      records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }) });
+      records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }, values) });
     }
     await this.update(records);
   }
@@ -137,24 +142,26 @@ export class SalesforceBatch implements CrmBatchOps {
   }
 
   async createTasks(tasks: readonly CallbackTask[]): Promise<BatchOutcome> {
+    const values = await this.ctx.taskValues();
     const items = [];
     for (const task of tasks) {
       const ownerId = await this.ctx.ownerId(task.assigneeEmail);
       items.push({
         key: task.key,
-        fields: callbackTaskFields(task, 'create', { ownerId }, this.ctx.taskPriority),
+        fields: callbackTaskFields(task, 'create', { ownerId }, this.ctx.taskPriority, values),
       });
     }
     return this.create(items);
   }
 
   async updateTasks(updates: readonly TaskUpdate[]): Promise<void> {
+    const values = await this.ctx.taskValues();
     const records = [];
     for (const u of updates) {
       const ownerId = await this.ctx.ownerId(u.task.assigneeEmail);
       records.push({
         Id: u.crmId,
-        ...callbackTaskFields(u.task, 'update', { ownerId }, this.ctx.taskPriority),
+        ...callbackTaskFields(u.task, 'update', { ownerId }, this.ctx.taskPriority, values),
       });
     }
     await this.update(records);

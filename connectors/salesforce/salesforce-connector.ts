@@ -27,6 +27,7 @@ import type { SalesforceConfig } from './config';
 import { DESTINATION, errorCode, salesforceRateLimit, toCrmError } from './errors';
 import { sessionSource, type SessionSource, type TokenStoreFactory } from './sessions';
 import { salesforceDestinationId } from './identity';
+import { TASK_STATUS_QUERY, taskValuesFrom, type TaskStatusRecord, type TaskValues } from './task-values';
 import {
   callbackTaskFields,
   callLogTaskFields,
@@ -90,6 +91,8 @@ export class SalesforceConnector implements CrmConnector {
   readonly batch: SalesforceBatch;
   private outcomeSource: SalesforceOutcomes | undefined;
   private readonly session: SessionSource;
+  private taskDescribe: ReturnType<Connection['describe']> | undefined;
+  private taskValuesRead: Promise<TaskValues> | undefined;
 
   constructor(
     private readonly config: SalesforceConfig,
@@ -122,6 +125,7 @@ export class SalesforceConnector implements CrmConnector {
       call: (send) => this.call(send),
       ownerId: (email) => this.ownerId(email),
       taskPriority: config.taskPriority,
+      taskValues: () => this.taskValues(),
     });
   }
 
@@ -187,7 +191,7 @@ export class SalesforceConnector implements CrmConnector {
    * describe once; throws a non-retryable CrmError naming the fields to grant Edit access to.
    */
   async prepare(): Promise<void> {
-    const describe = await this.call(() => this.connection.sobject('Task').describe());
+    const describe = await this.describeTask();
     const fields = new Map(describe.fields.map((f) => [f.name, f]));
     const missing: string[] = [];
     for (const [name, need] of Object.entries(TASK_FIELDS_WRITTEN)) {
@@ -205,6 +209,34 @@ export class SalesforceConnector implements CrmConnector {
         retryable: false,
       });
     }
+  }
+
+  /** The Task describe, read once (a failed read is read again next time). */
+  private describeTask(): ReturnType<Connection['describe']> {
+    this.taskDescribe ??= this.call(() => this.connection.sobject('Task').describe());
+    this.taskDescribe.catch(() => (this.taskDescribe = undefined));
+    return this.taskDescribe;
+  }
+
+  /**
+   * The org's Task Status and Priority values to write (task-values.ts): the describe's picklists and
+   * the TaskStatus records, read once per connector (one org) and kept.
+   */
+  taskValues(): Promise<TaskValues> {
+    if (!this.taskValuesRead) {
+      const read = (async () => {
+        const describe = await this.describeTask();
+        const statuses = await this.call(
+          async () => await this.connection.query<TaskStatusRecord>(TASK_STATUS_QUERY),
+        );
+        return taskValuesFrom(describe, statuses.records);
+      })();
+      this.taskValuesRead = read;
+      read.catch(() => {
+        if (this.taskValuesRead === read) this.taskValuesRead = undefined;
+      });
+    }
+    return this.taskValuesRead;
   }
 
   /** The Salesforce user id of an e-mail (cached; null when there is no active user). */
@@ -311,21 +343,22 @@ export class SalesforceConnector implements CrmConnector {
 
   async createCallLog(log: CallLog): Promise<string> {
     const ownerId = await this.ownerId(log.userEmail);
-    return this.create('Task', callLogTaskFields(log, 'create', { ownerId }));
+    return this.create('Task', callLogTaskFields(log, 'create', { ownerId }, await this.taskValues()));
   }
 
   async updateCallLog(crmId: string, log: CallLog): Promise<void> {
     const ownerId = await this.ownerId(log.userEmail);
-    await this.update('Task', crmId, callLogTaskFields(log, 'update', { ownerId }));
+    await this.update('Task', crmId, callLogTaskFields(log, 'update', { ownerId }, await this.taskValues()));
   }
 
   /** Updates several call logs with sObject Collections (PATCH /composite/sobjects, 200 per request). */
   async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
+    const values = await this.taskValues();
     for (let i = 0; i < updates.length; i += COLLECTION_LIMIT) {
       const records: ({ Id: string } & TaskFields)[] = [];
       for (const u of updates.slice(i, i + COLLECTION_LIMIT)) {
         const ownerId = await this.ownerId(u.log.userEmail);
-        records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }) });
+        records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }, values) });
       }
       const results = (await this.call(() =>
         this.connection.sobject('Task').update(records, { allOrNone: false }),
@@ -346,17 +379,21 @@ export class SalesforceConnector implements CrmConnector {
 
   async createMessageLog(log: MessageLog): Promise<string> {
     const ownerId = await this.ownerId(log.userEmail);
-    return this.create('Task', messageTaskFields(log, 'create', ownerId));
+    return this.create('Task', messageTaskFields(log, 'create', ownerId, await this.taskValues()));
   }
 
   async updateMessageLog(crmId: string, log: MessageLog): Promise<void> {
     const ownerId = await this.ownerId(log.userEmail);
-    await this.update('Task', crmId, messageTaskFields(log, 'update', ownerId));
+    await this.update('Task', crmId, messageTaskFields(log, 'update', ownerId, await this.taskValues()));
   }
 
   async createTask(task: CallbackTask): Promise<string> {
     const ownerId = await this.ownerId(task.assigneeEmail);
-    return this.create('Task', callbackTaskFields(task, 'create', { ownerId }, this.config.taskPriority));
+    const values = await this.taskValues();
+    return this.create(
+      'Task',
+      callbackTaskFields(task, 'create', { ownerId }, this.config.taskPriority, values),
+    );
   }
 
   async updateTask(crmId: string, task: CallbackTask): Promise<void> {
@@ -364,7 +401,7 @@ export class SalesforceConnector implements CrmConnector {
     await this.update(
       'Task',
       crmId,
-      callbackTaskFields(task, 'update', { ownerId }, this.config.taskPriority),
+      callbackTaskFields(task, 'update', { ownerId }, this.config.taskPriority, await this.taskValues()),
     );
   }
 }

@@ -26,7 +26,36 @@ export type SObjectType =
   | 'Account'
   | 'PermissionSet'
   | 'FieldPermissions'
-  | 'PermissionSetAssignment';
+  | 'PermissionSetAssignment'
+  | 'TaskStatus';
+
+/**
+ * One value of a picklist as the describe serves it (fields[].picklistValues: value, label, active,
+ * defaultValue; https://developer.salesforce.com/docs/platform/apex-ref/references/apex-ref/apex-class-schema-picklistentry.html).
+ * `closed` is for Task.Status only: the TaskStatus record's IsClosed.
+ */
+export interface PicklistEntry {
+  value: string;
+  label?: string;
+  active?: boolean;
+  defaultValue?: boolean;
+  closed?: boolean;
+}
+
+/** Task.Status as a new org has it: Not Started the default, Completed the one closed value. */
+export const STANDARD_TASK_STATUSES: PicklistEntry[] = [
+  { value: 'Not Started', defaultValue: true },
+  { value: 'In Progress' },
+  { value: 'Completed', closed: true },
+  { value: 'Waiting on someone else' },
+  { value: 'Deferred' },
+];
+/** Task.Priority as a new org has it: Normal the default. */
+export const STANDARD_TASK_PRIORITIES: PicklistEntry[] = [
+  { value: 'High' },
+  { value: 'Normal', defaultValue: true },
+  { value: 'Low' },
+];
 
 export interface FakeRecord {
   Id: string;
@@ -83,6 +112,11 @@ export interface FakeSalesforce {
   loseCollectionCreateAnswer(n: number): void;
   /** The next `count` requests are refused with REQUEST_LIMIT_EXCEEDED (the org's 24-hour API limit). */
   limitExceededNext(count: number): void;
+  /**
+   * An admin edits the Task Status or Priority picklist (renames, adds, deactivates values): writes
+   * are checked against it, the describe and the TaskStatus records serve it.
+   */
+  setTaskPicklist(field: 'Status' | 'Priority', entries: PicklistEntry[]): void;
   close(): Promise<void>;
 }
 
@@ -96,16 +130,16 @@ interface FieldDef {
   /** Read-only: never settable. */
   readOnly?: boolean;
   refersTo?: SObjectType[];
+  /** A Task picklist whose values the org sets (Status, Priority). */
+  orgPicklist?: 'Status' | 'Priority';
 }
 
 const TASK: Record<string, FieldDef> = {
   Subject: { kind: 'string', max: 255 },
   Description: { kind: 'textarea', max: 32_000 },
-  Status: {
-    kind: 'picklist',
-    values: ['Not Started', 'In Progress', 'Completed', 'Waiting on someone else', 'Deferred'],
-  },
-  Priority: { kind: 'picklist', values: ['High', 'Normal', 'Low'] },
+  // Restricted picklists whose values are the org's own (setTaskPicklist): an org may rename them.
+  Status: { kind: 'picklist', orgPicklist: 'Status' },
+  Priority: { kind: 'picklist', orgPicklist: 'Priority' },
   ActivityDate: { kind: 'date' },
   TaskSubtype: {
     kind: 'picklist',
@@ -171,6 +205,18 @@ const PERMISSION_SET_ASSIGNMENT: Record<string, FieldDef> = {
   AssigneeId: { kind: 'reference', refersTo: ['User'], createOnly: true },
   PermissionSetId: { kind: 'reference', refersTo: ['PermissionSet'], createOnly: true },
 };
+/**
+ * The values of Task.Status with their meaning (supported calls describeSObjects(), query(),
+ * retrieve(): read only;
+ * https://developer.salesforce.com/docs/atlas.en-us.256.0.object_reference.meta/object_reference/sforce_api_objects_taskstatus.htm).
+ */
+const TASK_STATUS: Record<string, FieldDef> = {
+  MasterLabel: { kind: 'string', max: 255, readOnly: true },
+  ApiName: { kind: 'string', max: 255, readOnly: true },
+  IsClosed: { kind: 'boolean', readOnly: true },
+  IsDefault: { kind: 'boolean', readOnly: true },
+  SortOrder: { kind: 'int', readOnly: true },
+};
 const SCHEMA: Record<SObjectType, Record<string, FieldDef>> = {
   Task: TASK,
   Contact: CONTACT,
@@ -180,6 +226,7 @@ const SCHEMA: Record<SObjectType, Record<string, FieldDef>> = {
   PermissionSet: PERMISSION_SET,
   FieldPermissions: FIELD_PERMISSIONS,
   PermissionSetAssignment: PERMISSION_SET_ASSIGNMENT,
+  TaskStatus: TASK_STATUS,
 };
 /** The phone fields SOSL's IN PHONE FIELDS searches, per object. */
 const PHONE_FIELDS: Partial<Record<SObjectType, string[]>> = {
@@ -195,9 +242,11 @@ const REQUIRED: Record<SObjectType, string[]> = {
   PermissionSet: ['Name', 'Label'],
   FieldPermissions: ['ParentId', 'SobjectType', 'Field'],
   PermissionSetAssignment: ['AssigneeId', 'PermissionSetId'],
+  TaskStatus: [],
 };
 const DEFAULTS: Record<SObjectType, Record<string, unknown>> = {
-  Task: { Status: 'Not Started', Priority: 'Normal', TaskSubtype: 'Task' },
+  // Status and Priority default to the org's default values (insert).
+  Task: { TaskSubtype: 'Task' },
   Contact: {},
   Lead: { IsConverted: false },
   User: { IsActive: true },
@@ -205,6 +254,7 @@ const DEFAULTS: Record<SObjectType, Record<string, unknown>> = {
   PermissionSet: {},
   FieldPermissions: { PermissionsRead: false, PermissionsEdit: false },
   PermissionSetAssignment: {},
+  TaskStatus: {},
 };
 const PREFIX: Record<SObjectType, string> = {
   Task: '00T',
@@ -215,6 +265,7 @@ const PREFIX: Record<SObjectType, string> = {
   PermissionSet: '0PS',
   FieldPermissions: '01k',
   PermissionSetAssignment: '0Pa',
+  TaskStatus: '01J',
 };
 /** Records one query page holds (Salesforce's default batch size); the rest come by queryMore. */
 const QUERY_PAGE = 2000;
@@ -272,6 +323,10 @@ export interface FakeSalesforceOptions extends FieldSetupOptions {
   dailyApiRequests?: number;
   /** Records per query page before nextRecordsUrl (default 2000, Salesforce's); small to test paging. */
   queryPageSize?: number;
+  /** The org's Task Status values (default STANDARD_TASK_STATUSES); settable later by setTaskPicklist. */
+  taskStatuses?: PicklistEntry[];
+  /** The org's Task Priority values (default STANDARD_TASK_PRIORITIES). */
+  taskPriorities?: PicklistEntry[];
 }
 
 /** Most records one sObject Collections request takes. */
@@ -289,6 +344,17 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   const counters = newCounters();
   const daily = new DailyAllowance(opts.dailyApiRequests ?? 100_000);
   const pageSize = opts.queryPageSize ?? QUERY_PAGE;
+  const picklists: Record<'Status' | 'Priority', PicklistEntry[]> = {
+    Status: opts.taskStatuses ?? STANDARD_TASK_STATUSES,
+    Priority: opts.taskPriorities ?? STANDARD_TASK_PRIORITIES,
+  };
+  /** The values a write may set: the active ones of the field's picklist. */
+  const picklistValues = (def: FieldDef): string[] =>
+    def.orgPicklist
+      ? picklists[def.orgPicklist].filter((e) => e.active !== false).map((e) => e.value)
+      : def.values!;
+  const picklistDefault = (field: 'Status' | 'Priority') =>
+    picklists[field].find((e) => e.defaultValue && e.active !== false)?.value;
   // The API user (the integration user the token belongs to), and field-level security of the
   // custom fields callsync creates for itself.
   let apiUserId = '';
@@ -379,7 +445,10 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
           break;
         case 'picklist':
           if (typeof value !== 'string') throw wrongType();
-          if (!def.values!.includes(value)) {
+          // A restricted picklist takes only its own active values through the API ("users can't
+          // load or remove values through the API";
+          // https://developer.salesforce.com/docs/atlas.en-us.260.0.api_meta.meta/api_meta/meta_picklist.htm).
+          if (!picklistValues(def).includes(value)) {
             throw new SalesforceError(
               400,
               'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
@@ -427,10 +496,15 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       setup.checkDuplicate(type, { ...DEFAULTS[type], ...fields });
     });
     const now = new Date().toISOString();
+    const defaults: Record<string, unknown> = { ...DEFAULTS[type] };
+    if (type === 'Task') {
+      defaults.Status = picklistDefault('Status') ?? null;
+      defaults.Priority = picklistDefault('Priority') ?? null;
+    }
     const record: FakeRecord = {
       Id: newId(type),
       type,
-      fields: { ...DEFAULTS[type], ...fields },
+      fields: { ...defaults, ...fields },
       CreatedDate: now,
       LastModifiedDate: lastModified ?? now,
       SystemModstamp: lastModified ?? now,
@@ -561,7 +635,9 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       // Ties on every key fall back to creation order, as ids grow.
       hits = hits.sort((a, b) => {
         for (const { field, dir } of keys) {
-          const c = String(fieldValue(a, field)).localeCompare(String(fieldValue(b, field)));
+          const [x, y] = [fieldValue(a, field), fieldValue(b, field)];
+          const c =
+            typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
           if (c !== 0) return dir * c;
         }
         return a.Id.localeCompare(b.Id);
@@ -782,6 +858,26 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         updateable: !def.readOnly && !def.createOnly,
         ...(def.max !== undefined ? { length: def.max } : {}),
         ...(def.refersTo ? { referenceTo: def.refersTo } : {}),
+        ...(def.kind === 'picklist'
+          ? {
+              restrictedPicklist: true,
+              picklistValues: def.orgPicklist
+                ? picklists[def.orgPicklist].map((e) => ({
+                    value: e.value,
+                    label: e.label ?? e.value,
+                    active: e.active !== false,
+                    defaultValue: e.defaultValue === true,
+                    validFor: null,
+                  }))
+                : def.values!.map((v) => ({
+                    value: v,
+                    label: v,
+                    active: true,
+                    defaultValue: false,
+                    validFor: null,
+                  })),
+            }
+          : {}),
       }));
     return {
       name: type,
@@ -816,6 +912,22 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   });
 
   app.get(`${base}/search`, async (req: FastifyRequest) => search((req.query as { q?: string }).q ?? ''));
+
+  /** TaskStatus records mirror the Status picklist: one per value, its IsClosed and IsDefault. */
+  const syncTaskStatuses = () => {
+    for (const r of [...store.values()]) if (r.type === 'TaskStatus') store.delete(r.Id);
+    picklists.Status.forEach((e, i) => {
+      if (e.active === false) return;
+      insert('TaskStatus', {
+        MasterLabel: e.label ?? e.value,
+        ApiName: e.value,
+        IsClosed: e.closed === true,
+        IsDefault: e.defaultValue === true,
+        SortOrder: i + 1,
+      });
+    });
+  };
+  syncTaskStatuses();
 
   apiUserId = insert('User', {
     FirstName: 'Integration',
@@ -875,6 +987,10 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     },
     limitExceededNext: (count) => {
       limitExceeded = count;
+    },
+    setTaskPicklist: (field, entries) => {
+      picklists[field] = entries;
+      if (field === 'Status') syncTaskStatuses();
     },
     close: () => app.close(),
   };

@@ -109,6 +109,67 @@ describe('SalesforceConnector', () => {
     expect(stored.fields.Status).toBe('Deferred');
   });
 
+  it('an org that renamed its Task Status and Priority values gets them, read once from the describe and TaskStatus', async () => {
+    const org = await startFakeSalesforce({
+      taskStatuses: [
+        { value: 'Offen', defaultValue: true },
+        { value: 'In Arbeit' },
+        { value: 'Erledigt', closed: true },
+        { value: 'Completed', active: false },
+      ],
+      taskPriorities: [{ value: 'Hoch' }, { value: 'Mittel', defaultValue: true }, { value: 'Niedrig' }],
+    });
+    try {
+      // The org refuses the standard values, as Salesforce refuses a value outside a restricted picklist.
+      const raw = await fetch(`${org.url}/services/data/v${org.version}/sobjects/Task`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ Subject: 'x', Status: 'Not Started' }),
+      });
+      expect(raw.status).toBe(400);
+      expect(await raw.json()).toEqual([
+        expect.objectContaining({ errorCode: 'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST', fields: ['Status'] }),
+      ]);
+
+      const crm = new SalesforceConnector(
+        salesforceConfigSchema.parse({
+          type: 'salesforce',
+          instanceUrl: org.url,
+          accessToken: org.token,
+          apiVersion: org.version,
+          requestsPerSecond: 50,
+        }),
+      );
+      const who = org.seed('Contact', { LastName: 'Weber', Phone: '+49 30 1234567' });
+      const task = callbackTask({ contact: contact(who) });
+      const id = await crm.createTask(task);
+      const stored = org.records('Task').find((r) => r.Id === id)!;
+      // The configured priority (High) is not the org's: its default is written instead.
+      expect(stored.fields).toMatchObject({ Status: 'Offen', Priority: 'Mittel' });
+      await crm.updateTask(id, { ...task, status: 'closed' });
+      expect(stored.fields.Status).toBe('Erledigt');
+      // No Deferred in this org: an expired callback stays open.
+      await crm.updateTask(id, { ...task, status: 'expired' });
+      expect(stored.fields.Status).toBe('Offen');
+
+      const logId = await crm.createCallLog(callLog({ contact: contact(who) }));
+      expect(org.records('Task').find((r) => r.Id === logId)!.fields).toMatchObject({
+        Status: 'Erledigt',
+        Priority: 'Mittel',
+      });
+      const [batchTask] = [...(await crm.batch.createTasks([callbackTask()])).values()];
+      expect(org.records('Task').find((r) => r.Id === batchTask)!.fields.Status).toBe('Offen');
+
+      const reads = (path: string) => org.requests.filter((r) => r.path.endsWith(path)).length;
+      expect(reads('/sobjects/Task/describe')).toBe(1);
+      expect(
+        org.requests.filter((r) => r.path.endsWith('/query') && (r.query ?? '').includes('TaskStatus')),
+      ).toHaveLength(1);
+    } finally {
+      await org.close();
+    }
+  });
+
   it('finds contacts and unconverted leads by phone with SOSL, and creates a contact', async () => {
     const c = fake.seed(
       'Contact',
