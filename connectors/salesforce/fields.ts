@@ -180,6 +180,37 @@ export function newContactFields(input: { phone: string; name: string | null }):
   return fields;
 }
 
+/** A record the org's duplicate rule matched (a DuplicateError's matchResults[].matchRecords[].record). */
+export interface DuplicateMatch {
+  type: 'Contact' | 'Lead';
+  id: string;
+}
+
+/**
+ * The Contacts and Leads a DUPLICATES_DETECTED error names, Contacts first. The REST body carries
+ * them in `duplicateResult.matchResults[].matchRecords[].record`
+ * (https://developer.salesforce.com/docs/platform/api/guide/sforce-api-objects-duplicateerror.html);
+ * some API versions spell the key `duplicateResut`, read too.
+ */
+export function duplicateMatches(error: unknown): DuplicateMatch[] {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const result = (e.duplicateResult ?? e.duplicateResut) as
+    { matchResults?: { matchRecords?: { record?: SalesforceRecord }[] }[] } | undefined;
+  const out: DuplicateMatch[] = [];
+  for (const m of result?.matchResults ?? [])
+    for (const { record } of m.matchRecords ?? []) {
+      const type = record?.attributes?.type;
+      if (record?.Id && (type === 'Contact' || type === 'Lead') && !out.some((o) => o.id === record.Id))
+        out.push({ type, id: record.Id });
+    }
+  return out.sort((a, b) => (a.type === b.type ? 0 : a.type === 'Contact' ? -1 : 1));
+}
+
+/** The query reading back one Contact or Lead as a CrmContact. */
+export function personByIdQuery(match: DuplicateMatch): string {
+  return `SELECT Id, Name, OwnerId, LastModifiedDate FROM ${match.type} WHERE Id = ${soqlString(match.id)}`;
+}
+
 /** Fields read back from a phone search, with the phones so hits can be matched to their numbers. */
 const PHONE_HIT_FIELDS = 'Id, Name, OwnerId, LastModifiedDate, Phone, MobilePhone';
 

@@ -31,7 +31,9 @@ import { TASK_STATUS_QUERY, taskValuesFrom, type TaskStatusRecord, type TaskValu
 import {
   callbackTaskFields,
   callLogTaskFields,
+  duplicateMatches,
   newContactFields,
+  personByIdQuery,
   phoneSearchSosl,
   taskByKeyQuery,
   toCrmContact,
@@ -263,10 +265,41 @@ export class SalesforceConnector implements CrmConnector {
       .filter((c): c is CrmContact => c !== null);
   }
 
+  /**
+   * A Contact for an unknown caller. Where the org's duplicate rule finds the caller already
+   * (DUPLICATES_DETECTED: the same number or e-mail on a Contact or Lead the phone search missed),
+   * that record is the caller: it is read back and returned, and no duplicate is saved (callsync
+   * never sends `Sforce-Duplicate-Rule-Header: allowSave=true`).
+   */
   async createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
-    const id = await this.create('Contact', newContactFields(input));
+    const fields = newContactFields(input);
+    const res = await this.call(async () => {
+      try {
+        return await this.connection.sobject('Contact').create(fields);
+      } catch (err) {
+        if (errorCode(err) !== 'DUPLICATES_DETECTED') throw err;
+        const matches = duplicateMatches((err as { data?: unknown }).data);
+        if (matches.length === 0) throw err;
+        return { duplicates: matches };
+      }
+    });
+    if ('duplicates' in res) {
+      for (const match of res.duplicates) {
+        const found = await this.call(async () => await this.connection.query(personByIdQuery(match)));
+        const contact = found.records.map((r) => toCrmContact(r as SalesforceRecord)).find((c) => c !== null);
+        if (contact) return contact;
+      }
+      throw new CrmError({
+        destination: DESTINATION,
+        status: 400,
+        code: 'DUPLICATES_DETECTED',
+        message: 'the duplicate rule named records that cannot be read',
+        retryable: true,
+      });
+    }
+    if (!res.success || !res.id) throw saveError(res);
     const name = input.name?.trim() || null;
-    return { crmId: id, kind: 'contact', name, ownerId: null, updatedAt: new Date().toISOString() };
+    return { crmId: res.id, kind: 'contact', name, ownerId: null, updatedAt: new Date().toISOString() };
   }
 
   /** The record page in Lightning Experience. */

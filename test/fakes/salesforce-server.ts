@@ -276,11 +276,17 @@ class SalesforceError extends Error {
     readonly errorCode: string,
     message: string,
     readonly fields: string[] = [],
+    /** More of the error (a DuplicateError's duplicateResult). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
   toJSON() {
-    return { message: this.message, errorCode: this.errorCode, fields: this.fields };
+    return { message: this.message, errorCode: this.errorCode, fields: this.fields, ...this.extra };
+  }
+  /** The error as one of a collection's per-record errors. */
+  asRecordError() {
+    return { statusCode: this.errorCode, message: this.message, fields: this.fields, ...this.extra };
   }
 }
 
@@ -327,6 +333,12 @@ export interface FakeSalesforceOptions extends FieldSetupOptions {
   taskStatuses?: PicklistEntry[];
   /** The org's Task Priority values (default STANDARD_TASK_PRIORITIES). */
   taskPriorities?: PicklistEntry[];
+  /**
+   * The org's standard duplicate rules, active as in a new org (default true): a Contact or Lead
+   * create matching an existing record is refused with DUPLICATES_DETECTED unless the request sends
+   * `Sforce-Duplicate-Rule-Header: allowSave=true`.
+   */
+  duplicateRules?: boolean;
 }
 
 /** Most records one sObject Collections request takes. */
@@ -344,6 +356,10 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   const counters = newCounters();
   const daily = new DailyAllowance(opts.dailyApiRequests ?? 100_000);
   const pageSize = opts.queryPageSize ?? QUERY_PAGE;
+  const duplicateRules = opts.duplicateRules ?? true;
+  /** `Sforce-Duplicate-Rule-Header: allowSave=true; …` on the request. */
+  const allowSave = (req: FastifyRequest) =>
+    /(?:^|;)\s*allowSave\s*=\s*true\b/i.test(String(req.headers['sforce-duplicate-rule-header'] ?? ''));
   const picklists: Record<'Status' | 'Priority', PicklistEntry[]> = {
     Status: opts.taskStatuses ?? STANDARD_TASK_STATUSES,
     Priority: opts.taskPriorities ?? STANDARD_TASK_PRIORITIES,
@@ -488,6 +504,78 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       }
     }
     return out;
+  }
+
+  /**
+   * The standard duplicate rules of a new org, active by default, action on create "Allow" with an
+   * alert (https://help.salesforce.com/apex/HTViewHelpDoc?id=sales.duplicate_rules_standard_account_rule.htm
+   * for the rules' shape): through the API the alert cannot be acknowledged, so the create is refused
+   * with DUPLICATES_DETECTED unless the request sends `Sforce-Duplicate-Rule-Header: allowSave=true`
+   * (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api/headers_duplicaterules.htm;
+   * default false). The error carries a DuplicateResult (duplicateRule, matchResults[].matchRecords[]
+   * .record with attributes and Id;
+   * https://developer.salesforce.com/docs/platform/api/guide/sforce-api-objects-duplicateerror.html,
+   * https://developer.salesforce.com/docs/platform/api/guide/sforce-api-objects-matchresult.html).
+   * Modelled matching: the same Phone (its digits) or the same Email (any case). A new Contact is
+   * compared with Contacts (Standard Contact Duplicate Rule); a new Lead with unconverted Leads and
+   * with Contacts (Standard Lead Duplicate Rule, Standard Rule for Leads with Duplicate Contacts).
+   * The code "must set allowSave" to complete such an insert
+   * (https://developer.salesforce.com/docs/platform/api-metadata/references/meta-types/metadata-duplicaterule.html,
+   * actionOnInsert). Records of one collections request are checked against those saved before it,
+   * not against each other.
+   */
+  function checkDuplicates(
+    type: SObjectType,
+    fields: Record<string, unknown>,
+    allowSave: boolean,
+    existing: readonly FakeRecord[] = [...store.values()],
+  ) {
+    if (!duplicateRules || allowSave || (type !== 'Contact' && type !== 'Lead')) return;
+    const phone = digits(fields.Phone);
+    const email = typeof fields.Email === 'string' ? fields.Email.trim().toLowerCase() : '';
+    if (phone === '' && email === '') return;
+    const matches = (r: FakeRecord) =>
+      (phone !== '' && digits(r.fields.Phone) === phone) ||
+      (email !== '' && typeof r.fields.Email === 'string' && r.fields.Email.trim().toLowerCase() === email);
+    const against: SObjectType[] = type === 'Contact' ? ['Contact'] : ['Lead', 'Contact'];
+    const matchResults = against
+      .map((entityType) => ({
+        entityType,
+        hits: existing.filter(
+          (r) =>
+            r.type === entityType &&
+            !r.IsDeleted &&
+            !(r.type === 'Lead' && r.fields.IsConverted === true) &&
+            matches(r),
+        ),
+      }))
+      .filter((m) => m.hits.length > 0)
+      .map(({ entityType, hits }) => ({
+        entityType,
+        errors: [],
+        matchEngine: 'FuzzyMatchEngine',
+        matchRecords: hits.map((r) => ({
+          additionalInformation: [],
+          fieldDiffs: [],
+          matchConfidence: 100.0,
+          record: { attributes: attributes(r), Id: r.Id },
+        })),
+        rule: `Standard_${entityType}_Match_Rule_v1_1`,
+        size: hits.length,
+        success: true,
+      }));
+    if (matchResults.length === 0) return;
+    const message = "You're creating a duplicate record. We recommend you use an existing record instead.";
+    throw new SalesforceError(400, 'DUPLICATES_DETECTED', message, [], {
+      duplicateResult: {
+        allowSave: true,
+        duplicateRule:
+          type === 'Contact' ? 'Standard_Contact_Duplicate_Rule' : 'Standard_Lead_Duplicate_Rule',
+        duplicateRuleEntityType: type,
+        errorMessage: message,
+        matchResults,
+      },
+    });
   }
 
   function insert(type: SObjectType, fields: Record<string, unknown>, lastModified?: string): FakeRecord {
@@ -742,7 +830,9 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
 
   app.post(`${base}/sobjects/:type`, async (req: FastifyRequest, reply: FastifyReply) => {
     const type = typeOf((req.params as { type: string }).type);
-    const record = insert(type, validate(type, req.body, 'create'));
+    const fields = validate(type, req.body, 'create');
+    checkDuplicates(type, fields, allowSave(req));
+    const record = insert(type, fields);
     return reply.code(201).send({ id: record.Id, success: true, errors: [] });
   });
 
@@ -798,6 +888,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   // sObject Collections create: results in request order; allOrNone false saves what it can.
   app.post(`${base}/composite/sobjects`, async (req: FastifyRequest, reply: FastifyReply) => {
     const lost = loseCreate > 0 && --loseCreate === 0;
+    const before = [...store.values()];
     const results = collection(req.body).map((rec: unknown) => {
       try {
         const r = isRecord(rec) ? rec : {};
@@ -805,13 +896,12 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         if (typeof attrs.type !== 'string')
           throw new SalesforceError(400, 'INVALID_TYPE', 'Must send a concrete entity type.');
         const type = typeOf(attrs.type);
-        return { id: insert(type, validate(type, r, 'create')).Id, success: true, errors: [] };
+        const fields = validate(type, r, 'create');
+        checkDuplicates(type, fields, allowSave(req), before);
+        return { id: insert(type, fields).Id, success: true, errors: [] };
       } catch (err) {
         if (!(err instanceof SalesforceError)) throw err;
-        return {
-          success: false,
-          errors: [{ statusCode: err.errorCode, message: err.message, fields: err.fields }],
-        };
+        return { success: false, errors: [err.asRecordError()] };
       }
     });
     if (lost) {

@@ -196,6 +196,43 @@ describe('SalesforceConnector', () => {
     });
   });
 
+  it("an unknown caller the org's duplicate rule knows is that record: found, not duplicated", async () => {
+    const known = fake.seed('Contact', { FirstName: 'Grace', LastName: 'Known', Phone: '+441632960055' });
+    const before = fake.records('Contact').length;
+    const found = await sf.createContact({ phone: '+441632960055', name: null });
+    expect(found).toMatchObject({ crmId: known, kind: 'contact', name: 'Grace Known' });
+    expect(fake.records('Contact')).toHaveLength(before);
+    const refused = fake.requests.filter((r) => r.path.endsWith('/sobjects/Contact')).pop()!;
+    expect(refused.status).toBe(400);
+
+    // A Lead with the e-mail of an existing Contact matches it too (leads are checked against contacts).
+    const lead = fake.seed('Lead', { LastName: 'Lee', Company: 'X', Phone: '+441632960056' });
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      fetch(`${fake.url}/services/data/v${fake.version}/sobjects/Contact`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const dup = await post({ LastName: 'Again', Phone: '(44) 1632 960055' });
+    expect(dup.status).toBe(400);
+    const [error] = (await dup.json()) as { errorCode: string; duplicateResult: unknown }[];
+    expect(error).toMatchObject({
+      errorCode: 'DUPLICATES_DETECTED',
+      duplicateResult: {
+        matchResults: [{ entityType: 'Contact', matchRecords: [{ record: { Id: known } }] }],
+      },
+    });
+    // Contacts are not checked against Leads (the standard Contact rule compares Contacts).
+    expect((await post({ LastName: 'Lee', Phone: '+441632960056' })).status).toBe(201);
+    expect(lead).toMatch(/^00Q/);
+    // Deliberately: the header saves the duplicate.
+    const allowed = await post(
+      { LastName: 'Again', Phone: '+441632960055' },
+      { 'Sforce-Duplicate-Rule-Header': 'allowSave=true; includeRecordDetails=false' },
+    );
+    expect(allowed.status).toBe(201);
+  });
+
   it('maps Salesforce errors: validation is permanent, the API limit is a rate limit', async () => {
     const invalid = await sf
       .createCallLog(callLog({ contact: contact('003000000000999AAA') }))
