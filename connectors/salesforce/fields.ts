@@ -211,6 +211,22 @@ export function personByIdQuery(match: DuplicateMatch): string {
   return `SELECT Id, Name, OwnerId, LastModifiedDate FROM ${match.type} WHERE Id = ${soqlString(match.id)}`;
 }
 
+/** Salesforce's answer to a Task whose WhoId is a converted Lead. */
+export const CONVERTED_LEAD = 'CANNOT_UPDATE_CONVERTED_LEAD';
+
+/** The Contacts these Leads were converted into (converted Leads only). */
+export function convertedLeadsQuery(leadIds: readonly string[]): string {
+  return (
+    'SELECT Id, ConvertedContactId FROM Lead WHERE IsConverted = true AND ' +
+    `Id IN (${leadIds.map(soqlString).join(', ')})`
+  );
+}
+
+/** A WhoId that names a Lead (key prefix 00Q). */
+export function isLeadId(id: unknown): id is string {
+  return typeof id === 'string' && id.startsWith('00Q');
+}
+
 /** Fields read back from a phone search, with the phones so hits can be matched to their numbers. */
 const PHONE_HIT_FIELDS = 'Id, Name, OwnerId, LastModifiedDate, Phone, MobilePhone';
 

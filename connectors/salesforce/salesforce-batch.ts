@@ -18,6 +18,8 @@ import { DESTINATION } from './errors';
 import {
   callbackTaskFields,
   callLogTaskFields,
+  CONVERTED_LEAD,
+  isLeadId,
   phonesSearchSosl,
   phoneTerms,
   tasksByKeysQuery,
@@ -39,6 +41,8 @@ export interface SalesforceBatchContext {
   taskPriority: 'High' | 'Normal' | 'Low';
   /** The org's Task Status and Priority values (read once per connector). */
   taskValues(): Promise<TaskValues>;
+  /** The Contact each converted Lead became. */
+  convertedContacts(leadIds: readonly string[]): Promise<Map<string, string>>;
 }
 
 interface SaveResult {
@@ -89,15 +93,46 @@ export class SalesforceBatch implements CrmBatchOps {
     return found;
   }
 
+  /**
+   * Sends Task records with sObject Collections (answers in request order); those refused because
+   * their WhoId is a Lead converted since callsync matched it are sent once more on the Contact the
+   * Lead became.
+   */
+  async sendTasks<R extends TaskFields>(
+    method: 'create' | 'update',
+    records: R[],
+  ): Promise<(SaveResult | undefined)[]> {
+    const write = async (rs: R[]) =>
+      (await this.ctx.call(() =>
+        method === 'create'
+          ? this.ctx.connection.sobject('Task').create(rs, { allOrNone: false })
+          : this.ctx.connection.sobject('Task').update(rs as ({ Id: string } & R)[], { allOrNone: false }),
+      )) as SaveResult[];
+    const results: (SaveResult | undefined)[] = await write(records);
+    const converted = records
+      .map((r, n) => ({ r, n }))
+      .filter(
+        ({ r, n }) =>
+          isLeadId(r.WhoId) &&
+          results[n]?.errors.some((e) => (e.statusCode ?? e.errorCode) === CONVERTED_LEAD),
+      );
+    if (converted.length === 0) return results;
+    const contacts = await this.ctx.convertedContacts([
+      ...new Set(converted.map(({ r }) => r.WhoId as string)),
+    ]);
+    const again = converted.filter(({ r }) => contacts.has(r.WhoId as string));
+    if (again.length === 0) return results;
+    const retried = await write(again.map(({ r }) => ({ ...r, WhoId: contacts.get(r.WhoId as string)! })));
+    again.forEach(({ n }, i) => (results[n] = retried[i]));
+    return results;
+  }
+
   private async create(items: { key: string; fields: TaskFields }[]): Promise<BatchOutcome> {
-    const results = (await this.ctx.call(() =>
-      this.ctx.connection.sobject('Task').create(
-        items.map((i) => i.fields),
-        { allOrNone: false },
-      ),
-    )) as SaveResult[];
+    const results = await this.sendTasks(
+      'create',
+      items.map((i) => i.fields),
+    );
     const out: BatchOutcome = new Map();
-    // Collections answer in request order.
     items.forEach((item, n) => {
       const r = results[n];
       out.set(item.key, r?.success && r.id ? r.id : saveError(r));
@@ -106,10 +141,8 @@ export class SalesforceBatch implements CrmBatchOps {
   }
 
   private async update(records: ({ Id: string } & TaskFields)[]): Promise<void> {
-    const results = (await this.ctx.call(() =>
-      this.ctx.connection.sobject('Task').update(records, { allOrNone: false }),
-    )) as SaveResult[];
-    const failed = results.filter((r) => !r.success);
+    const results = await this.sendTasks('update', records);
+    const failed = results.filter((r) => !r?.success);
     if (failed.length > 0) throw saveError(failed[0], failed.length);
   }
 

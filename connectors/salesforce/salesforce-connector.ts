@@ -31,7 +31,10 @@ import { TASK_STATUS_QUERY, taskValuesFrom, type TaskStatusRecord, type TaskValu
 import {
   callbackTaskFields,
   callLogTaskFields,
+  CONVERTED_LEAD,
+  convertedLeadsQuery,
   duplicateMatches,
+  isLeadId,
   newContactFields,
   personByIdQuery,
   phoneSearchSosl,
@@ -128,6 +131,7 @@ export class SalesforceConnector implements CrmConnector {
       ownerId: (email) => this.ownerId(email),
       taskPriority: config.taskPriority,
       taskValues: () => this.taskValues(),
+      convertedContacts: (ids) => this.convertedContacts(ids),
     });
   }
 
@@ -320,16 +324,50 @@ export class SalesforceConnector implements CrmConnector {
   }
 
   private async create(type: string, fields: TaskFields): Promise<string> {
-    const res = (await this.call(() => this.connection.sobject(type).create(fields))) as SaveResultLike;
-    if (!res.success || !res.id) throw saveError(res);
-    return res.id;
+    return this.onConvertedLead(fields, async (f) => {
+      const res = (await this.call(() => this.connection.sobject(type).create(f))) as SaveResultLike;
+      if (!res.success || !res.id) throw saveError(res);
+      return res.id;
+    });
   }
 
   private async update(type: string, id: string, fields: TaskFields): Promise<void> {
-    const res = (await this.call(() =>
-      this.connection.sobject(type).update({ Id: id, ...fields }),
-    )) as SaveResultLike;
-    if (!res.success) throw saveError(res);
+    await this.onConvertedLead(fields, async (f) => {
+      const res = (await this.call(() =>
+        this.connection.sobject(type).update({ Id: id, ...f }),
+      )) as SaveResultLike;
+      if (!res.success) throw saveError(res);
+    });
+  }
+
+  /**
+   * Writes a Task; where its WhoId is a Lead converted since callsync matched it (Salesforce refuses
+   * it: CANNOT_UPDATE_CONVERTED_LEAD), writes it again on the Contact the Lead became.
+   */
+  private async onConvertedLead<T>(fields: TaskFields, write: (f: TaskFields) => Promise<T>): Promise<T> {
+    try {
+      return await write(fields);
+    } catch (err) {
+      const who = fields.WhoId;
+      if (!(err instanceof CrmError) || err.code !== CONVERTED_LEAD || !isLeadId(who)) throw err;
+      const contactId = (await this.convertedContacts([who])).get(who);
+      if (!contactId) throw err;
+      return await write({ ...fields, WhoId: contactId });
+    }
+  }
+
+  /** The Contact each converted Lead became (Leads not converted are left out). */
+  async convertedContacts(leadIds: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (leadIds.length === 0) return out;
+    const res = await this.call(
+      async () =>
+        await this.connection.query<{ Id: string; ConvertedContactId: string | null }>(
+          convertedLeadsQuery(leadIds),
+        ),
+    );
+    for (const r of res.records) if (r.ConvertedContactId) out.set(r.Id, r.ConvertedContactId);
+    return out;
   }
 
   /** Deletes a Task; one already gone (NOT_FOUND, ENTITY_IS_DELETED) counts as deleted. */
@@ -393,11 +431,9 @@ export class SalesforceConnector implements CrmConnector {
         const ownerId = await this.ownerId(u.log.userEmail);
         records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }, values) });
       }
-      const results = (await this.call(() =>
-        this.connection.sobject('Task').update(records, { allOrNone: false }),
-      )) as SaveResultLike[];
-      const failed = results.filter((r) => !r.success);
-      if (failed.length > 0) throw saveError(failed[0]!, failed.length);
+      const results = await this.batch.sendTasks('update', records);
+      const failed = results.filter((r) => !r?.success);
+      if (failed.length > 0) throw saveError(failed[0] ?? { success: false, errors: [] }, failed.length);
     }
   }
 

@@ -484,6 +484,17 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
               [name],
             );
           }
+          // A converted Lead cannot be referenced (a Task's WhoId): "after a lead is converted, only
+          // convertedAccountId or convertedContactId can be referenced"
+          // (https://help.salesforce.com/s/articleView?id=000384333&type=1).
+          if (target.type === 'Lead' && target.fields.IsConverted === true) {
+            throw new SalesforceError(
+              400,
+              'CANNOT_UPDATE_CONVERTED_LEAD',
+              'cannot reference converted lead',
+              [name],
+            );
+          }
           break;
         }
       }

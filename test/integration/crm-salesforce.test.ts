@@ -233,6 +233,41 @@ describe('SalesforceConnector', () => {
     expect(allowed.status).toBe(201);
   });
 
+  it('a Lead converted since it was matched: its call log and callback go on the Contact it became', async () => {
+    const lead = fake.seed('Lead', { LastName: 'Conv', Company: 'C', Phone: '+441632960077' });
+    const who = contact(lead, { kind: 'lead' });
+    const contactId = fake.convertLead(lead);
+
+    // Salesforce refuses a converted Lead as WhoId.
+    const raw = await fetch(`${fake.url}/services/data/v${fake.version}/sobjects/Task`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ Subject: 'x', WhoId: lead }),
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toEqual([
+      expect.objectContaining({ errorCode: 'CANNOT_UPDATE_CONVERTED_LEAD', fields: ['WhoId'] }),
+    ]);
+
+    // The phone search finds the Contact, not the converted Lead; SOQL sees the conversion.
+    expect((await sf.findContactsByPhone('+441632960077')).map((c) => c.crmId)).toEqual([contactId]);
+    expect(await sf.convertedContacts([lead])).toEqual(new Map([[lead, contactId]]));
+
+    const task = (id: string) => fake.records('Task').find((r) => r.Id === id)!.fields;
+    const logId = await sf.createCallLog(callLog({ contact: who }));
+    expect(task(logId).WhoId).toBe(contactId);
+    await sf.updateCallLog(logId, callLog({ contact: who }));
+    await sf.updateCallLogs([{ crmId: logId, log: callLog({ contact: who }) }]);
+    expect(task(logId).WhoId).toBe(contactId);
+    const cbId = await sf.createTask(callbackTask({ contact: who }));
+    expect(task(cbId).WhoId).toBe(contactId);
+
+    const created = await sf.batch.createCallLogs([callLog({ contact: who }), callLog()]);
+    const ids = [...created.values()];
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(task(ids[0] as string).WhoId).toBe(contactId);
+  });
+
   it('maps Salesforce errors: validation is permanent, the API limit is a rate limit', async () => {
     const invalid = await sf
       .createCallLog(callLog({ contact: contact('003000000000999AAA') }))
