@@ -7,6 +7,14 @@
 // Every write moves the record's SystemModstamp; a delete keeps the record in the recycle bin
 // (IsDeleted = true), seen by queryAll only.
 //
+// As strict as Salesforce documents (each rule cites its page where it is enforced): Task Status and
+// Priority are restricted picklists whose values the org sets (renamed values, the describe's
+// picklistValues, TaskStatus records with IsClosed/IsDefault); the standard duplicate rules refuse a
+// Contact or Lead create matching an existing record (DUPLICATES_DETECTED, unless
+// Sforce-Duplicate-Rule-Header allowSave=true); a converted Lead cannot be referenced
+// (CANNOT_UPDATE_CONVERTED_LEAD); and SOSL can lag behind creates (searchIndexDelayMs). SOSL's
+// phone matching is still the digits predicate below, not Salesforce's own tokenisation (unverified).
+//
 // It enforces the org's limits as Salesforce documents them: sObject Collections take at most 200
 // records, and every API call is counted against the org's 24-hour allowance (REQUEST_LIMIT_EXCEEDED
 // beyond it; /limits and the Sforce-Limit-Info header report it). `counters` is readable by tests.
@@ -117,6 +125,8 @@ export interface FakeSalesforce {
    * are checked against it, the describe and the TaskStatus records serve it.
    */
   setTaskPicklist(field: 'Status' | 'Priority', entries: PicklistEntry[]): void;
+  /** How long a record created through the API stays out of SOSL results (the search index's lag). */
+  setSearchIndexDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -339,6 +349,14 @@ export interface FakeSalesforceOptions extends FieldSetupOptions {
    * `Sforce-Duplicate-Rule-Header: allowSave=true`.
    */
   duplicateRules?: boolean;
+  /**
+   * Milliseconds a record created through the API stays unfindable by SOSL (default 0). Salesforce
+   * indexes for search asynchronously: "after a searchable object's record is created or updated, it
+   * could take about 15 minutes or more for the updated text to become searchable"
+   * (https://developer.salesforce.com/docs/platform/salesforce-large-data-volumes-bp/guide/ldv-deployments-concepts-search-architecture.html).
+   * SOQL reads its writes at once. Seeded records count as indexed already.
+   */
+  searchIndexDelayMs?: number;
 }
 
 /** Most records one sObject Collections request takes. */
@@ -357,6 +375,13 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   const daily = new DailyAllowance(opts.dailyApiRequests ?? 100_000);
   const pageSize = opts.queryPageSize ?? QUERY_PAGE;
   const duplicateRules = opts.duplicateRules ?? true;
+  let indexDelay = opts.searchIndexDelayMs ?? 0;
+  /** When each record was created through the API: it enters the search index indexDelay later. */
+  const createdAt = new Map<string, number>();
+  const created = (record: FakeRecord) => {
+    createdAt.set(record.Id, Date.now());
+    return record;
+  };
   /** `Sforce-Duplicate-Rule-Header: allowSave=true; …` on the request. */
   const allowSave = (req: FastifyRequest) =>
     /(?:^|;)\s*allowSave\s*=\s*true\b/i.test(String(req.headers['sforce-duplicate-rule-header'] ?? ''));
@@ -779,6 +804,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       const filter = whereFilter(where);
       for (const r of store.values()) {
         if (r.type !== type || r.IsDeleted || !filter(r)) continue;
+        if ((createdAt.get(r.Id) ?? -Infinity) + indexDelay > Date.now()) continue; // not indexed yet
         const phones = (PHONE_FIELDS[type] ?? []).map((f) => digits(r.fields[f])).filter(Boolean);
         if (phones.some((p) => terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))))) {
           searchRecords.push(project(r, fields));
@@ -843,7 +869,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     const type = typeOf((req.params as { type: string }).type);
     const fields = validate(type, req.body, 'create');
     checkDuplicates(type, fields, allowSave(req));
-    const record = insert(type, fields);
+    const record = created(insert(type, fields));
     return reply.code(201).send({ id: record.Id, success: true, errors: [] });
   });
 
@@ -909,7 +935,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         const type = typeOf(attrs.type);
         const fields = validate(type, r, 'create');
         checkDuplicates(type, fields, allowSave(req), before);
-        return { id: insert(type, fields).Id, success: true, errors: [] };
+        return { id: created(insert(type, fields)).Id, success: true, errors: [] };
       } catch (err) {
         if (!(err instanceof SalesforceError)) throw err;
         return { success: false, errors: [err.asRecordError()] };
@@ -1088,6 +1114,9 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     },
     limitExceededNext: (count) => {
       limitExceeded = count;
+    },
+    setSearchIndexDelay: (ms) => {
+      indexDelay = ms;
     },
     setTaskPicklist: (field, entries) => {
       picklists[field] = entries;

@@ -268,6 +268,32 @@ describe('SalesforceConnector', () => {
     expect(task(ids[0] as string).WhoId).toBe(contactId);
   });
 
+  it('SOSL lags behind a create: a second call from a new number finds the first Contact through the duplicate rule', async () => {
+    fake.setSearchIndexDelay(60_000);
+    try {
+      const first = await sf.createContact({ phone: '+14155550199', name: null });
+      // Not in the search index yet: the phone search misses the Contact just created…
+      expect(await sf.findContactsByPhone('+14155550199')).toEqual([]);
+      // …so the caller looks unknown again, and the duplicate rule names the Contact: no second one.
+      const again = await sf.createContact({ phone: '+14155550199', name: null });
+      expect(again.crmId).toBe(first.crmId);
+      expect(fake.records('Contact').filter((r) => r.fields.Phone === '+14155550199')).toHaveLength(1);
+    } finally {
+      fake.setSearchIndexDelay(0);
+    }
+    expect((await sf.findContactsByPhone('+14155550199')).map((c) => c.crmId)).toHaveLength(1);
+  });
+
+  it('finds a North American number however it was typed', async () => {
+    const ids = ['(415) 555-0100', '+1 415 555 0100', '4155550100'].map((Phone, i) =>
+      fake.seed('Contact', { LastName: `Format${i}`, Phone }),
+    );
+    const found = await sf.findContactsByPhone('+14155550100');
+    expect(found.map((c) => c.crmId).sort()).toEqual([...ids].sort());
+    const batch = await sf.batch.findContactsByPhones(['+14155550100']);
+    expect((batch.get('+14155550100') ?? []).map((c) => c.crmId).sort()).toEqual([...ids].sort());
+  });
+
   it('maps Salesforce errors: validation is permanent, the API limit is a rate limit', async () => {
     const invalid = await sf
       .createCallLog(callLog({ contact: contact('003000000000999AAA') }))
