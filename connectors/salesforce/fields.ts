@@ -3,6 +3,7 @@
 // goes into CallObject (Salesforce's field for a call-center call id), for callback tasks too.
 import { callLogBody, splitName, truncate } from '../crm/call-log-body';
 import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
+import { STANDARD_TASK_VALUES, taskPriority, type TaskValues } from './task-values';
 
 /** Field lengths of the Task object. */
 export const SUBJECT_MAX = 255;
@@ -59,6 +60,7 @@ export function callLogTaskFields(
   log: CallLog,
   mode: 'create' | 'update',
   links: TaskLinks = {},
+  values: TaskValues = STANDARD_TASK_VALUES,
 ): TaskFields {
   const fields: TaskFields = {
     Subject: truncate(log.title, SUBJECT_MAX),
@@ -67,8 +69,8 @@ export function callLogTaskFields(
     CallObject: keyField(log.key),
     Description: truncate(callLogBody(log), DESCRIPTION_MAX),
     ActivityDate: toSalesforceDate(log.startedAt),
-    Status: 'Completed',
-    Priority: 'Normal',
+    Status: values.closedStatus,
+    Priority: values.defaultPriority,
   };
   // The outcome is written when the Task is created only: an update (the recording or transcript
   // arriving) must not overwrite the CallDisposition an agent has set since.
@@ -83,14 +85,14 @@ export function callLogTaskFields(
 }
 
 /**
- * Task Status of each callback status, from the standard picklist (Not Started, In Progress,
- * Completed, Waiting on someone else, Deferred): an expired callback is Deferred, not Completed.
+ * Task Status of each callback status, from the org's picklist (task-values.ts): open is the default
+ * open status, closed a closed one; an expired callback is Deferred (where the org has it), not closed.
  */
-const TASK_STATUS: Record<CallbackTask['status'], string> = {
-  open: 'Not Started',
-  closed: 'Completed',
-  expired: 'Deferred',
-};
+function taskStatus(status: CallbackTask['status'], values: TaskValues): string {
+  if (status === 'open') return values.openStatus;
+  if (status === 'closed') return values.closedStatus;
+  return values.deferredStatus;
+}
 
 /** Task fields of a callback task (subtype Task; the key in CallObject too). */
 export function callbackTaskFields(
@@ -98,13 +100,14 @@ export function callbackTaskFields(
   mode: 'create' | 'update',
   links: TaskLinks = {},
   priority: 'High' | 'Normal' | 'Low' = 'High',
+  values: TaskValues = STANDARD_TASK_VALUES,
 ): TaskFields {
   const fields: TaskFields = {
     Subject: truncate(task.subject, SUBJECT_MAX),
     Description: truncate(task.body, DESCRIPTION_MAX),
-    Status: TASK_STATUS[task.status],
+    Status: taskStatus(task.status, values),
     ActivityDate: toSalesforceDate(task.dueAt),
-    Priority: priority,
+    Priority: taskPriority(values, priority),
     CallObject: keyField(task.key),
   };
   if (mode === 'create') fields.TaskSubtype = 'Task';
@@ -175,6 +178,53 @@ export function newContactFields(input: { phone: string; name: string | null }):
   const fields: TaskFields = { LastName: last ?? input.phone, Phone: input.phone };
   if (first) fields.FirstName = first;
   return fields;
+}
+
+/** A record the org's duplicate rule matched (a DuplicateError's matchResults[].matchRecords[].record). */
+export interface DuplicateMatch {
+  type: 'Contact' | 'Lead';
+  id: string;
+}
+
+/**
+ * The Contacts and Leads a DUPLICATES_DETECTED error names, Contacts first. The REST body carries
+ * them in `duplicateResult.matchResults[].matchRecords[].record`
+ * (https://developer.salesforce.com/docs/platform/api/guide/sforce-api-objects-duplicateerror.html);
+ * some API versions spell the key `duplicateResut`, read too.
+ */
+export function duplicateMatches(error: unknown): DuplicateMatch[] {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const result = (e.duplicateResult ?? e.duplicateResut) as
+    { matchResults?: { matchRecords?: { record?: SalesforceRecord }[] }[] } | undefined;
+  const out: DuplicateMatch[] = [];
+  for (const m of result?.matchResults ?? [])
+    for (const { record } of m.matchRecords ?? []) {
+      const type = record?.attributes?.type;
+      if (record?.Id && (type === 'Contact' || type === 'Lead') && !out.some((o) => o.id === record.Id))
+        out.push({ type, id: record.Id });
+    }
+  return out.sort((a, b) => (a.type === b.type ? 0 : a.type === 'Contact' ? -1 : 1));
+}
+
+/** The query reading back one Contact or Lead as a CrmContact. */
+export function personByIdQuery(match: DuplicateMatch): string {
+  return `SELECT Id, Name, OwnerId, LastModifiedDate FROM ${match.type} WHERE Id = ${soqlString(match.id)}`;
+}
+
+/** Salesforce's answer to a Task whose WhoId is a converted Lead. */
+export const CONVERTED_LEAD = 'CANNOT_UPDATE_CONVERTED_LEAD';
+
+/** The Contacts these Leads were converted into (converted Leads only). */
+export function convertedLeadsQuery(leadIds: readonly string[]): string {
+  return (
+    'SELECT Id, ConvertedContactId FROM Lead WHERE IsConverted = true AND ' +
+    `Id IN (${leadIds.map(soqlString).join(', ')})`
+  );
+}
+
+/** A WhoId that names a Lead (key prefix 00Q). */
+export function isLeadId(id: unknown): id is string {
+  return typeof id === 'string' && id.startsWith('00Q');
 }
 
 /** Fields read back from a phone search, with the phones so hits can be matched to their numbers. */

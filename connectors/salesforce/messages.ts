@@ -5,19 +5,21 @@
 import { truncate } from '../crm/call-log-body';
 import type { MessageLog } from '../crm/crm-connector';
 import { DESCRIPTION_MAX, SUBJECT_MAX, keyField, toSalesforceDate, type TaskFields } from './fields';
+import { STANDARD_TASK_VALUES, type TaskValues } from './task-values';
 
 /** Task fields of a message log; `create` adds the create-only TaskSubtype. */
 export function messageTaskFields(
   log: MessageLog,
   mode: 'create' | 'update',
   ownerId: string | null,
+  values: TaskValues = STANDARD_TASK_VALUES,
 ): TaskFields {
   const fields: TaskFields = {
     Subject: truncate(log.title, SUBJECT_MAX),
     Description: truncate(log.body, DESCRIPTION_MAX),
     ActivityDate: toSalesforceDate(log.at),
-    Status: 'Completed',
-    Priority: 'Normal',
+    Status: values.closedStatus,
+    Priority: values.defaultPriority,
     CallObject: keyField(log.key),
     WhoId: log.contact.crmId,
   };

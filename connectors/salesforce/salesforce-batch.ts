@@ -18,6 +18,8 @@ import { DESTINATION } from './errors';
 import {
   callbackTaskFields,
   callLogTaskFields,
+  CONVERTED_LEAD,
+  isLeadId,
   phonesSearchSosl,
   phoneTerms,
   tasksByKeysQuery,
@@ -25,6 +27,7 @@ import {
   type SalesforceRecord,
   type TaskFields,
 } from './fields';
+import type { TaskValues } from './task-values';
 
 /** Records per request callsync sends (sObject Collections take 200; SOQL IN lists stay short). */
 export const SALESFORCE_BATCH = 100;
@@ -36,6 +39,10 @@ export interface SalesforceBatchContext {
   call<T>(send: () => Promise<T>): Promise<T>;
   ownerId(email: string | null): Promise<string | null>;
   taskPriority: 'High' | 'Normal' | 'Low';
+  /** The org's Task Status and Priority values (read once per connector). */
+  taskValues(): Promise<TaskValues>;
+  /** The Contact each converted Lead became. */
+  convertedContacts(leadIds: readonly string[]): Promise<Map<string, string>>;
 }
 
 interface SaveResult {
@@ -86,15 +93,46 @@ export class SalesforceBatch implements CrmBatchOps {
     return found;
   }
 
+  /**
+   * Sends Task records with sObject Collections (answers in request order); those refused because
+   * their WhoId is a Lead converted since callsync matched it are sent once more on the Contact the
+   * Lead became.
+   */
+  async sendTasks<R extends TaskFields>(
+    method: 'create' | 'update',
+    records: R[],
+  ): Promise<(SaveResult | undefined)[]> {
+    const write = async (rs: R[]) =>
+      (await this.ctx.call(() =>
+        method === 'create'
+          ? this.ctx.connection.sobject('Task').create(rs, { allOrNone: false })
+          : this.ctx.connection.sobject('Task').update(rs as ({ Id: string } & R)[], { allOrNone: false }),
+      )) as SaveResult[];
+    const results: (SaveResult | undefined)[] = await write(records);
+    const converted = records
+      .map((r, n) => ({ r, n }))
+      .filter(
+        ({ r, n }) =>
+          isLeadId(r.WhoId) &&
+          results[n]?.errors.some((e) => (e.statusCode ?? e.errorCode) === CONVERTED_LEAD),
+      );
+    if (converted.length === 0) return results;
+    const contacts = await this.ctx.convertedContacts([
+      ...new Set(converted.map(({ r }) => r.WhoId as string)),
+    ]);
+    const again = converted.filter(({ r }) => contacts.has(r.WhoId as string));
+    if (again.length === 0) return results;
+    const retried = await write(again.map(({ r }) => ({ ...r, WhoId: contacts.get(r.WhoId as string)! })));
+    again.forEach(({ n }, i) => (results[n] = retried[i]));
+    return results;
+  }
+
   private async create(items: { key: string; fields: TaskFields }[]): Promise<BatchOutcome> {
-    const results = (await this.ctx.call(() =>
-      this.ctx.connection.sobject('Task').create(
-        items.map((i) => i.fields),
-        { allOrNone: false },
-      ),
-    )) as SaveResult[];
+    const results = await this.sendTasks(
+      'create',
+      items.map((i) => i.fields),
+    );
     const out: BatchOutcome = new Map();
-    // Collections answer in request order.
     items.forEach((item, n) => {
       const r = results[n];
       out.set(item.key, r?.success && r.id ? r.id : saveError(r));
@@ -103,10 +141,8 @@ export class SalesforceBatch implements CrmBatchOps {
   }
 
   private async update(records: ({ Id: string } & TaskFields)[]): Promise<void> {
-    const results = (await this.ctx.call(() =>
-      this.ctx.connection.sobject('Task').update(records, { allOrNone: false }),
-    )) as SaveResult[];
-    const failed = results.filter((r) => !r.success);
+    const results = await this.sendTasks('update', records);
+    const failed = results.filter((r) => !r?.success);
     if (failed.length > 0) throw saveError(failed[0], failed.length);
   }
 
@@ -115,19 +151,21 @@ export class SalesforceBatch implements CrmBatchOps {
   }
 
   async createCallLogs(logs: readonly CallLog[]): Promise<BatchOutcome> {
+    const values = await this.ctx.taskValues();
     const items = [];
     for (const log of logs) {
       const ownerId = await this.ctx.ownerId(log.userEmail);
-      items.push({ key: log.key, fields: callLogTaskFields(log, 'create', { ownerId }) });
+      items.push({ key: log.key, fields: callLogTaskFields(log, 'create', { ownerId }, values) });
     }
     return this.create(items);
   }
 
   async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
+    const values = await this.ctx.taskValues();
     const records = [];
     for (const u of updates) {
       const ownerId = await this.ctx.ownerId(u.log.userEmail);
-      records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }) });
+      records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }, values) });
     }
     await this.update(records);
   }
@@ -137,24 +175,26 @@ export class SalesforceBatch implements CrmBatchOps {
   }
 
   async createTasks(tasks: readonly CallbackTask[]): Promise<BatchOutcome> {
+    const values = await this.ctx.taskValues();
     const items = [];
     for (const task of tasks) {
       const ownerId = await this.ctx.ownerId(task.assigneeEmail);
       items.push({
         key: task.key,
-        fields: callbackTaskFields(task, 'create', { ownerId }, this.ctx.taskPriority),
+        fields: callbackTaskFields(task, 'create', { ownerId }, this.ctx.taskPriority, values),
       });
     }
     return this.create(items);
   }
 
   async updateTasks(updates: readonly TaskUpdate[]): Promise<void> {
+    const values = await this.ctx.taskValues();
     const records = [];
     for (const u of updates) {
       const ownerId = await this.ctx.ownerId(u.task.assigneeEmail);
       records.push({
         Id: u.crmId,
-        ...callbackTaskFields(u.task, 'update', { ownerId }, this.ctx.taskPriority),
+        ...callbackTaskFields(u.task, 'update', { ownerId }, this.ctx.taskPriority, values),
       });
     }
     await this.update(records);

@@ -27,10 +27,16 @@ import type { SalesforceConfig } from './config';
 import { DESTINATION, errorCode, salesforceRateLimit, toCrmError } from './errors';
 import { sessionSource, type SessionSource, type TokenStoreFactory } from './sessions';
 import { salesforceDestinationId } from './identity';
+import { TASK_STATUS_QUERY, taskValuesFrom, type TaskStatusRecord, type TaskValues } from './task-values';
 import {
   callbackTaskFields,
   callLogTaskFields,
+  CONVERTED_LEAD,
+  convertedLeadsQuery,
+  duplicateMatches,
+  isLeadId,
   newContactFields,
+  personByIdQuery,
   phoneSearchSosl,
   taskByKeyQuery,
   toCrmContact,
@@ -90,6 +96,8 @@ export class SalesforceConnector implements CrmConnector {
   readonly batch: SalesforceBatch;
   private outcomeSource: SalesforceOutcomes | undefined;
   private readonly session: SessionSource;
+  private taskDescribe: ReturnType<Connection['describe']> | undefined;
+  private taskValuesRead: Promise<TaskValues> | undefined;
 
   constructor(
     private readonly config: SalesforceConfig,
@@ -122,6 +130,8 @@ export class SalesforceConnector implements CrmConnector {
       call: (send) => this.call(send),
       ownerId: (email) => this.ownerId(email),
       taskPriority: config.taskPriority,
+      taskValues: () => this.taskValues(),
+      convertedContacts: (ids) => this.convertedContacts(ids),
     });
   }
 
@@ -187,7 +197,7 @@ export class SalesforceConnector implements CrmConnector {
    * describe once; throws a non-retryable CrmError naming the fields to grant Edit access to.
    */
   async prepare(): Promise<void> {
-    const describe = await this.call(() => this.connection.sobject('Task').describe());
+    const describe = await this.describeTask();
     const fields = new Map(describe.fields.map((f) => [f.name, f]));
     const missing: string[] = [];
     for (const [name, need] of Object.entries(TASK_FIELDS_WRITTEN)) {
@@ -205,6 +215,34 @@ export class SalesforceConnector implements CrmConnector {
         retryable: false,
       });
     }
+  }
+
+  /** The Task describe, read once (a failed read is read again next time). */
+  private describeTask(): ReturnType<Connection['describe']> {
+    this.taskDescribe ??= this.call(() => this.connection.sobject('Task').describe());
+    this.taskDescribe.catch(() => (this.taskDescribe = undefined));
+    return this.taskDescribe;
+  }
+
+  /**
+   * The org's Task Status and Priority values to write (task-values.ts): the describe's picklists and
+   * the TaskStatus records, read once per connector (one org) and kept.
+   */
+  taskValues(): Promise<TaskValues> {
+    if (!this.taskValuesRead) {
+      const read = (async () => {
+        const describe = await this.describeTask();
+        const statuses = await this.call(
+          async () => await this.connection.query<TaskStatusRecord>(TASK_STATUS_QUERY),
+        );
+        return taskValuesFrom(describe, statuses.records);
+      })();
+      this.taskValuesRead = read;
+      read.catch(() => {
+        if (this.taskValuesRead === read) this.taskValuesRead = undefined;
+      });
+    }
+    return this.taskValuesRead;
   }
 
   /** The Salesforce user id of an e-mail (cached; null when there is no active user). */
@@ -231,10 +269,41 @@ export class SalesforceConnector implements CrmConnector {
       .filter((c): c is CrmContact => c !== null);
   }
 
+  /**
+   * A Contact for an unknown caller. Where the org's duplicate rule finds the caller already
+   * (DUPLICATES_DETECTED: the same number or e-mail on a Contact or Lead the phone search missed),
+   * that record is the caller: it is read back and returned, and no duplicate is saved (callsync
+   * never sends `Sforce-Duplicate-Rule-Header: allowSave=true`).
+   */
   async createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
-    const id = await this.create('Contact', newContactFields(input));
+    const fields = newContactFields(input);
+    const res = await this.call(async () => {
+      try {
+        return await this.connection.sobject('Contact').create(fields);
+      } catch (err) {
+        if (errorCode(err) !== 'DUPLICATES_DETECTED') throw err;
+        const matches = duplicateMatches((err as { data?: unknown }).data);
+        if (matches.length === 0) throw err;
+        return { duplicates: matches };
+      }
+    });
+    if ('duplicates' in res) {
+      for (const match of res.duplicates) {
+        const found = await this.call(async () => await this.connection.query(personByIdQuery(match)));
+        const contact = found.records.map((r) => toCrmContact(r as SalesforceRecord)).find((c) => c !== null);
+        if (contact) return contact;
+      }
+      throw new CrmError({
+        destination: DESTINATION,
+        status: 400,
+        code: 'DUPLICATES_DETECTED',
+        message: 'the duplicate rule named records that cannot be read',
+        retryable: true,
+      });
+    }
+    if (!res.success || !res.id) throw saveError(res);
     const name = input.name?.trim() || null;
-    return { crmId: id, kind: 'contact', name, ownerId: null, updatedAt: new Date().toISOString() };
+    return { crmId: res.id, kind: 'contact', name, ownerId: null, updatedAt: new Date().toISOString() };
   }
 
   /** The record page in Lightning Experience. */
@@ -255,16 +324,50 @@ export class SalesforceConnector implements CrmConnector {
   }
 
   private async create(type: string, fields: TaskFields): Promise<string> {
-    const res = (await this.call(() => this.connection.sobject(type).create(fields))) as SaveResultLike;
-    if (!res.success || !res.id) throw saveError(res);
-    return res.id;
+    return this.onConvertedLead(fields, async (f) => {
+      const res = (await this.call(() => this.connection.sobject(type).create(f))) as SaveResultLike;
+      if (!res.success || !res.id) throw saveError(res);
+      return res.id;
+    });
   }
 
   private async update(type: string, id: string, fields: TaskFields): Promise<void> {
-    const res = (await this.call(() =>
-      this.connection.sobject(type).update({ Id: id, ...fields }),
-    )) as SaveResultLike;
-    if (!res.success) throw saveError(res);
+    await this.onConvertedLead(fields, async (f) => {
+      const res = (await this.call(() =>
+        this.connection.sobject(type).update({ Id: id, ...f }),
+      )) as SaveResultLike;
+      if (!res.success) throw saveError(res);
+    });
+  }
+
+  /**
+   * Writes a Task; where its WhoId is a Lead converted since callsync matched it (Salesforce refuses
+   * it: CANNOT_UPDATE_CONVERTED_LEAD), writes it again on the Contact the Lead became.
+   */
+  private async onConvertedLead<T>(fields: TaskFields, write: (f: TaskFields) => Promise<T>): Promise<T> {
+    try {
+      return await write(fields);
+    } catch (err) {
+      const who = fields.WhoId;
+      if (!(err instanceof CrmError) || err.code !== CONVERTED_LEAD || !isLeadId(who)) throw err;
+      const contactId = (await this.convertedContacts([who])).get(who);
+      if (!contactId) throw err;
+      return await write({ ...fields, WhoId: contactId });
+    }
+  }
+
+  /** The Contact each converted Lead became (Leads not converted are left out). */
+  async convertedContacts(leadIds: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (leadIds.length === 0) return out;
+    const res = await this.call(
+      async () =>
+        await this.connection.query<{ Id: string; ConvertedContactId: string | null }>(
+          convertedLeadsQuery(leadIds),
+        ),
+    );
+    for (const r of res.records) if (r.ConvertedContactId) out.set(r.Id, r.ConvertedContactId);
+    return out;
   }
 
   /** Deletes a Task; one already gone (NOT_FOUND, ENTITY_IS_DELETED) counts as deleted. */
@@ -311,27 +414,26 @@ export class SalesforceConnector implements CrmConnector {
 
   async createCallLog(log: CallLog): Promise<string> {
     const ownerId = await this.ownerId(log.userEmail);
-    return this.create('Task', callLogTaskFields(log, 'create', { ownerId }));
+    return this.create('Task', callLogTaskFields(log, 'create', { ownerId }, await this.taskValues()));
   }
 
   async updateCallLog(crmId: string, log: CallLog): Promise<void> {
     const ownerId = await this.ownerId(log.userEmail);
-    await this.update('Task', crmId, callLogTaskFields(log, 'update', { ownerId }));
+    await this.update('Task', crmId, callLogTaskFields(log, 'update', { ownerId }, await this.taskValues()));
   }
 
   /** Updates several call logs with sObject Collections (PATCH /composite/sobjects, 200 per request). */
   async updateCallLogs(updates: readonly CallLogUpdate[]): Promise<void> {
+    const values = await this.taskValues();
     for (let i = 0; i < updates.length; i += COLLECTION_LIMIT) {
       const records: ({ Id: string } & TaskFields)[] = [];
       for (const u of updates.slice(i, i + COLLECTION_LIMIT)) {
         const ownerId = await this.ownerId(u.log.userEmail);
-        records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }) });
+        records.push({ Id: u.crmId, ...callLogTaskFields(u.log, 'update', { ownerId }, values) });
       }
-      const results = (await this.call(() =>
-        this.connection.sobject('Task').update(records, { allOrNone: false }),
-      )) as SaveResultLike[];
-      const failed = results.filter((r) => !r.success);
-      if (failed.length > 0) throw saveError(failed[0]!, failed.length);
+      const results = await this.batch.sendTasks('update', records);
+      const failed = results.filter((r) => !r?.success);
+      if (failed.length > 0) throw saveError(failed[0] ?? { success: false, errors: [] }, failed.length);
     }
   }
 
@@ -346,17 +448,21 @@ export class SalesforceConnector implements CrmConnector {
 
   async createMessageLog(log: MessageLog): Promise<string> {
     const ownerId = await this.ownerId(log.userEmail);
-    return this.create('Task', messageTaskFields(log, 'create', ownerId));
+    return this.create('Task', messageTaskFields(log, 'create', ownerId, await this.taskValues()));
   }
 
   async updateMessageLog(crmId: string, log: MessageLog): Promise<void> {
     const ownerId = await this.ownerId(log.userEmail);
-    await this.update('Task', crmId, messageTaskFields(log, 'update', ownerId));
+    await this.update('Task', crmId, messageTaskFields(log, 'update', ownerId, await this.taskValues()));
   }
 
   async createTask(task: CallbackTask): Promise<string> {
     const ownerId = await this.ownerId(task.assigneeEmail);
-    return this.create('Task', callbackTaskFields(task, 'create', { ownerId }, this.config.taskPriority));
+    const values = await this.taskValues();
+    return this.create(
+      'Task',
+      callbackTaskFields(task, 'create', { ownerId }, this.config.taskPriority, values),
+    );
   }
 
   async updateTask(crmId: string, task: CallbackTask): Promise<void> {
@@ -364,7 +470,7 @@ export class SalesforceConnector implements CrmConnector {
     await this.update(
       'Task',
       crmId,
-      callbackTaskFields(task, 'update', { ownerId }, this.config.taskPriority),
+      callbackTaskFields(task, 'update', { ownerId }, this.config.taskPriority, await this.taskValues()),
     );
   }
 }

@@ -7,6 +7,14 @@
 // Every write moves the record's SystemModstamp; a delete keeps the record in the recycle bin
 // (IsDeleted = true), seen by queryAll only.
 //
+// As strict as Salesforce documents (each rule cites its page where it is enforced): Task Status and
+// Priority are restricted picklists whose values the org sets (renamed values, the describe's
+// picklistValues, TaskStatus records with IsClosed/IsDefault); the standard duplicate rules refuse a
+// Contact or Lead create matching an existing record (DUPLICATES_DETECTED, unless
+// Sforce-Duplicate-Rule-Header allowSave=true); a converted Lead cannot be referenced
+// (CANNOT_UPDATE_CONVERTED_LEAD); and SOSL can lag behind creates (searchIndexDelayMs). SOSL's
+// phone matching is still the digits predicate below, not Salesforce's own tokenisation (unverified).
+//
 // It enforces the org's limits as Salesforce documents them: sObject Collections take at most 200
 // records, and every API call is counted against the org's 24-hour allowance (REQUEST_LIMIT_EXCEEDED
 // beyond it; /limits and the Sforce-Limit-Info header report it). `counters` is readable by tests.
@@ -26,7 +34,36 @@ export type SObjectType =
   | 'Account'
   | 'PermissionSet'
   | 'FieldPermissions'
-  | 'PermissionSetAssignment';
+  | 'PermissionSetAssignment'
+  | 'TaskStatus';
+
+/**
+ * One value of a picklist as the describe serves it (fields[].picklistValues: value, label, active,
+ * defaultValue; https://developer.salesforce.com/docs/platform/apex-ref/references/apex-ref/apex-class-schema-picklistentry.html).
+ * `closed` is for Task.Status only: the TaskStatus record's IsClosed.
+ */
+export interface PicklistEntry {
+  value: string;
+  label?: string;
+  active?: boolean;
+  defaultValue?: boolean;
+  closed?: boolean;
+}
+
+/** Task.Status as a new org has it: Not Started the default, Completed the one closed value. */
+export const STANDARD_TASK_STATUSES: PicklistEntry[] = [
+  { value: 'Not Started', defaultValue: true },
+  { value: 'In Progress' },
+  { value: 'Completed', closed: true },
+  { value: 'Waiting on someone else' },
+  { value: 'Deferred' },
+];
+/** Task.Priority as a new org has it: Normal the default. */
+export const STANDARD_TASK_PRIORITIES: PicklistEntry[] = [
+  { value: 'High' },
+  { value: 'Normal', defaultValue: true },
+  { value: 'Low' },
+];
 
 export interface FakeRecord {
   Id: string;
@@ -83,6 +120,13 @@ export interface FakeSalesforce {
   loseCollectionCreateAnswer(n: number): void;
   /** The next `count` requests are refused with REQUEST_LIMIT_EXCEEDED (the org's 24-hour API limit). */
   limitExceededNext(count: number): void;
+  /**
+   * An admin edits the Task Status or Priority picklist (renames, adds, deactivates values): writes
+   * are checked against it, the describe and the TaskStatus records serve it.
+   */
+  setTaskPicklist(field: 'Status' | 'Priority', entries: PicklistEntry[]): void;
+  /** How long a record created through the API stays out of SOSL results (the search index's lag). */
+  setSearchIndexDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -96,16 +140,16 @@ interface FieldDef {
   /** Read-only: never settable. */
   readOnly?: boolean;
   refersTo?: SObjectType[];
+  /** A Task picklist whose values the org sets (Status, Priority). */
+  orgPicklist?: 'Status' | 'Priority';
 }
 
 const TASK: Record<string, FieldDef> = {
   Subject: { kind: 'string', max: 255 },
   Description: { kind: 'textarea', max: 32_000 },
-  Status: {
-    kind: 'picklist',
-    values: ['Not Started', 'In Progress', 'Completed', 'Waiting on someone else', 'Deferred'],
-  },
-  Priority: { kind: 'picklist', values: ['High', 'Normal', 'Low'] },
+  // Restricted picklists whose values are the org's own (setTaskPicklist): an org may rename them.
+  Status: { kind: 'picklist', orgPicklist: 'Status' },
+  Priority: { kind: 'picklist', orgPicklist: 'Priority' },
   ActivityDate: { kind: 'date' },
   TaskSubtype: {
     kind: 'picklist',
@@ -171,6 +215,18 @@ const PERMISSION_SET_ASSIGNMENT: Record<string, FieldDef> = {
   AssigneeId: { kind: 'reference', refersTo: ['User'], createOnly: true },
   PermissionSetId: { kind: 'reference', refersTo: ['PermissionSet'], createOnly: true },
 };
+/**
+ * The values of Task.Status with their meaning (supported calls describeSObjects(), query(),
+ * retrieve(): read only;
+ * https://developer.salesforce.com/docs/atlas.en-us.256.0.object_reference.meta/object_reference/sforce_api_objects_taskstatus.htm).
+ */
+const TASK_STATUS: Record<string, FieldDef> = {
+  MasterLabel: { kind: 'string', max: 255, readOnly: true },
+  ApiName: { kind: 'string', max: 255, readOnly: true },
+  IsClosed: { kind: 'boolean', readOnly: true },
+  IsDefault: { kind: 'boolean', readOnly: true },
+  SortOrder: { kind: 'int', readOnly: true },
+};
 const SCHEMA: Record<SObjectType, Record<string, FieldDef>> = {
   Task: TASK,
   Contact: CONTACT,
@@ -180,6 +236,7 @@ const SCHEMA: Record<SObjectType, Record<string, FieldDef>> = {
   PermissionSet: PERMISSION_SET,
   FieldPermissions: FIELD_PERMISSIONS,
   PermissionSetAssignment: PERMISSION_SET_ASSIGNMENT,
+  TaskStatus: TASK_STATUS,
 };
 /** The phone fields SOSL's IN PHONE FIELDS searches, per object. */
 const PHONE_FIELDS: Partial<Record<SObjectType, string[]>> = {
@@ -195,9 +252,11 @@ const REQUIRED: Record<SObjectType, string[]> = {
   PermissionSet: ['Name', 'Label'],
   FieldPermissions: ['ParentId', 'SobjectType', 'Field'],
   PermissionSetAssignment: ['AssigneeId', 'PermissionSetId'],
+  TaskStatus: [],
 };
 const DEFAULTS: Record<SObjectType, Record<string, unknown>> = {
-  Task: { Status: 'Not Started', Priority: 'Normal', TaskSubtype: 'Task' },
+  // Status and Priority default to the org's default values (insert).
+  Task: { TaskSubtype: 'Task' },
   Contact: {},
   Lead: { IsConverted: false },
   User: { IsActive: true },
@@ -205,6 +264,7 @@ const DEFAULTS: Record<SObjectType, Record<string, unknown>> = {
   PermissionSet: {},
   FieldPermissions: { PermissionsRead: false, PermissionsEdit: false },
   PermissionSetAssignment: {},
+  TaskStatus: {},
 };
 const PREFIX: Record<SObjectType, string> = {
   Task: '00T',
@@ -215,6 +275,7 @@ const PREFIX: Record<SObjectType, string> = {
   PermissionSet: '0PS',
   FieldPermissions: '01k',
   PermissionSetAssignment: '0Pa',
+  TaskStatus: '01J',
 };
 /** Records one query page holds (Salesforce's default batch size); the rest come by queryMore. */
 const QUERY_PAGE = 2000;
@@ -225,11 +286,17 @@ class SalesforceError extends Error {
     readonly errorCode: string,
     message: string,
     readonly fields: string[] = [],
+    /** More of the error (a DuplicateError's duplicateResult). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
   toJSON() {
-    return { message: this.message, errorCode: this.errorCode, fields: this.fields };
+    return { message: this.message, errorCode: this.errorCode, fields: this.fields, ...this.extra };
+  }
+  /** The error as one of a collection's per-record errors. */
+  asRecordError() {
+    return { statusCode: this.errorCode, message: this.message, fields: this.fields, ...this.extra };
   }
 }
 
@@ -272,6 +339,24 @@ export interface FakeSalesforceOptions extends FieldSetupOptions {
   dailyApiRequests?: number;
   /** Records per query page before nextRecordsUrl (default 2000, Salesforce's); small to test paging. */
   queryPageSize?: number;
+  /** The org's Task Status values (default STANDARD_TASK_STATUSES); settable later by setTaskPicklist. */
+  taskStatuses?: PicklistEntry[];
+  /** The org's Task Priority values (default STANDARD_TASK_PRIORITIES). */
+  taskPriorities?: PicklistEntry[];
+  /**
+   * The org's standard duplicate rules, active as in a new org (default true): a Contact or Lead
+   * create matching an existing record is refused with DUPLICATES_DETECTED unless the request sends
+   * `Sforce-Duplicate-Rule-Header: allowSave=true`.
+   */
+  duplicateRules?: boolean;
+  /**
+   * Milliseconds a record created through the API stays unfindable by SOSL (default 0). Salesforce
+   * indexes for search asynchronously: "after a searchable object's record is created or updated, it
+   * could take about 15 minutes or more for the updated text to become searchable"
+   * (https://developer.salesforce.com/docs/platform/salesforce-large-data-volumes-bp/guide/ldv-deployments-concepts-search-architecture.html).
+   * SOQL reads its writes at once. Seeded records count as indexed already.
+   */
+  searchIndexDelayMs?: number;
 }
 
 /** Most records one sObject Collections request takes. */
@@ -289,6 +374,28 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   const counters = newCounters();
   const daily = new DailyAllowance(opts.dailyApiRequests ?? 100_000);
   const pageSize = opts.queryPageSize ?? QUERY_PAGE;
+  const duplicateRules = opts.duplicateRules ?? true;
+  let indexDelay = opts.searchIndexDelayMs ?? 0;
+  /** When each record was created through the API: it enters the search index indexDelay later. */
+  const createdAt = new Map<string, number>();
+  const created = (record: FakeRecord) => {
+    createdAt.set(record.Id, Date.now());
+    return record;
+  };
+  /** `Sforce-Duplicate-Rule-Header: allowSave=true; …` on the request. */
+  const allowSave = (req: FastifyRequest) =>
+    /(?:^|;)\s*allowSave\s*=\s*true\b/i.test(String(req.headers['sforce-duplicate-rule-header'] ?? ''));
+  const picklists: Record<'Status' | 'Priority', PicklistEntry[]> = {
+    Status: opts.taskStatuses ?? STANDARD_TASK_STATUSES,
+    Priority: opts.taskPriorities ?? STANDARD_TASK_PRIORITIES,
+  };
+  /** The values a write may set: the active ones of the field's picklist. */
+  const picklistValues = (def: FieldDef): string[] =>
+    def.orgPicklist
+      ? picklists[def.orgPicklist].filter((e) => e.active !== false).map((e) => e.value)
+      : def.values!;
+  const picklistDefault = (field: 'Status' | 'Priority') =>
+    picklists[field].find((e) => e.defaultValue && e.active !== false)?.value;
   // The API user (the integration user the token belongs to), and field-level security of the
   // custom fields callsync creates for itself.
   let apiUserId = '';
@@ -379,7 +486,10 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
           break;
         case 'picklist':
           if (typeof value !== 'string') throw wrongType();
-          if (!def.values!.includes(value)) {
+          // A restricted picklist takes only its own active values through the API ("users can't
+          // load or remove values through the API";
+          // https://developer.salesforce.com/docs/atlas.en-us.260.0.api_meta.meta/api_meta/meta_picklist.htm).
+          if (!picklistValues(def).includes(value)) {
             throw new SalesforceError(
               400,
               'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
@@ -396,6 +506,17 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
               400,
               'FIELD_INTEGRITY_EXCEPTION',
               `${name}: id value of incorrect type: ${value}`,
+              [name],
+            );
+          }
+          // A converted Lead cannot be referenced (a Task's WhoId): "after a lead is converted, only
+          // convertedAccountId or convertedContactId can be referenced"
+          // (https://help.salesforce.com/s/articleView?id=000384333&type=1).
+          if (target.type === 'Lead' && target.fields.IsConverted === true) {
+            throw new SalesforceError(
+              400,
+              'CANNOT_UPDATE_CONVERTED_LEAD',
+              'cannot reference converted lead',
               [name],
             );
           }
@@ -421,16 +542,93 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     return out;
   }
 
+  /**
+   * The standard duplicate rules of a new org, active by default, action on create "Allow" with an
+   * alert (https://help.salesforce.com/apex/HTViewHelpDoc?id=sales.duplicate_rules_standard_account_rule.htm
+   * for the rules' shape): through the API the alert cannot be acknowledged, so the create is refused
+   * with DUPLICATES_DETECTED unless the request sends `Sforce-Duplicate-Rule-Header: allowSave=true`
+   * (https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api/headers_duplicaterules.htm;
+   * default false). The error carries a DuplicateResult (duplicateRule, matchResults[].matchRecords[]
+   * .record with attributes and Id;
+   * https://developer.salesforce.com/docs/platform/api/guide/sforce-api-objects-duplicateerror.html,
+   * https://developer.salesforce.com/docs/platform/api/guide/sforce-api-objects-matchresult.html).
+   * Modelled matching: the same Phone (its digits) or the same Email (any case). A new Contact is
+   * compared with Contacts (Standard Contact Duplicate Rule); a new Lead with unconverted Leads and
+   * with Contacts (Standard Lead Duplicate Rule, Standard Rule for Leads with Duplicate Contacts).
+   * The code "must set allowSave" to complete such an insert
+   * (https://developer.salesforce.com/docs/platform/api-metadata/references/meta-types/metadata-duplicaterule.html,
+   * actionOnInsert). Records of one collections request are checked against those saved before it,
+   * not against each other.
+   */
+  function checkDuplicates(
+    type: SObjectType,
+    fields: Record<string, unknown>,
+    allowSave: boolean,
+    existing: readonly FakeRecord[] = [...store.values()],
+  ) {
+    if (!duplicateRules || allowSave || (type !== 'Contact' && type !== 'Lead')) return;
+    const phone = digits(fields.Phone);
+    const email = typeof fields.Email === 'string' ? fields.Email.trim().toLowerCase() : '';
+    if (phone === '' && email === '') return;
+    const matches = (r: FakeRecord) =>
+      (phone !== '' && digits(r.fields.Phone) === phone) ||
+      (email !== '' && typeof r.fields.Email === 'string' && r.fields.Email.trim().toLowerCase() === email);
+    const against: SObjectType[] = type === 'Contact' ? ['Contact'] : ['Lead', 'Contact'];
+    const matchResults = against
+      .map((entityType) => ({
+        entityType,
+        hits: existing.filter(
+          (r) =>
+            r.type === entityType &&
+            !r.IsDeleted &&
+            !(r.type === 'Lead' && r.fields.IsConverted === true) &&
+            matches(r),
+        ),
+      }))
+      .filter((m) => m.hits.length > 0)
+      .map(({ entityType, hits }) => ({
+        entityType,
+        errors: [],
+        matchEngine: 'FuzzyMatchEngine',
+        matchRecords: hits.map((r) => ({
+          additionalInformation: [],
+          fieldDiffs: [],
+          matchConfidence: 100.0,
+          record: { attributes: attributes(r), Id: r.Id },
+        })),
+        rule: `Standard_${entityType}_Match_Rule_v1_1`,
+        size: hits.length,
+        success: true,
+      }));
+    if (matchResults.length === 0) return;
+    const message = "You're creating a duplicate record. We recommend you use an existing record instead.";
+    throw new SalesforceError(400, 'DUPLICATES_DETECTED', message, [], {
+      duplicateResult: {
+        allowSave: true,
+        duplicateRule:
+          type === 'Contact' ? 'Standard_Contact_Duplicate_Rule' : 'Standard_Lead_Duplicate_Rule',
+        duplicateRuleEntityType: type,
+        errorMessage: message,
+        matchResults,
+      },
+    });
+  }
+
   function insert(type: SObjectType, fields: Record<string, unknown>, lastModified?: string): FakeRecord {
     setupCheck(() => {
       setup.checkSetupWrite(type);
       setup.checkDuplicate(type, { ...DEFAULTS[type], ...fields });
     });
     const now = new Date().toISOString();
+    const defaults: Record<string, unknown> = { ...DEFAULTS[type] };
+    if (type === 'Task') {
+      defaults.Status = picklistDefault('Status') ?? null;
+      defaults.Priority = picklistDefault('Priority') ?? null;
+    }
     const record: FakeRecord = {
       Id: newId(type),
       type,
-      fields: { ...DEFAULTS[type], ...fields },
+      fields: { ...defaults, ...fields },
       CreatedDate: now,
       LastModifiedDate: lastModified ?? now,
       SystemModstamp: lastModified ?? now,
@@ -561,7 +759,9 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       // Ties on every key fall back to creation order, as ids grow.
       hits = hits.sort((a, b) => {
         for (const { field, dir } of keys) {
-          const c = String(fieldValue(a, field)).localeCompare(String(fieldValue(b, field)));
+          const [x, y] = [fieldValue(a, field), fieldValue(b, field)];
+          const c =
+            typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
           if (c !== 0) return dir * c;
         }
         return a.Id.localeCompare(b.Id);
@@ -604,6 +804,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       const filter = whereFilter(where);
       for (const r of store.values()) {
         if (r.type !== type || r.IsDeleted || !filter(r)) continue;
+        if ((createdAt.get(r.Id) ?? -Infinity) + indexDelay > Date.now()) continue; // not indexed yet
         const phones = (PHONE_FIELDS[type] ?? []).map((f) => digits(r.fields[f])).filter(Boolean);
         if (phones.some((p) => terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))))) {
           searchRecords.push(project(r, fields));
@@ -666,7 +867,9 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
 
   app.post(`${base}/sobjects/:type`, async (req: FastifyRequest, reply: FastifyReply) => {
     const type = typeOf((req.params as { type: string }).type);
-    const record = insert(type, validate(type, req.body, 'create'));
+    const fields = validate(type, req.body, 'create');
+    checkDuplicates(type, fields, allowSave(req));
+    const record = created(insert(type, fields));
     return reply.code(201).send({ id: record.Id, success: true, errors: [] });
   });
 
@@ -722,6 +925,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   // sObject Collections create: results in request order; allOrNone false saves what it can.
   app.post(`${base}/composite/sobjects`, async (req: FastifyRequest, reply: FastifyReply) => {
     const lost = loseCreate > 0 && --loseCreate === 0;
+    const before = [...store.values()];
     const results = collection(req.body).map((rec: unknown) => {
       try {
         const r = isRecord(rec) ? rec : {};
@@ -729,13 +933,12 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         if (typeof attrs.type !== 'string')
           throw new SalesforceError(400, 'INVALID_TYPE', 'Must send a concrete entity type.');
         const type = typeOf(attrs.type);
-        return { id: insert(type, validate(type, r, 'create')).Id, success: true, errors: [] };
+        const fields = validate(type, r, 'create');
+        checkDuplicates(type, fields, allowSave(req), before);
+        return { id: created(insert(type, fields)).Id, success: true, errors: [] };
       } catch (err) {
         if (!(err instanceof SalesforceError)) throw err;
-        return {
-          success: false,
-          errors: [{ statusCode: err.errorCode, message: err.message, fields: err.fields }],
-        };
+        return { success: false, errors: [err.asRecordError()] };
       }
     });
     if (lost) {
@@ -782,6 +985,26 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         updateable: !def.readOnly && !def.createOnly,
         ...(def.max !== undefined ? { length: def.max } : {}),
         ...(def.refersTo ? { referenceTo: def.refersTo } : {}),
+        ...(def.kind === 'picklist'
+          ? {
+              restrictedPicklist: true,
+              picklistValues: def.orgPicklist
+                ? picklists[def.orgPicklist].map((e) => ({
+                    value: e.value,
+                    label: e.label ?? e.value,
+                    active: e.active !== false,
+                    defaultValue: e.defaultValue === true,
+                    validFor: null,
+                  }))
+                : def.values!.map((v) => ({
+                    value: v,
+                    label: v,
+                    active: true,
+                    defaultValue: false,
+                    validFor: null,
+                  })),
+            }
+          : {}),
       }));
     return {
       name: type,
@@ -816,6 +1039,22 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
   });
 
   app.get(`${base}/search`, async (req: FastifyRequest) => search((req.query as { q?: string }).q ?? ''));
+
+  /** TaskStatus records mirror the Status picklist: one per value, its IsClosed and IsDefault. */
+  const syncTaskStatuses = () => {
+    for (const r of [...store.values()]) if (r.type === 'TaskStatus') store.delete(r.Id);
+    picklists.Status.forEach((e, i) => {
+      if (e.active === false) return;
+      insert('TaskStatus', {
+        MasterLabel: e.label ?? e.value,
+        ApiName: e.value,
+        IsClosed: e.closed === true,
+        IsDefault: e.defaultValue === true,
+        SortOrder: i + 1,
+      });
+    });
+  };
+  syncTaskStatuses();
 
   apiUserId = insert('User', {
     FirstName: 'Integration',
@@ -875,6 +1114,13 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     },
     limitExceededNext: (count) => {
       limitExceeded = count;
+    },
+    setSearchIndexDelay: (ms) => {
+      indexDelay = ms;
+    },
+    setTaskPicklist: (field, entries) => {
+      picklists[field] = entries;
+      if (field === 'Status') syncTaskStatuses();
     },
     close: () => app.close(),
   };

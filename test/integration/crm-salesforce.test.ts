@@ -109,6 +109,67 @@ describe('SalesforceConnector', () => {
     expect(stored.fields.Status).toBe('Deferred');
   });
 
+  it('an org that renamed its Task Status and Priority values gets them, read once from the describe and TaskStatus', async () => {
+    const org = await startFakeSalesforce({
+      taskStatuses: [
+        { value: 'Offen', defaultValue: true },
+        { value: 'In Arbeit' },
+        { value: 'Erledigt', closed: true },
+        { value: 'Completed', active: false },
+      ],
+      taskPriorities: [{ value: 'Hoch' }, { value: 'Mittel', defaultValue: true }, { value: 'Niedrig' }],
+    });
+    try {
+      // The org refuses the standard values, as Salesforce refuses a value outside a restricted picklist.
+      const raw = await fetch(`${org.url}/services/data/v${org.version}/sobjects/Task`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ Subject: 'x', Status: 'Not Started' }),
+      });
+      expect(raw.status).toBe(400);
+      expect(await raw.json()).toEqual([
+        expect.objectContaining({ errorCode: 'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST', fields: ['Status'] }),
+      ]);
+
+      const crm = new SalesforceConnector(
+        salesforceConfigSchema.parse({
+          type: 'salesforce',
+          instanceUrl: org.url,
+          accessToken: org.token,
+          apiVersion: org.version,
+          requestsPerSecond: 50,
+        }),
+      );
+      const who = org.seed('Contact', { LastName: 'Weber', Phone: '+49 30 1234567' });
+      const task = callbackTask({ contact: contact(who) });
+      const id = await crm.createTask(task);
+      const stored = org.records('Task').find((r) => r.Id === id)!;
+      // The configured priority (High) is not the org's: its default is written instead.
+      expect(stored.fields).toMatchObject({ Status: 'Offen', Priority: 'Mittel' });
+      await crm.updateTask(id, { ...task, status: 'closed' });
+      expect(stored.fields.Status).toBe('Erledigt');
+      // No Deferred in this org: an expired callback stays open.
+      await crm.updateTask(id, { ...task, status: 'expired' });
+      expect(stored.fields.Status).toBe('Offen');
+
+      const logId = await crm.createCallLog(callLog({ contact: contact(who) }));
+      expect(org.records('Task').find((r) => r.Id === logId)!.fields).toMatchObject({
+        Status: 'Erledigt',
+        Priority: 'Mittel',
+      });
+      const [batchTask] = [...(await crm.batch.createTasks([callbackTask()])).values()];
+      expect(org.records('Task').find((r) => r.Id === batchTask)!.fields.Status).toBe('Offen');
+
+      const reads = (path: string) => org.requests.filter((r) => r.path.endsWith(path)).length;
+      expect(reads('/sobjects/Task/describe')).toBe(1);
+      expect(
+        org.requests.filter((r) => r.path.endsWith('/query') && (r.query ?? '').includes('TaskStatus')),
+      ).toHaveLength(1);
+    } finally {
+      await org.close();
+    }
+  });
+
   it('finds contacts and unconverted leads by phone with SOSL, and creates a contact', async () => {
     const c = fake.seed(
       'Contact',
@@ -133,6 +194,104 @@ describe('SalesforceConnector', () => {
       LastName: '+441632960009',
       Phone: '+441632960009',
     });
+  });
+
+  it("an unknown caller the org's duplicate rule knows is that record: found, not duplicated", async () => {
+    const known = fake.seed('Contact', { FirstName: 'Grace', LastName: 'Known', Phone: '+441632960055' });
+    const before = fake.records('Contact').length;
+    const found = await sf.createContact({ phone: '+441632960055', name: null });
+    expect(found).toMatchObject({ crmId: known, kind: 'contact', name: 'Grace Known' });
+    expect(fake.records('Contact')).toHaveLength(before);
+    const refused = fake.requests.filter((r) => r.path.endsWith('/sobjects/Contact')).pop()!;
+    expect(refused.status).toBe(400);
+
+    // A Lead with the e-mail of an existing Contact matches it too (leads are checked against contacts).
+    const lead = fake.seed('Lead', { LastName: 'Lee', Company: 'X', Phone: '+441632960056' });
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      fetch(`${fake.url}/services/data/v${fake.version}/sobjects/Contact`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const dup = await post({ LastName: 'Again', Phone: '(44) 1632 960055' });
+    expect(dup.status).toBe(400);
+    const [error] = (await dup.json()) as { errorCode: string; duplicateResult: unknown }[];
+    expect(error).toMatchObject({
+      errorCode: 'DUPLICATES_DETECTED',
+      duplicateResult: {
+        matchResults: [{ entityType: 'Contact', matchRecords: [{ record: { Id: known } }] }],
+      },
+    });
+    // Contacts are not checked against Leads (the standard Contact rule compares Contacts).
+    expect((await post({ LastName: 'Lee', Phone: '+441632960056' })).status).toBe(201);
+    expect(lead).toMatch(/^00Q/);
+    // Deliberately: the header saves the duplicate.
+    const allowed = await post(
+      { LastName: 'Again', Phone: '+441632960055' },
+      { 'Sforce-Duplicate-Rule-Header': 'allowSave=true; includeRecordDetails=false' },
+    );
+    expect(allowed.status).toBe(201);
+  });
+
+  it('a Lead converted since it was matched: its call log and callback go on the Contact it became', async () => {
+    const lead = fake.seed('Lead', { LastName: 'Conv', Company: 'C', Phone: '+441632960077' });
+    const who = contact(lead, { kind: 'lead' });
+    const contactId = fake.convertLead(lead);
+
+    // Salesforce refuses a converted Lead as WhoId.
+    const raw = await fetch(`${fake.url}/services/data/v${fake.version}/sobjects/Task`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ Subject: 'x', WhoId: lead }),
+    });
+    expect(raw.status).toBe(400);
+    expect(await raw.json()).toEqual([
+      expect.objectContaining({ errorCode: 'CANNOT_UPDATE_CONVERTED_LEAD', fields: ['WhoId'] }),
+    ]);
+
+    // The phone search finds the Contact, not the converted Lead; SOQL sees the conversion.
+    expect((await sf.findContactsByPhone('+441632960077')).map((c) => c.crmId)).toEqual([contactId]);
+    expect(await sf.convertedContacts([lead])).toEqual(new Map([[lead, contactId]]));
+
+    const task = (id: string) => fake.records('Task').find((r) => r.Id === id)!.fields;
+    const logId = await sf.createCallLog(callLog({ contact: who }));
+    expect(task(logId).WhoId).toBe(contactId);
+    await sf.updateCallLog(logId, callLog({ contact: who }));
+    await sf.updateCallLogs([{ crmId: logId, log: callLog({ contact: who }) }]);
+    expect(task(logId).WhoId).toBe(contactId);
+    const cbId = await sf.createTask(callbackTask({ contact: who }));
+    expect(task(cbId).WhoId).toBe(contactId);
+
+    const created = await sf.batch.createCallLogs([callLog({ contact: who }), callLog()]);
+    const ids = [...created.values()];
+    expect(ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(task(ids[0] as string).WhoId).toBe(contactId);
+  });
+
+  it('SOSL lags behind a create: a second call from a new number finds the first Contact through the duplicate rule', async () => {
+    fake.setSearchIndexDelay(60_000);
+    try {
+      const first = await sf.createContact({ phone: '+14155550199', name: null });
+      // Not in the search index yet: the phone search misses the Contact just created…
+      expect(await sf.findContactsByPhone('+14155550199')).toEqual([]);
+      // …so the caller looks unknown again, and the duplicate rule names the Contact: no second one.
+      const again = await sf.createContact({ phone: '+14155550199', name: null });
+      expect(again.crmId).toBe(first.crmId);
+      expect(fake.records('Contact').filter((r) => r.fields.Phone === '+14155550199')).toHaveLength(1);
+    } finally {
+      fake.setSearchIndexDelay(0);
+    }
+    expect((await sf.findContactsByPhone('+14155550199')).map((c) => c.crmId)).toHaveLength(1);
+  });
+
+  it('finds a North American number however it was typed', async () => {
+    const ids = ['(415) 555-0100', '+1 415 555 0100', '4155550100'].map((Phone, i) =>
+      fake.seed('Contact', { LastName: `Format${i}`, Phone }),
+    );
+    const found = await sf.findContactsByPhone('+14155550100');
+    expect(found.map((c) => c.crmId).sort()).toEqual([...ids].sort());
+    const batch = await sf.batch.findContactsByPhones(['+14155550100']);
+    expect((batch.get('+14155550100') ?? []).map((c) => c.crmId).sort()).toEqual([...ids].sort());
   });
 
   it('maps Salesforce errors: validation is permanent, the API limit is a rate limit', async () => {
