@@ -119,8 +119,11 @@ export class HubSpotContactBook implements CrmContactBook {
     // Past the search's 10,000 results a new query starts at the last modification time seen
     // (records of that instant come again; their hash makes them no-ops). The read starts a margin
     // behind the cursor: search sees writes late and out of order (rereadMargin); the
-    // records that come again are no-ops too.
-    const { searchApi } = this.t.client.crm.contacts;
+    // records that come again are no-ops too. Search only says which contacts changed: their
+    // properties are read by id (reads by id see every write at once), since a lagging index answers
+    // with the values from before a write (callsync's own included), which would be taken for a change
+    // in HubSpot and written back over the platform's newer ones.
+    const { searchApi, batchApi } = this.t.client.crm.contacts;
     const pages = searchModifiedSince({
       what: 'contacts',
       property: 'lastmodifieddate',
@@ -129,7 +132,17 @@ export class HubSpotContactBook implements CrmContactBook {
       search: (request) =>
         this.t.search(() => searchApi.doSearch(request as Parameters<typeof searchApi.doSearch>[0])),
     });
-    for await (const page of pages) yield page.map((c) => this.record(c));
+    for await (const page of pages) {
+      // Batch reads take 100 ids at most (a search page holds 200).
+      for (let i = 0; i < page.length; i += BATCH) {
+        const ids = page.slice(i, i + BATCH).map((c) => ({ id: c.id }));
+        const read = await this.t.call(() =>
+          batchApi.read({ inputs: ids, properties: READ, propertiesWithHistory: [] }),
+        );
+        // A contact archived since the search is missing here: the deletion read sees it.
+        yield read.results.map((c) => this.record(c as HubSpotContact));
+      }
+    }
   }
 
   async findByNumbersOrEmails(numbers: readonly string[], emails: readonly string[]): Promise<SideRecord[]> {

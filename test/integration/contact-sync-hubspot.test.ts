@@ -182,6 +182,22 @@ describe('contact sync with HubSpot', () => {
     }
   });
 
+  it('takes no stale search answer for a change: its own write, still unindexed, is not written back', async () => {
+    fake.setSearchLag(5_000);
+    try {
+      await platform().update(ann, { first_name: 'AnnLagged' });
+      const wrote = await run();
+      expect(wrote.updatedInCrm).toBe(1);
+      // Search still answers with Ann as she was before that write (inside the read's margin): read
+      // as a HubSpot change, it would be written back over the platform's newer name.
+      const quiet = await run();
+      expect([quiet.updatedInCrm, quiet.updatedOnPlatform]).toEqual([0, 0]);
+      expect((await platform().get(ann)).first_name).toBe('AnnLagged');
+    } finally {
+      fake.setSearchLag(1_000);
+    }
+  });
+
   it('a batch whose answer was lost is found again by its key: no duplicates, later batches go on', async () => {
     const names = Array.from({ length: 250 }, (_, i) => `Batch${i}`);
     for (const [i, name] of names.entries()) {
