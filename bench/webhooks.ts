@@ -203,7 +203,15 @@ async function main(): Promise<Record<string, unknown>> {
           },
         ],
         database: { url: databaseUrl },
-        temporal: { address: temporal.address, taskQueue: `bench-webhooks-${process.pid}` },
+        temporal: {
+          address: temporal.address,
+          taskQueue: `bench-webhooks-${process.pid}`,
+          // Required since payloads to Temporal are encrypted; the relay's signals pay for it, as in production.
+          encryption: {
+            keys: [{ id: 'bench', key: randomBytes(32).toString('base64') }],
+            activeKeyId: 'bench',
+          },
+        },
         logLevel: 'warn',
       }),
       { mode: 0o600 },
