@@ -42,15 +42,36 @@ export function startsScreenPop(webhook: WebhookEvent): boolean {
   );
 }
 
+/** How many workflow ids the fast path remembers having started (the oldest are forgotten first). */
+export const FAST_PATH_REMEMBERED = 20_000;
+
 /** The production fast path: workflow starts on the given task queue. */
 export function temporalFastPath(client: Client, taskQueue: string, logger: Logger): FastPath {
-  const start = (what: string, run: () => Promise<unknown>) => {
-    run().catch((err: unknown) => {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return;
-      logger.warn(
-        { err, what },
-        'fast path could not start its workflow; the relay still delivers the event',
-      );
+  // Workflow ids this receiver started or is starting, each with whether it started (or already
+  // had). A call rings several times (one call.ringing per agent, redeliveries): its later events
+  // ask Temporal nothing, where each used to be a refused start (REJECT_DUPLICATE): a round trip,
+  // work for the Temporal server and an error with its stack trace, per event. Still one screen-pop
+  // per call: a start that failed is forgotten, and one waiting on it starts again.
+  const recent = new Map<string, Promise<boolean>>();
+  const attempt = (what: string, run: () => Promise<unknown>): Promise<boolean> =>
+    run().then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return true;
+        logger.warn(
+          { err, what },
+          'fast path could not start its workflow; the relay still delivers the event',
+        );
+        return false;
+      },
+    );
+  const start = (workflowId: string, what: string, run: () => Promise<unknown>): void => {
+    const prior = recent.get(workflowId);
+    const started = prior ? prior.then((ok) => ok || attempt(what, run)) : attempt(what, run);
+    recent.set(workflowId, started);
+    if (!prior && recent.size > FAST_PATH_REMEMBERED) recent.delete(recent.keys().next().value!);
+    void started.then((ok) => {
+      if (!ok && recent.get(workflowId) === started) recent.delete(workflowId);
     });
   };
   return (account, webhook, _receivedAt, suppressed) => {
@@ -60,9 +81,10 @@ export function temporalFastPath(client: Client, taskQueue: string, logger: Logg
     if (startsScreenPop(webhook) && webhook.kind === 'call') {
       const callId = callIdOfEvent(webhook);
       if (callId === null) return;
-      start('screen-pop', () =>
+      const workflowId = screenPopWorkflowId(account, callId);
+      start(workflowId, 'screen-pop', () =>
         client.workflow.start(screenPopWorkflow, {
-          workflowId: screenPopWorkflowId(account, callId),
+          workflowId,
           taskQueue,
           args: [{ account, callId, caller: webhook.event.src ?? null }],
           // One screen-pop per call, ever: a ringing event redelivered after it finished does nothing.
@@ -72,9 +94,10 @@ export function temporalFastPath(client: Client, taskQueue: string, logger: Logg
       );
     } else if (webhook.kind === 'sms') {
       const { id, event_time, from_no, to_no, text, user_id } = webhook.event;
-      start('sms', () =>
+      const workflowId = smsReceivedWorkflowId(account, id);
+      start(workflowId, 'sms', () =>
         client.workflow.start(smsReceivedWorkflow, {
-          workflowId: smsReceivedWorkflowId(account, id),
+          workflowId,
           taskQueue,
           args: [{ account, event: { id, event_time, from_no, to_no, text, user_id } }],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
