@@ -3,7 +3,7 @@
 // data in clear. The key id travels in each payload's metadata: old histories stay readable after
 // a rotation as long as their key is still listed. Runs outside the workflow sandbox (client and
 // worker data converter), so node:crypto is fine here; nothing happens at import.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
@@ -34,18 +34,20 @@ export class PayloadDecryptionError extends Error {
  * The key id is authenticated too (additional data), so a payload cannot be passed off as another key's.
  */
 export class AesGcmPayloadCodec implements PayloadCodec {
-  private readonly keys: Map<string, Buffer>;
-  private readonly active: EncryptionKey;
+  // KeyObjects made once: given a Buffer, every cipher made its own KeyObject, most of the cost of
+  // encrypting a small payload (a fast-path workflow start, a relay signal).
+  private readonly keys: Map<string, KeyObject>;
+  private readonly active: { id: string; key: KeyObject; idBytes: Uint8Array };
 
   constructor(keys: readonly EncryptionKey[], activeKeyId: string) {
     for (const k of keys) {
       if (k.key.length !== 32)
         throw new Error(`encryption key "${k.id}" must be 32 bytes, not ${k.key.length}`);
     }
-    this.keys = new Map(keys.map((k) => [k.id, k.key]));
+    this.keys = new Map(keys.map((k) => [k.id, createSecretKey(k.key)]));
     const active = this.keys.get(activeKeyId);
     if (!active) throw new Error(`active encryption key "${activeKeyId}" is not among the keys`);
-    this.active = { id: activeKeyId, key: active };
+    this.active = { id: activeKeyId, key: active, idBytes: utf8.encode(activeKeyId) };
   }
 
   /** Id of the key new payloads are encrypted with. */
@@ -65,7 +67,7 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const plain = temporal.api.common.v1.Payload.encode(payload).finish();
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.active.key, iv);
-    cipher.setAAD(utf8.encode(this.active.id));
+    cipher.setAAD(this.active.idBytes);
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
     return {
       metadata: {
