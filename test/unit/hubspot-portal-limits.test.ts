@@ -5,12 +5,10 @@
 // waits for a possible reset (and tells Temporal so) instead of retrying at once, and sends nothing
 // more to that portal meanwhile.
 import { CrmRateLimitedError } from '../../connectors/crm/errors';
-import type { HubSpotConfig } from '../../connectors/hubspot/config';
 import { HubSpotConnector } from '../../connectors/hubspot';
 import { nextPossibleDailyReset } from '../../connectors/hubspot/daily-limit';
-import { crmDestinationOf } from '../../runtime/crm';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
-import { parseTestConfig } from '../support/test-config';
+import { hubspotConnectorOn } from '../support/hubspot-connector';
 
 const post = (fake: FakeHubSpot, token: string, path: string, body: unknown) =>
   fetch(`${fake.url}${path}`, {
@@ -20,20 +18,7 @@ const post = (fake: FakeHubSpot, token: string, path: string, body: unknown) =>
   });
 
 function connector(fake: FakeHubSpot): HubSpotConnector {
-  const config = parseTestConfig({
-    accounts: [
-      {
-        name: 'a',
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-        },
-      },
-    ],
-    crm: { destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url } },
-    logLevel: 'silent',
-  });
-  return new HubSpotConnector(crmDestinationOf(config, 'a') as HubSpotConfig);
+  return hubspotConnectorOn(fake);
 }
 
 describe('HubSpot limits per portal', () => {

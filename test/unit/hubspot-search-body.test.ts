@@ -2,11 +2,9 @@
 // (https://developers.hubspot.com/docs/api/crm/search, Limitations): the test server refuses a longer
 // one as HubSpot does, and callsync's lookups of many numbers, addresses or keys split their searches
 // by the body's size and still find everything.
-import type { HubSpotConfig } from '../../connectors/hubspot/config';
 import { HubSpotConnector } from '../../connectors/hubspot';
-import { crmDestinationOf } from '../../runtime/crm';
 import { SEARCH_BODY_CHARS, startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
-import { parseTestConfig } from '../support/test-config';
+import { hubspotConnectorOn } from '../support/hubspot-connector';
 
 let fake: FakeHubSpot;
 let hubspot: HubSpotConnector;
@@ -18,20 +16,7 @@ const searches = () => fake.requests.filter((r) => r.method === 'POST' && r.path
 
 beforeAll(async () => {
   fake = await startFakeHubSpot();
-  const config = parseTestConfig({
-    accounts: [
-      {
-        name: 'a',
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-        },
-      },
-    ],
-    crm: { destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url } },
-    logLevel: 'silent',
-  });
-  hubspot = new HubSpotConnector(crmDestinationOf(config, 'a') as HubSpotConfig);
+  hubspot = hubspotConnectorOn(fake);
 });
 afterAll(() => fake.close());
 

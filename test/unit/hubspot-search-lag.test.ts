@@ -4,11 +4,9 @@
 // instead of letting callsync create a duplicate, and the outcomes read re-reads a margin behind its
 // cursor, so an outcome indexed after a later one is not lost.
 import type { CrmOutcome } from '../../connectors/crm/outcomes';
-import type { HubSpotConfig } from '../../connectors/hubspot/config';
 import { HubSpotConnector } from '../../connectors/hubspot';
-import { crmDestinationOf } from '../../runtime/crm';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
-import { parseTestConfig } from '../support/test-config';
+import { hubspotConnectorOn } from '../support/hubspot-connector';
 import { callbackTask, callLog } from './crm-fixtures';
 
 const LAG_MS = 1_000;
@@ -23,22 +21,7 @@ const searches = () => fake.requests.filter((r) => r.method === 'POST' && r.path
 
 beforeAll(async () => {
   fake = await startFakeHubSpot({ searchLagMs: LAG_MS });
-  const config = parseTestConfig({
-    accounts: [
-      {
-        name: 'a',
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-        },
-      },
-    ],
-    crm: {
-      destination: { type: 'hubspot', accessToken: fake.token, basePath: fake.url, searchLagSeconds: 2 },
-    },
-    logLevel: 'silent',
-  });
-  hubspot = new HubSpotConnector(crmDestinationOf(config, 'a') as HubSpotConfig);
+  hubspot = hubspotConnectorOn(fake, { searchLagSeconds: 2 });
   await hubspot.prepare();
 });
 afterAll(() => fake.close());
