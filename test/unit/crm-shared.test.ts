@@ -112,9 +112,17 @@ describe('vendor errors', () => {
       hubspotRateLimit(apiException(429, { message: 'You have reached your ten_secondly_rolling limit.' }))
         ?.retryAfterMs,
     ).toBe(10_000);
+    // The daily limit: until the next quarter hour of UTC (a local midnight somewhere), at least a minute.
+    const now = Date.UTC(2026, 10, 27, 15, 50, 5);
     expect(
-      hubspotRateLimit(apiException(429, { message: 'You have reached your daily limit.' }))?.retryAfterMs,
-    ).toBe(3_600_000);
+      hubspotRateLimit(apiException(429, { message: 'You have reached your daily limit.' }), now)
+        ?.retryAfterMs,
+    ).toBe(9 * 60_000 + 55_000);
+    const late = Date.UTC(2026, 10, 27, 15, 59, 30);
+    expect(
+      hubspotRateLimit(apiException(429, { policyName: 'DAILY', message: 'x' }, { 'retry-after': '3' }), late)
+        ?.retryAfterMs,
+    ).toBe(60_000);
     expect(hubspotRateLimit(apiException(400, {}))).toBeNull();
   });
 
