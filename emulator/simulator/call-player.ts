@@ -27,6 +27,8 @@ export interface ActiveCall {
   /** The live row was created by POST /calls (it exists before the first step). */
   fromApi: boolean;
   timing: CallTiming;
+  /** Simulated seconds per real second this call plays at. */
+  speed: number;
 }
 
 /** What the simulator lends its call player. */
@@ -73,13 +75,28 @@ export class CallPlayer {
     this.active.clear();
   }
 
-  /** Plays a planned call: one timer per step. */
-  play(store: EmulatorStore, plan: CallPlan, rng: Rng, fromApi: boolean, timing: CallTiming): void {
-    const call: ActiveCall = { plan, store, timers: [], realStart: Date.now(), next: 0, fromApi, timing };
+  /** Plays a planned call: one timer per step, at `speed` (the simulator's unless given). */
+  play(
+    store: EmulatorStore,
+    plan: CallPlan,
+    rng: Rng,
+    fromApi: boolean,
+    timing: CallTiming,
+    speed = this.host.config().speed,
+  ): void {
+    const call: ActiveCall = {
+      plan,
+      store,
+      timers: [],
+      realStart: Date.now(),
+      next: 0,
+      fromApi,
+      timing,
+      speed,
+    };
     this.active.set(plan.callId, call);
     this.host.ledger.started(plan, fromApi, timing.longTalk !== undefined);
     this.host.stats.started[plan.scenario] = (this.host.stats.started[plan.scenario] ?? 0) + 1;
-    const speed = this.host.config().speed;
     plan.steps.forEach((step, i) => {
       const timer = setTimeout(() => this.playStep(call, i, rng), (step.at * 1000) / speed);
       call.timers.push(timer);
@@ -131,7 +148,7 @@ export class CallPlayer {
     if (!call) return;
     for (const t of call.timers) clearTimeout(t);
     const { plan } = call;
-    const at = Math.max(1, Math.floor(((Date.now() - call.realStart) * this.host.config().speed) / 1000));
+    const at = Math.max(1, Math.floor(((Date.now() - call.realStart) * call.speed) / 1000));
     const { ended, step } = hungUpPlan(plan, call.next, at);
     call.plan = ended;
     const rng = new Rng(hashSeed(this.host.config().seed, `hangup-${id}`));

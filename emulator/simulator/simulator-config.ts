@@ -32,8 +32,9 @@ export const simulatorConfigBody = z.strictObject({
   /** Move the emulator clock forward with simulated time. */
   advance_clock: z.boolean().optional(),
   /**
-   * Play calls created through POST /calls (click-to-call, callbacks): true while traffic runs, 'always'
-   * also while it is stopped (a simulation that places its own calls still needs callbacks to ring).
+   * Play calls created through POST /calls (click-to-call, callbacks): true always, at the simulator's
+   * speed while traffic runs and in real time while it is stopped (as the platform rings a call its CTI
+   * connector places); 'always' at the simulator's speed even while stopped; false never.
    */
   drive_api_calls: z
     .union([z.boolean(), z.literal('always')], { error: "must be true, false or 'always'" })

@@ -286,10 +286,19 @@ export class CallSimulator {
     this.unsubscribe = store.onChange((e) => this.onStoreChange(store, e));
   }
 
-  /** Whether calls created through POST /calls are played now. */
+  /**
+   * Whether calls created through POST /calls are played now. The real platform rings, connects and ends
+   * a call the CTI connector or the CLI places whether or not anyone simulates traffic, so `true` plays
+   * them always: at the simulator's speed while traffic runs, in real time while it is stopped. `'always'`
+   * plays them at the simulator's speed even while stopped; false never.
+   */
   private drivesApiCalls(): boolean {
-    const drive = this.config.drive_api_calls;
-    return drive === 'always' || (drive && this.running);
+    return this.config.drive_api_calls !== false;
+  }
+
+  /** The speed a call placed through the API plays at now. */
+  private apiCallSpeed(): number {
+    return this.running || this.config.drive_api_calls === 'always' ? this.config.speed : 1;
   }
 
   private onStoreChange(store: EmulatorStore, e: ChangeEvent): void {
@@ -324,7 +333,7 @@ export class CallSimulator {
         ...(timing.longTalk !== undefined ? { talk: timing.longTalk } : {}),
       });
       this.stats.api_calls++;
-      this.player.play(store, plan, rng, true, timing);
+      this.player.play(store, plan, rng, true, timing, this.apiCallSpeed());
     } catch (err) {
       this.stats.errors++;
       this.onError(err, `call ${String(row.id)} placed through the API`);

@@ -1,7 +1,7 @@
 // The simulator's real-world behaviours over HTTP: audio that answers 404 until the emulator clock reaches
 // its ready time (or for ever when lost), the ledger (GET /_emulator/simulator/ledger) against what the
-// API lists, calls placed through POST /calls played while traffic is stopped (drive_api_calls 'always'),
-// calls of many hours, and the settings' validation.
+// API lists, calls placed through POST /calls played while traffic is stopped (in real time by default, at the
+// simulator's speed with drive_api_calls 'always'), calls of many hours, and the settings' validation.
 /* eslint-disable @typescript-eslint/no-unsafe-return -- webhook and API bodies are untyped JSON here */
 import { DEFAULT_SIMULATOR_CONFIG } from '../../emulator/simulator';
 import { startHarness, type Harness, type Json } from './emulator-server-harness';
@@ -227,7 +227,7 @@ describe('the ledger', () => {
 });
 
 describe('calls placed through POST /calls', () => {
-  test('are played while traffic is stopped when drive_api_calls is always', async () => {
+  test('are played while traffic is stopped, at the simulator speed when drive_api_calls is always', async () => {
     expect((await h.control('GET', '/simulator')).body.running).toBe(false);
     const idle = await h.api('/calls', { method: 'POST', json: { to: '+447700900111' } });
     expect(idle.status).toBe(201);
@@ -244,9 +244,18 @@ describe('calls placed through POST /calls', () => {
       connected: true,
     });
     expect(await byLiveId('cdrs', id)).toHaveLength(1);
-    // The call placed while API calls were played only with traffic running was left alone.
+    // The call placed with the default (true) while traffic was stopped plays too, in real time: still live.
     expect((await h.api(`/calls/${idleId}`)).status).toBe(200);
-    expect(((await ledger()).calls as Json[]).some((c) => c.call_id === idleId)).toBe(false);
+    expect(((await ledger()).calls as Json[]).find((c) => c.call_id === idleId)).toMatchObject({
+      pending: true,
+    });
+    // ...and it progresses: its first step (call.initial, at second 0) reaches the webhook receiver.
+    const events = await until(
+      `an event of call ${idleId}`,
+      () => Promise.resolve(rx.events.filter((e) => e.call_id === idleId)),
+      (list) => list.length > 0,
+    );
+    expect(events[0].event_name).toBe('call.initial');
   });
 });
 
