@@ -19,6 +19,17 @@ function suppressed(entry: InboxEntry, suppress: Suppressor): InboxEntry {
 
 export type { InboxEntry } from '../connectors/postgres';
 
+/** The suppression list as the writer uses it: what it last read, and a read of what was added since. */
+export interface SuppressionSource {
+  /** The anonymiser for the suppressions read so far (null: none), and the newest one's id. */
+  known(): { suppressor: Suppressor | null; newestId: string };
+  /** Reads the suppressions added since. */
+  refresh(): Promise<void>;
+}
+
+/** Reads of a suppression list that keeps changing before a commit gives up (the commit fails: 503). */
+const STALE_RETRIES = 5;
+
 /** What storing did: a new row, or a redelivery of an event already stored. */
 export type InboxOutcome = 'stored' | 'duplicate';
 
@@ -40,8 +51,8 @@ export interface InboxWriterOptions {
   maxConcurrentFlushes?: number;
   /** Called after each successful commit that stored rows (e.g. to wake the relay). */
   onCommitted?: (stored: number) => void;
-  /** The suppression list's anonymiser, read once per commit (docs/privacy.md "Erasure"); none when absent. */
-  suppressor?: () => Promise<Suppressor | null>;
+  /** The suppression list (docs/privacy.md "Erasure"); none when absent. */
+  suppression?: SuppressionSource;
 }
 
 /** Counters, for tests and metrics. */
@@ -133,9 +144,7 @@ export class InboxWriter {
     this.stats.flushes++;
     this.stats.rows += batch.length;
     try {
-      const suppress = await this.opts.suppressor?.();
-      const entries = batch.map((p) => (suppress ? suppressed(p.entry, suppress) : p.entry));
-      const inserted = await insertInboxRows(this.pool, entries);
+      const { entries, inserted } = await this.insert(batch);
       if (inserted.size > 0) this.opts.onCommitted?.(inserted.size);
       this.settle(batch, entries, inserted);
     } catch (err) {
@@ -152,6 +161,23 @@ export class InboxWriter {
       const failure =
         isRowError(err) && err instanceof Error ? new InboxRowRejected(err.message, { cause: err }) : err;
       for (const p of batch) p.reject(failure);
+    }
+  }
+
+  /**
+   * Inserts the batch anonymised by the suppressions known; the insert refuses when newer ones exist
+   * (checked in its own statement), and then they are read and the batch anonymised again.
+   */
+  private async insert(batch: Pending[]): Promise<{ entries: InboxEntry[]; inserted: Set<string> }> {
+    const source = this.opts.suppression;
+    for (let attempt = 0; ; attempt++) {
+      const known = source?.known();
+      const suppress = known?.suppressor;
+      const entries = batch.map((p) => (suppress ? suppressed(p.entry, suppress) : p.entry));
+      const result = await insertInboxRows(this.pool, entries, known?.newestId ?? null);
+      if (!result.stale) return { entries, inserted: result.inserted };
+      if (attempt >= STALE_RETRIES) throw new Error('the suppression list kept changing during the commit');
+      await source!.refresh();
     }
   }
 

@@ -22,8 +22,7 @@ import { InboxWriter, type InboxWriterOptions } from './inbox-writer';
 import { temporalFastPath, type FastPath } from './fast-path';
 import { recordRejected } from './rejected-store';
 import { SuppressionList } from '../connectors/postgres';
-import { createSuppressor } from '../lib/erasure/suppress';
-import type { CountryCode } from 'libphonenumber-js/max';
+import { cachedSuppression } from './inbox-suppression';
 import { Relay, temporalSignaller, type RelayOptions } from './relay';
 import { createWebhookAuthenticator } from './webhook-auth';
 import type { CodecRoutesOptions } from './codec-routes';
@@ -146,16 +145,9 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
       throw explainPostgresTlsError(err);
     });
     const suppression = opts.erasure ? new SuppressionList(warehouse.pool) : undefined;
-    const suppressor = suppression
-      ? async () =>
-          createSuppressor(
-            opts.erasure!.key,
-            await suppression.current(),
-            opts.erasure!.defaultCountry as CountryCode,
-          )
-      : undefined;
+    const suppressionSource = suppression && cachedSuppression(suppression, opts.erasure!);
     const inbox = new InboxWriter(warehouse.pool, {
-      ...(suppressor ? { suppressor } : {}),
+      ...(suppressionSource ? { suppression: suppressionSource } : {}),
       ...opts.inbox,
       onCommitted: (n) => {
         opts.inbox?.onCommitted?.(n);
@@ -217,7 +209,8 @@ export async function startServer(opts: StartServerOptions): Promise<RunningServ
         inbox,
         recordRejected: async (d) => {
           // A refused body is text, perhaps not JSON: erased identifiers inside it are replaced.
-          const scrubbed = (await suppressor?.())?.scrub(d.body);
+          await suppressionSource?.refresh();
+          const scrubbed = suppressionSource?.known().suppressor?.scrub(d.body);
           await recordRejected(warehouse.db, typeof scrubbed === 'string' ? { ...d, body: scrubbed } : d);
         },
         ...(opts.bodyLimit !== undefined ? { bodyLimit: opts.bodyLimit } : {}),

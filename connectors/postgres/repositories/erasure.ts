@@ -159,6 +159,11 @@ export class SuppressionList {
 
   constructor(private readonly q: Queryable) {}
 
+  /** The id of the newest suppression read (`'0'` before any). */
+  get newestId(): string {
+    return this.lastId;
+  }
+
   /** The current set (refreshed from the table). */
   async current(): Promise<ReadonlySet<string>> {
     const { rows } = await this.q.query<{ id: string; hash: string }>(

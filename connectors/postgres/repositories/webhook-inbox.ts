@@ -34,18 +34,28 @@ export interface InboxClaim {
 // The bodies travel as one JSON array ($5) rather than a text[]: they are JSON texts already, so
 // joining them costs nothing, where a text[] parameter escapes every quote of every body. ROWS FROM
 // zips the arrays element by element.
+// The suppression guard ($7, the newest erasure_suppressions id the writer has read; null for none):
+// rows are inserted only when no suppression newer than that exists, checked in the same statement
+// (one snapshot), so a delivery about a person erased since is never stored as it came. One round
+// trip per commit; the rare stale answer makes the writer read the new suppressions and try again.
 const INSERT_SQL = `
-  INSERT INTO webhook_inbox (account, event_id, event_name, call_id, body, status, done_at, last_error)
-  SELECT a, e, n, c, b,
-         CASE WHEN s THEN 'done' ELSE 'pending' END,
-         CASE WHEN s THEN now() END,
-         CASE WHEN s THEN 'suppressed: erased person (docs/privacy.md "Erasure")' END
-    FROM ROWS FROM (
-      unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
-      jsonb_array_elements($5::jsonb), unnest($6::boolean[])
-    ) AS t(a, e, n, c, b, s)
-  ON CONFLICT (account, event_id) DO NOTHING
-  RETURNING account, event_id`;
+  WITH guard AS (SELECT coalesce(max(id), 0) AS newest FROM erasure_suppressions),
+  ins AS (
+    INSERT INTO webhook_inbox (account, event_id, event_name, call_id, body, status, done_at, last_error)
+    SELECT a, e, n, c, b,
+           CASE WHEN s THEN 'done' ELSE 'pending' END,
+           CASE WHEN s THEN now() END,
+           CASE WHEN s THEN 'suppressed: erased person (docs/privacy.md "Erasure")' END
+      FROM ROWS FROM (
+        unnest($1::text[]), unnest($2::text[]), unnest($3::text[]), unnest($4::bigint[]),
+        jsonb_array_elements($5::jsonb), unnest($6::boolean[])
+      ) AS t(a, e, n, c, b, s)
+     WHERE $7::bigint IS NULL OR (SELECT newest FROM guard) <= $7::bigint
+    ON CONFLICT (account, event_id) DO NOTHING
+    RETURNING account, event_id
+  )
+  SELECT (SELECT newest FROM guard)::text AS newest, ins.account, ins.event_id
+    FROM (SELECT 1) AS one LEFT JOIN ins ON true`;
 
 const CLAIM_SQL = `
   SELECT id::text AS id, account, event_id, event_name, call_id, attempts, body::text AS body
@@ -93,7 +103,18 @@ export const inboxKey = (account: string, eventId: string): string => `${account
  * Stores deliveries in one statement (one commit); an event already stored is left as it was.
  * Returns the keys (inboxKey) of the rows this statement inserted.
  */
-export async function insertInboxRows(q: Queryable, entries: readonly InboxEntry[]): Promise<Set<string>> {
+/** What a guarded insert did: the keys of the rows it stored, or nothing because suppressions are newer. */
+export type InboxInsert = { stale: false; inserted: Set<string> } | { stale: true; newest: string };
+
+/**
+ * Inserts deliveries (a redelivered event is skipped), unless a suppression newer than
+ * `knownSuppression` exists (then nothing is stored: `stale`). `knownSuppression` null skips the guard.
+ */
+export async function insertInboxRows(
+  q: Queryable,
+  entries: readonly InboxEntry[],
+  knownSuppression: string | null = null,
+): Promise<InboxInsert> {
   const n = entries.length;
   const accounts = new Array<string>(n);
   const ids = new Array<string>(n);
@@ -110,14 +131,16 @@ export async function insertInboxRows(q: Queryable, entries: readonly InboxEntry
     bodies[i] = e.body;
     suppressed[i] = e.suppressed === true;
   }
-  const res = await q.query<{ account: string; event_id: string }>({
+  const res = await q.query<{ newest: string; account: string | null; event_id: string | null }>({
     name: 'webhook_inbox_insert',
     text: INSERT_SQL,
-    values: [accounts, ids, names, calls, `[${bodies.join(',')}]`, suppressed],
+    values: [accounts, ids, names, calls, `[${bodies.join(',')}]`, suppressed, knownSuppression],
   });
+  const newest = res.rows[0]?.newest ?? '0';
+  if (knownSuppression !== null && BigInt(newest) > BigInt(knownSuppression)) return { stale: true, newest };
   const inserted = new Set<string>();
-  for (const row of res.rows) inserted.add(inboxKey(row.account, row.event_id));
-  return inserted;
+  for (const row of res.rows) if (row.account !== null) inserted.add(inboxKey(row.account, row.event_id!));
+  return { stale: false, inserted };
 }
 
 /** Claims up to `limit` due pending rows in id order (inside the caller's transaction). */
