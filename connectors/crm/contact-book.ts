@@ -23,6 +23,12 @@ export interface ContactUpdate {
 export interface CreateOutcome {
   ids: Map<string, string>;
   rejected: Map<string, string>;
+  /**
+   * Creates the CRM refused because its duplicate rule matched existing records (Salesforce's
+   * DUPLICATES_DETECTED), by link key, with the records the rule named read back (Contacts first):
+   * the sync links the platform contact to one of them as if its search had found it.
+   */
+  duplicates?: Map<string, SideRecord[]>;
 }
 
 /** What an update answered: the ids that no longer exist, and why the CRM refused others (by id). */

@@ -2,7 +2,8 @@
 // queryMore (all of them, or those whose SystemModstamp moved since the cursor), deletes read from the
 // recycle bin with queryAll (IsDeleted), numbers found with one SOSL search over the phone fields,
 // written with sObject Collections of 200 (allOrNone false: a record Salesforce refuses fails alone
-// and comes back with its reason). Requests go through the connector's rate gate; the records and
+// and comes back with its reason; a create the org's duplicate rule refuses comes back with the
+// records the rule named, read back, never forced through with allowSave). Requests go through the connector's rate gate; the records and
 // their fields are in contact-records.ts.
 import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -36,12 +37,12 @@ import {
 } from './contact-records';
 import { provisionCustomFields, type CustomFieldSpec } from './custom-fields';
 import { DESTINATION } from './errors';
-import { phoneTerms, soqlString } from './fields';
+import { duplicateMatches, phoneTerms, soqlString, type DuplicateMatch } from './fields';
 import type { SalesforceTransport } from './transport';
 
 /** Most records one sObject Collections request takes. */
 const COLLECTION = 200;
-/** Numbers per SOSL search and e-mails per SOQL IN list (the query text stays far below its limits). */
+/** Numbers per SOSL search and e-mails (or ids) per SOQL IN list (the query text stays far below its limits). */
 const NUMBERS_PER_SEARCH = 50;
 const EMAILS_PER_QUERY = 100;
 
@@ -273,11 +274,46 @@ export class SalesforceContactBook implements CrmContactBook {
       return { ...values, [LINK_FIELD]: i.linkKey };
     });
     const results = await this.save('create', type, records);
+    // Creates the org's duplicate rule refused, with the records it named. No
+    // Sforce-Duplicate-Rule-Header allowSave: the org's policy stands, the sync links the record.
+    const named = new Map<string, { matches: DuplicateMatch[]; result: SaveResult | undefined }>();
     inputs.forEach((input, n) => {
       const r = results[n];
+      const duplicate = r?.errors.find((e) => e.statusCode === 'DUPLICATES_DETECTED');
+      const matches = duplicate ? duplicateMatches(duplicate) : [];
       if (r?.success && r.id) out.ids.set(input.linkKey, r.id);
+      else if (matches.length > 0) named.set(input.linkKey, { matches, result: r });
       else out.rejected.set(input.linkKey, reasonOf(r));
     });
+    if (named.size === 0) return out;
+    const found = await this.readNamed([...named.values()].flatMap((n) => n.matches));
+    out.duplicates = new Map();
+    for (const [key, { matches, result }] of named) {
+      // Gone or converted since the rule named them: refused as it was.
+      const records = matches.flatMap((m) => found.get(m.id) ?? []);
+      if (records.length > 0) out.duplicates.set(key, records);
+      else out.rejected.set(key, reasonOf(result));
+    }
+    return out;
+  }
+
+  /** The Contacts and (unconverted) Leads a duplicate rule named, read back with SOQL by Id. */
+  private async readNamed(matches: readonly DuplicateMatch[]): Promise<Map<string, SideRecord>> {
+    const out = new Map<string, SideRecord>();
+    for (const type of ['Contact', 'Lead'] as const) {
+      const ids = [...new Set(matches.filter((m) => m.type === type).map((m) => m.id))];
+      for (let i = 0; i < ids.length; i += EMAILS_PER_QUERY) {
+        const list = ids.slice(i, i + EMAILS_PER_QUERY).map(soqlString);
+        const conditions = [`Id IN (${list.join(', ')})`, ...(type === 'Lead' ? [LEAD_FILTER] : [])];
+        const soql = `SELECT ${SELECT[type]} FROM ${type} WHERE ${conditions.join(' AND ')}`;
+        for await (const rows of this.query(soql)) {
+          for (const row of rows) {
+            const r = sideRecordOf(row, type, this.country);
+            out.set(r.id, r);
+          }
+        }
+      }
+    }
     return out;
   }
 

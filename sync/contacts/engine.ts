@@ -26,7 +26,7 @@ import {
 } from '../../connectors/postgres/repositories/contact-sync';
 import type { ContactSyncSummary } from '../../contracts/contact-sync';
 import { followConversions, type LeadConversion } from './conversions';
-import { matchContacts } from './match';
+import { matchContacts, matchRefused } from './match';
 import { resolvePair } from './merge';
 import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
 import { emptyState, stateHash } from './model';
@@ -178,8 +178,8 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
       numbers: p.numbers,
     });
   }
-  for (const [pid, c] of match.links) {
-    const p = platform.get(pid)!;
+  // A platform contact and a CRM record linked in this run: each side gets what the other has.
+  const newPair = (p: SideRecord, c: SideRecord): PairWrite => {
     const newer = (p.modifiedAt ?? '') > (c.modifiedAt ?? '') ? 'platform' : 'crm';
     const r = resolvePair({
       fields,
@@ -190,15 +190,16 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
       crm: c.state,
       newer,
     });
-    pairs.push({
-      platformId: pid,
+    return {
+      platformId: p.id,
       crmId: c.id,
       kind: c.kind,
       ...keepUnwritable(r, c.state, book.writable(c.kind)),
       isNew: true,
       numbers: [...new Set([...p.numbers, ...c.numbers])],
-    });
-  }
+    };
+  };
+  for (const [pid, c] of match.links) pairs.push(newPair(platform.get(pid)!, c));
   const hasKey = (r: SideRecord) => r.numbers.length > 0 || r.state.email !== null;
   const toCrm = deps.config.createInCrm
     ? unlinkedPlatform.filter((p) => !match.claimedPlatform.has(p.id) && !keyed.has(p.id) && hasKey(p))
@@ -218,34 +219,38 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
     writer.createInCrm(toCrm.map((p) => ({ ...p, state: onlyFields(p.state, fields) }))),
     writer.createOnPlatform(toPlatform),
   ]);
-  await writer.writePairs(pairs);
+  // Creates the CRM's duplicate rule refused (the search missed the record it named, say while
+  // Salesforce's search index lags): linked to that record as a search's match would be, nothing created.
+  const taken = new Set([...linkedCrmIds, ...toPlatform.map((c) => c.id), ...writer.createdCrmIds]);
+  const ruled = matchRefused(writer.ruleMatches, taken, deps.config.matchRule);
+  const ruledPairs = [...ruled.links].map(([pid, c]) => newPair(platform.get(pid)!, c));
+  const all = total + ruledPairs.length;
+  writer.setTotal(all);
+  await writer.writePairs([...pairs, ...ruledPairs]);
   await writer.deletedInCrm(goneInCrm);
   const deleted = (await writer.deletedOnPlatform(deletedOnPlatform)) + goneInCrm.length;
-  await replaceContactAmbiguities(db, scope, [
-    ...match.ambiguities,
-    ...conversionConflicts,
-    ...writer.rejected,
-  ]);
+  const ambiguities = [...match.ambiguities, ...ruled.ambiguities];
+  await replaceContactAmbiguities(db, scope, [...ambiguities, ...conversionConflicts, ...writer.rejected]);
 
   const summary: ContactSyncSummary = {
     phase,
     platformRead: platform.size,
     crmRead,
-    linked: match.links.size,
+    linked: match.links.size + ruled.links.size,
     createdInCrm: writer.counts.createdInCrm,
     createdOnPlatform: writer.counts.createdOnPlatform,
     updatedInCrm: writer.counts.updatedInCrm,
     updatedOnPlatform: writer.counts.updatedOnPlatform,
     unchanged,
-    ambiguous: match.ambiguities.length,
+    ambiguous: ambiguities.length,
     deleted,
   };
   await putContactSyncState(db, scope, {
     phase: 'incremental',
     crmCursor: new Date(startedAt.getTime() - CURSOR_MARGIN_MS),
     stage: 'done',
-    done: total,
-    total,
+    done: all,
+    total: all,
     counters: { ...summary, phase: phase === 'initial' ? 0 : 1 },
     runFinishedAt: now(),
   });

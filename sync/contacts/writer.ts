@@ -14,6 +14,7 @@ import {
   REJECTED_PREFIX,
 } from '../../connectors/postgres/repositories/contact-sync';
 import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
+import type { RuleMatch } from './match';
 import { emptyState, stateHash } from './model';
 import { DELETED_IN_CRM_LABEL, PLATFORM_FIELDS, platformBody } from './platform-side';
 
@@ -91,6 +92,10 @@ export class ContactWriter {
   readonly counts = { createdInCrm: 0, createdOnPlatform: 0, updatedInCrm: 0, updatedOnPlatform: 0 };
   /** Platform contacts whose CRM write the CRM refused in this run, with its reason. */
   readonly rejected: ContactAmbiguity[] = [];
+  /** Platform contacts whose create the CRM's duplicate rule refused, with the records it named. */
+  readonly ruleMatches: RuleMatch[] = [];
+  /** CRM records created in this run (linked already: never a duplicate rule's match to link). */
+  readonly createdCrmIds = new Set<string>();
   private done = 0;
   private total = 0;
 
@@ -160,7 +165,10 @@ export class ContactWriter {
         const id = out.ids.get(key);
         const refused = out.rejected.get(key);
         if (refused !== undefined) this.reject(p.id, null, refused);
+        const named = out.duplicates?.get(key);
+        if (named) this.ruleMatches.push({ platform: p, named });
         if (!id) continue;
+        this.createdCrmIds.add(id);
         links.push(this.link(p, { id, kind, state: crm }));
         numbers.push(p.numbers);
       }

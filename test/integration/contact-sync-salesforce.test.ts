@@ -5,6 +5,7 @@
 // Salesforce refuses is recorded with its reason while the rest of its collection is saved, many
 // rounds of changes on both sides write each change once (no echo, no ping-pong), a collection whose
 // answer was lost is recovered by key without duplicates, and deletes on either side mark the other.
+// The org's standard duplicate rules are on: a create they refuse is linked to the record they name.
 // The org starts without callsync's custom fields: the worker creates and grants them itself. A
 // linked Lead that a salesperson converts keeps its person: the link follows to the new Contact.
 import { collectContactSyncStatus, formatContactSyncStatus } from '../../cli/commands/status-contact-sync';
@@ -60,10 +61,11 @@ describe('contact sync with Salesforce', () => {
   let leeLead: string;
 
   beforeAll(async () => {
-    // The org's standard duplicate rules are off here: the emulator's generated people share numbers
-    // and e-mails, and with the rules on ~100 of them are refused with DUPLICATES_DETECTED (recorded
-    // as rejected; contact sync does not yet link a create to the record the rule names).
-    fake = await startFakeSalesforce({ queryPageSize: 50, duplicateRules: false });
+    // The org's standard duplicate rules are on, as in a new org: the emulator's generated people share
+    // numbers and e-mails, so creates for some of them are refused with DUPLICATES_DETECTED naming a
+    // Contact created (and linked) a batch before; contact sync links such a create to the record the
+    // rule names when it is free, and records an ambiguity when it is linked already, never a duplicate.
+    fake = await startFakeSalesforce({ queryPageSize: 50 });
     const annCorp = fake.seed('Account', { Name: 'Ann Corp' });
     fake.seed('Contact', {
       FirstName: 'Ann',
@@ -178,8 +180,25 @@ describe('contact sync with Salesforce', () => {
     // Solo was refused (no LastName) and recorded with Salesforce's reason; others of the batch saved.
     expect(sfByName('Solo')).toHaveLength(0);
     expect(links.find((l) => l.platformId === String(solo))).toBeUndefined();
-    const status = formatContactSyncStatus(await collectContactSyncStatus(h.deps.warehouse.db));
-    expect(status).toMatch(new RegExp(`AMBIGUOUS: 1[\\s\\S]*platform ${dan} → 003\\w+, 003\\w+`));
+    const [row] = await collectContactSyncStatus(h.deps.warehouse.db);
+    const ambiguous = row!.ambiguities.filter((a) => !a.reason.startsWith('rejected by the CRM: '));
+    expect(ambiguous.find((a) => a.record_id === String(dan))?.candidates).toEqual([
+      expect.stringMatching(/^003/),
+      expect.stringMatching(/^003/),
+    ]);
+    // Generated people sharing a number or e-mail with one created a batch before: the duplicate rule
+    // refused their create naming that Contact, linked already; recorded, nothing created or linked.
+    const linkedCrm = new Set(links.map((l) => l.crmId));
+    const others = ambiguous.filter((a) => a.record_id !== String(dan));
+    expect(others.length).toBeGreaterThan(0);
+    for (const a of others) {
+      expect(a.reason).toBe('matches CRM records already linked to other platform contacts');
+      expect(a.candidates.length).toBeGreaterThan(0);
+      expect(a.candidates.filter((id) => !linkedCrm.has(id))).toEqual([]);
+      expect(links.some((l) => l.platformId === a.record_id)).toBe(false);
+    }
+    const status = formatContactSyncStatus([row!]);
+    expect(status).toMatch(new RegExp(`AMBIGUOUS: ${ambiguous.length} `));
     expect(status).toMatch(new RegExp(`REJECTED: \\d+[\\s\\S]*platform ${solo}: REQUIRED_FIELD_MISSING`));
     // The screen-pop cache is warmed with the Lead too.
     const leeCache = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), '+442079460505');
@@ -313,5 +332,78 @@ describe('contact sync with Salesforce', () => {
     expect([again.createdOnPlatform, again.createdInCrm, again.deleted, again.updatedInCrm]).toEqual([
       0, 0, 0, 0,
     ]);
+  });
+
+  it("a create the org's duplicate rule refuses is linked to the Contact it names, which the search could not see yet", async () => {
+    // Set up one way here (nothing copied to the platform): a Contact created through the API, by a
+    // web form say, stays unlinked; SOQL reads it at once, SOSL not until the search index catches up.
+    const contacts = h.deps.config.contacts;
+    const twoWay = contacts.createOnPlatform;
+    contacts.createOnPlatform = false;
+    fake.setSearchIndexDelay(3_600_000);
+    try {
+      const res = await fetch(`${fake.url}/services/data/v${fake.version}/sobjects/Contact`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fake.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ FirstName: 'Ivy', LastName: 'Index', Phone: '+44 20 7946 0707' }),
+      });
+      expect(res.status).toBe(201);
+      const ivySf = ((await res.json()) as { id: string }).id;
+      // Runs read it (SOQL) and leave it alone, until their cursor has passed it: from then on only
+      // the search would find it.
+      const stamp = Date.parse(sfById(ivySf).SystemModstamp);
+      await eventually(
+        async () => {
+          await run();
+          const cursor = (await getContactSyncState(h.deps.warehouse.db, scope()))?.crmCursor;
+          // SOQL compares whole seconds: a second past it.
+          return cursor && cursor.getTime() >= stamp + 1000 ? true : undefined;
+        },
+        "the CRM cursor to pass the Contact's SystemModstamp",
+        60_000,
+      );
+      expect((await platformAll()).filter((c) => c.first_name === 'Ivy')).toHaveLength(0);
+      const unlinked = await loadContactLinks(h.deps.warehouse.db, scope());
+      expect(unlinked.some((l) => l.crmId === ivySf)).toBe(false);
+      // Her number comes to the platform: the run's search misses the Contact, its create is refused.
+      const ivy = (
+        await platform().create({
+          first_name: 'Ivy',
+          last_name: 'Index',
+          tel: '+44 20 7946 0707',
+          email: 'ivy@example.com',
+        })
+      ).id;
+      const rejected = await refused();
+      const creates = () =>
+        fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/composite/sobjects'));
+      const createsBefore = creates().length;
+      const s = await run();
+      const tried = creates()
+        .slice(createsBefore)
+        .flatMap((r) => (r.body as { records: Array<Record<string, unknown>> }).records);
+      expect(tried.filter((r) => r.Callsync_Contact__c === `acme:${ivy}`)).toHaveLength(1);
+      // Linked to the Contact the rule named, as a search's match: no second Contact, nothing rejected.
+      const link = (await loadContactLinks(h.deps.warehouse.db, scope())).find(
+        (l) => l.platformId === String(ivy),
+      );
+      expect(link).toMatchObject({ crmKind: 'contact', crmId: ivySf });
+      expect(sfByName('Ivy').map((r) => r.Id)).toEqual([ivySf]);
+      expect(s).toMatchObject({ createdInCrm: 0, linked: 1 });
+      expect(await refused()).toBe(rejected);
+      // The platform's e-mail reached the Contact, as for any new link.
+      expect(sfById(ivySf).fields.Email).toBe('ivy@example.com');
+      // The caller's number finds the Contact (screen-pops and call logs).
+      const cached = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), '+442079460707');
+      expect(cached?.contacts.map((c) => c.crmId)).toEqual([ivySf]);
+      // Linked for good: the next run writes nothing for her (only the refused records again).
+      const before = writes();
+      const next = await run();
+      expect([next.createdInCrm, next.updatedInCrm, next.linked]).toEqual([0, 0, 0]);
+      expect(writes() - before).toBe(await refused());
+    } finally {
+      contacts.createOnPlatform = twoWay;
+      fake.setSearchIndexDelay(0);
+    }
   });
 });
