@@ -35,6 +35,12 @@ export interface CreateOutcome {
 export interface UpdateOutcome {
   missing: string[];
   rejected: Map<string, string>;
+  /**
+   * Of the rejected, those the CRM's duplicate rule refused (Salesforce's DUPLICATES_DETECTED: the
+   * record would match another), with the ids of the records it named: the same edit is refused
+   * again until one of the records changes.
+   */
+  duplicates?: Map<string, string[]>;
 }
 
 export interface CrmContactBook {

@@ -318,7 +318,7 @@ export class SalesforceContactBook implements CrmContactBook {
   }
 
   async update(inputs: readonly ContactUpdate[]): Promise<UpdateOutcome> {
-    const out: UpdateOutcome = { missing: [], rejected: new Map() };
+    const out: UpdateOutcome = { missing: [], rejected: new Map(), duplicates: new Map() };
     for (const kind of ['contact', 'lead'] as const) {
       const type = TYPE[kind];
       const mine = inputs.filter((i) => i.kind === kind);
@@ -327,8 +327,18 @@ export class SalesforceContactBook implements CrmContactBook {
       mine.forEach((input, n) => {
         const r = results[n];
         if (r?.success) return;
-        if (r?.errors.some((e) => GONE.has(e.statusCode ?? ''))) out.missing.push(input.id);
-        else out.rejected.set(input.id, reasonOf(r));
+        if (r?.errors.some((e) => GONE.has(e.statusCode ?? ''))) {
+          out.missing.push(input.id);
+          return;
+        }
+        out.rejected.set(input.id, reasonOf(r));
+        // The org's duplicate rule on edit (never bypassed with allowSave): the sync holds the edit.
+        const duplicate = r?.errors.find((e) => e.statusCode === 'DUPLICATES_DETECTED');
+        if (duplicate)
+          out.duplicates!.set(
+            input.id,
+            duplicateMatches(duplicate).map((m) => m.id),
+          );
       });
     }
     return out;

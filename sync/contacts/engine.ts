@@ -23,6 +23,7 @@ import {
   type ContactAmbiguity,
   type ContactLink,
   type ContactSyncScope,
+  REJECTED_PREFIX,
 } from '../../connectors/postgres/repositories/contact-sync';
 import type { ContactSyncSummary } from '../../contracts/contact-sync';
 import { followConversions, type LeadConversion } from './conversions';
@@ -31,7 +32,15 @@ import { resolvePair } from './merge';
 import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
 import { emptyState, stateHash } from './model';
 import { PLATFORM_FIELDS, platformRecord } from './platform-side';
-import { ContactWriter, linkedContact, type GonePair, type LinkedContact, type PairWrite } from './writer';
+import {
+  ContactWriter,
+  HELD,
+  isHeld,
+  linkedContact,
+  type GonePair,
+  type LinkedContact,
+  type PairWrite,
+} from './writer';
 
 export interface ContactSyncDeps {
   db: Kysely<Database>;
@@ -135,6 +144,7 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
   const ownership = fieldOwnership(deps.config);
   const pairs: PairWrite[] = [];
   const deletedOnPlatform: ContactLink[] = [];
+  const stillHeld: ContactAmbiguity[] = [];
   const goneInCrm: GonePair[] = [];
   let unchanged = 0;
   for (const link of links) {
@@ -159,7 +169,11 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
     const samePlatform = stateHash(p.state, fields) === link.platformHash;
     const sameCrm = stateHash(crmState, fields) === link.crmHash;
     if (c && sameCrm) unchanged++;
-    if (samePlatform && sameCrm) continue;
+    if (samePlatform && sameCrm) {
+      // An edit the duplicate rule refused, neither record changed since: not sent, shown again.
+      if (isHeld(link, fields)) stillHeld.push(heldEdit(link));
+      continue;
+    }
     const r = resolvePair({
       fields,
       ownership,
@@ -176,6 +190,8 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
       ...keepUnwritable(r, crmState, book.writable(link.crmKind)),
       isNew: false,
       numbers: p.numbers,
+      crmNow: crmState,
+      syncedPlatform: link.platformState as ContactState,
     });
   }
   // A platform contact and a CRM record linked in this run: each side gets what the other has.
@@ -197,6 +213,7 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
       ...keepUnwritable(r, c.state, book.writable(c.kind)),
       isNew: true,
       numbers: [...new Set([...p.numbers, ...c.numbers])],
+      crmNow: c.state,
     };
   };
   for (const [pid, c] of match.links) pairs.push(newPair(platform.get(pid)!, c));
@@ -230,7 +247,12 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
   await writer.deletedInCrm(goneInCrm);
   const deleted = (await writer.deletedOnPlatform(deletedOnPlatform)) + goneInCrm.length;
   const ambiguities = [...match.ambiguities, ...ruled.ambiguities];
-  await replaceContactAmbiguities(db, scope, [...ambiguities, ...conversionConflicts, ...writer.rejected]);
+  await replaceContactAmbiguities(db, scope, [
+    ...ambiguities,
+    ...conversionConflicts,
+    ...writer.rejected,
+    ...stillHeld,
+  ]);
 
   const summary: ContactSyncSummary = {
     phase,
@@ -271,6 +293,16 @@ export function keepUnwritable<T extends { crmFields: ContactField[]; crm: Conta
   const crm = { ...r.crm };
   for (const f of r.crmFields) if (!writable.includes(f)) crm[f] = crmState[f];
   return { ...r, crmFields, crm };
+}
+
+/** A held edit (isHeld) as the rejected records list it, in a run that did not send it again. */
+function heldEdit(link: ContactLink): ContactAmbiguity {
+  return {
+    side: 'platform',
+    recordId: link.platformId,
+    candidates: [link.crmId],
+    reason: `${REJECTED_PREFIX}the CRM's duplicate rule refused this edit (another record has its number or e-mail); ${HELD}`,
+  };
 }
 
 /** A state with only `fields` kept (the others empty): what a side that lacks them holds. */

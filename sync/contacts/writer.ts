@@ -61,6 +61,25 @@ export interface PairWrite {
   /** Linked in this run (saved even when nothing is written). */
   isNew: boolean;
   numbers: string[];
+  /** What the CRM record holds before the writes. */
+  crmNow: ContactState;
+  /** The platform's state as last synced (none for a pair linked in this run). */
+  syncedPlatform?: ContactState;
+}
+
+/** How a held edit is told apart in the rejected records' reasons. */
+export const HELD = 'held: sent again when either record changes';
+
+/**
+ * A link holding an edit the CRM's duplicate rule refused: its platform hash is of what the platform
+ * holds now but its platform state is the last synced one (so the held fields still count as
+ * changed), and its CRM state and hash are what the CRM holds. A run that finds neither side
+ * changed sends nothing and reports it again (heldEdit); a change on either side sends it again.
+ */
+export function isHeld(link: ContactLink, fields: readonly ContactField[]): boolean {
+  return (
+    link.deletedSide === null && stateHash(link.platformState as ContactState, fields) !== link.platformHash
+  );
 }
 
 export interface WriterDeps {
@@ -119,6 +138,13 @@ export class ContactWriter {
       crmHash: stateHash(c.state, this.d.fields),
       deletedSide: null,
     };
+  }
+
+  /** The link of a pair whose CRM edit is held (isHeld). */
+  private heldLink(p: PairWrite): ContactLink {
+    const platform = { id: p.platformId, state: p.syncedPlatform ?? emptyState() };
+    const link = this.link(platform, { id: p.crmId, kind: p.kind, state: p.crmNow });
+    return { ...link, platformHash: stateHash(p.platform, this.d.fields) };
   }
 
   private async commit(
@@ -206,6 +232,7 @@ export class ContactWriter {
       const platformWrites = batch.filter((p) => p.platformFields.length > 0);
       const gone = new Set<string>();
       const refused = new Set<string>();
+      const held = new Set<string>();
       await Promise.all([
         (async () => {
           const out = await this.d.book.update(
@@ -215,7 +242,11 @@ export class ContactWriter {
           for (const id of out.rejected.keys()) refused.add(id);
           for (const p of crmWrites) {
             const reason = out.rejected.get(p.crmId);
-            if (reason !== undefined) this.reject(p.platformId, p.crmId, reason);
+            if (reason === undefined) continue;
+            const named = out.duplicates?.get(p.crmId);
+            if (named) held.add(p.crmId);
+            const matches = named && named.length > 0 ? ` (matches ${named.join(', ')})` : '';
+            this.reject(p.platformId, p.crmId, named ? `${reason}${matches}; ${HELD}` : reason);
           }
           this.counts.updatedInCrm += crmWrites.length - out.missing.length - out.rejected.size;
         })(),
@@ -232,12 +263,18 @@ export class ContactWriter {
           }
         }),
       ]);
-      // A refused CRM write keeps the link's last synced state, so the next run tries it again.
+      // A refused CRM write keeps the link's last synced state, so the next run tries it again; one
+      // the duplicate rule refused is held (the same edit would be refused until a record changes).
       const kept = batch.filter(
-        (p) => !gone.has(`crm:${p.crmId}`) && !gone.has(`platform:${p.platformId}`) && !refused.has(p.crmId),
+        (p) =>
+          !gone.has(`crm:${p.crmId}`) &&
+          !gone.has(`platform:${p.platformId}`) &&
+          (!refused.has(p.crmId) || held.has(p.crmId)),
       );
       const links = kept.map((p) =>
-        this.link({ id: p.platformId, state: p.platform }, { id: p.crmId, kind: p.kind, state: p.crm }),
+        held.has(p.crmId)
+          ? this.heldLink(p)
+          : this.link({ id: p.platformId, state: p.platform }, { id: p.crmId, kind: p.kind, state: p.crm }),
       );
       // A record deleted on one side while linked: the link remembers it; the delete policy runs next time.
       const deletedCrm = batch.filter((p) => gone.has(`crm:${p.crmId}`));

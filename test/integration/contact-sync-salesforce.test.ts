@@ -406,4 +406,51 @@ describe('contact sync with Salesforce', () => {
       fake.setSearchIndexDelay(0);
     }
   });
+
+  it("an edit the org's duplicate rule refuses is held and shown by status: not lost, not sent every run", async () => {
+    const links = await loadContactLinks(h.deps.warehouse.db, scope());
+    const ivy = (await platformAll()).find((c) => c.first_name === 'Ivy')!.id;
+    const ivySf = links.find((l) => l.platformId === String(ivy))!.crmId;
+    const annSf = links.find((l) => l.platformId === String(ann))!.crmId;
+    const entry = async () =>
+      (await collectContactSyncStatus(h.deps.warehouse.db))[0]!.ambiguities.find(
+        (a) => a.record_id === String(ivy),
+      );
+    // Ivy's e-mail becomes Ann's on the platform (with a new first name): Salesforce refuses the edit
+    // whole, since Ann's Contact has that e-mail.
+    await platform().update(ivy, { first_name: 'Ivy2', email: 'ann@example.com' });
+    const s = await run();
+    expect(s.updatedInCrm).toBe(0);
+    expect(sfById(ivySf).fields).toMatchObject({ FirstName: 'Ivy', Email: 'ivy@example.com' });
+    const refusedEdit = fake.requests
+      .filter((r) => r.method === 'PATCH' && r.path.endsWith('/composite/sobjects'))
+      .pop()!;
+    expect((refusedEdit.body as { records: Array<{ Id?: string; id?: string }> }).records).toHaveLength(1);
+    expect((await entry())?.reason).toMatch(
+      new RegExp(`^rejected by the CRM: DUPLICATES_DETECTED: .*\\(matches ${annSf}\\); held: `),
+    );
+    expect(formatContactSyncStatus(await collectContactSyncStatus(h.deps.warehouse.db))).toMatch(
+      new RegExp(`REJECTED: \\d+[\\s\\S]*platform ${ivy} → ${ivySf}: DUPLICATES_DETECTED`),
+    );
+    // The next runs send nothing for it (only the refused creates again) and still show it.
+    for (let i = 0; i < 2; i++) {
+      const before = writes();
+      const quiet = await run();
+      expect(quiet.updatedInCrm).toBe(0);
+      expect(writes() - before).toBe((await refused()) - 1);
+      expect((await entry())?.reason).toMatch(/^rejected by the CRM: .*duplicate rule.*; held: /);
+    }
+    // The platform keeps its edit meanwhile.
+    expect((await platform().get(ivy)).email).toBe('ann@example.com');
+    // A change on either record sends the held edit again: here the e-mail is fixed on the platform,
+    // and the held first name goes along.
+    await platform().update(ivy, { email: 'ivy2@example.com' });
+    const fixed = await run();
+    expect(fixed.updatedInCrm).toBe(1);
+    expect(sfById(ivySf).fields).toMatchObject({ FirstName: 'Ivy2', Email: 'ivy2@example.com' });
+    expect(await entry()).toBeUndefined();
+    const after = writes();
+    await run();
+    expect(writes() - after).toBe(await refused());
+  });
 });

@@ -254,7 +254,7 @@ describe('status', () => {
     const text = formatContactSyncStatus([row]);
     expect(text).toContain('AMBIGUOUS: 1 (nothing written for these)\n      platform 7 → 003A, 003B');
     expect(text).toContain(
-      'REJECTED: 1 (refused by the CRM; tried again next run)\n      platform 9: REQUIRED_FIELD_MISSING: Required fields are missing: [LastName]',
+      'REJECTED: 1 (refused by the CRM; tried again next run, a held edit when a record changes)\n      platform 9: REQUIRED_FIELD_MISSING: Required fields are missing: [LastName]',
     );
   });
 });
