@@ -70,8 +70,10 @@ async function main(): Promise<Record<string, unknown>> {
   const temporal = await startTemporalDevServer();
   const emulator = await startEmulator({ port: 0, seed: 3, cdrs: 1000, now: DEFAULT_NOW });
   // HubSpot: a Professional private app's limits (190 per 10 s, 5 searches/s); Salesforce: an org.
+  // Both search indexes lag a second behind writes (HubSpot's test server by default).
   const hubspot = vendor === 'hubspot' ? await startFakeHubSpot() : undefined;
-  const salesforce = vendor === 'salesforce' ? await startFakeSalesforce() : undefined;
+  const salesforce =
+    vendor === 'salesforce' ? await startFakeSalesforce({ searchIndexDelayMs: 1000 }) : undefined;
   const crm = (hubspot ?? salesforce)!;
   say(`services up (crm ${vendor})`);
 

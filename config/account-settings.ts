@@ -67,6 +67,23 @@ export function conversationsOf(config: CallsyncConfig, account: string): Conver
   return { ...overlay(config.conversations, own), screenPop };
 }
 
+/** Destinations with web pages of their own for a contact and a new contact (their connectors' contactPageUrl). */
+const DESTINATIONS_WITH_PAGES: ReadonlySet<CrmDestinationConfig['type']> = new Set(['hubspot', 'salesforce']);
+
+/**
+ * Whether a ringing call of `account` can get a screen-pop link: screen-pop is on and there is a page
+ * to link to (a link template, or a destination with pages of its own). When not, the receiver starts
+ * no screen-pop workflow (it could only answer "skipped"); an account the config does not know yet
+ * (stored at run time) gets one.
+ */
+export function screenPopLinks(config: CallsyncConfig, account: string): boolean {
+  if (!config.accounts.some((a) => a.name === account)) return true;
+  const { screenPop } = conversationsOf(config, account);
+  if (!screenPop.enabled) return false;
+  if (screenPop.contactUrl !== undefined || screenPop.createContactUrl !== undefined) return true;
+  return DESTINATIONS_WITH_PAGES.has(crmDestinationOf(config, account).type);
+}
+
 /** `account`'s contact sync settings; its field ownership is merged field by field over the global one. */
 export function contactSyncOf(config: CallsyncConfig, account: string): ContactSyncConfig {
   const own = overridesOf(config, account).contacts ?? {};

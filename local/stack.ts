@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import { mirrorReportSchedules } from '../activities/report-schedule-mirror';
+import { screenPopLinks } from '../config/account-settings';
 import { accountFromEnv, loadConfig } from '../config/load';
 import type { CallsyncConfig, CallsyncConfigInput } from '../config/schema';
 import { startEmulator, type RunningEmulator } from '../emulator';
@@ -259,6 +260,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           metricsEndpoint: observability.metricsEndpoint,
           erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
           archiveMaxAgeMs: config.archive.maxAge,
+          screenPops: (account) => screenPopLinks(config, account),
           dashboard,
         }),
       taken('webhook receiver'),

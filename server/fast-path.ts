@@ -45,8 +45,16 @@ export function startsScreenPop(webhook: WebhookEvent): boolean {
 /** How many workflow ids the fast path remembers having started (the oldest are forgotten first). */
 export const FAST_PATH_REMEMBERED = 20_000;
 
-/** The production fast path: workflow starts on the given task queue. */
-export function temporalFastPath(client: Client, taskQueue: string, logger: Logger): FastPath {
+/**
+ * The production fast path: workflow starts on the given task queue; screen-pops only for the accounts
+ * `screenPops` says can get a link (config/account-settings.ts screenPopLinks).
+ */
+export function temporalFastPath(
+  client: Client,
+  taskQueue: string,
+  logger: Logger,
+  screenPops: (account: string) => boolean = () => true,
+): FastPath {
   // Workflow ids this receiver started or is starting, each with whether it started (or already
   // had). A call rings several times (one call.ringing per agent, redeliveries): its later events
   // ask Temporal nothing, where each used to be a refused start (REJECT_DUPLICATE): a round trip,
@@ -78,7 +86,9 @@ export function temporalFastPath(client: Client, taskQueue: string, logger: Logg
     // An erased person's delivery starts nothing: a screen-pop would look them up (and cache the
     // answer), an SMS workflow would log and store it; the inbox keeps it anonymised, as relayed.
     if (suppressed) return;
+    // An account whose ringing calls can get no link (screen-pop off, nothing to link to) starts none.
     if (startsScreenPop(webhook) && webhook.kind === 'call') {
+      if (!screenPops(account)) return;
       const callId = callIdOfEvent(webhook);
       if (callId === null) return;
       const workflowId = screenPopWorkflowId(account, callId);

@@ -72,6 +72,8 @@ export interface StartServerOptions {
   dashboard?: DashboardSettings | undefined;
   /** archive.maxAge: older audio is never archived, and is left out of the archive backlog gauge. */
   archiveMaxAgeMs?: number | undefined;
+  /** Whether an account's ringing calls start screen-pops (screenPopLinks of the config); all when absent. */
+  screenPops?: ((account: string) => boolean) | undefined;
   /** Sees each committed delivery the fast path sees (bench:e2e times screen-pops from it). */
   observeFastPath?: FastPath | undefined;
 }
@@ -112,6 +114,7 @@ function fastPathOf(opts: StartServerOptions): FastPath | undefined {
       opts.temporal.client,
       opts.temporal.taskQueue,
       opts.logger.child({ module: 'fast-path' }),
+      opts.screenPops,
     );
   const observe = opts.observeFastPath;
   if (!observe) return started;

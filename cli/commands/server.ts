@@ -20,6 +20,7 @@ import { withStoredAccounts } from '../../runtime/stored-accounts';
 import { installTemporalRuntime } from './worker';
 import { serverObservability } from '../../runtime/server-observability';
 import { dashboardSettings } from '../../runtime/dashboard-settings';
+import { screenPopLinks } from '../../config/account-settings';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).optional(),
@@ -45,6 +46,8 @@ export function registerServerCommand(program: Command): void {
       const database = await resolveDatabase(fileConfig, logger);
       // Accounts stored with `callsync accounts add` too; the watch below keeps them current.
       const config = await readStoredAccounts(fileConfig, database.url, logger);
+      /** The config the receiver routes by, stored accounts included (replaced when they change). */
+      let current = config;
       const without = config.accounts.filter((a) => !a.webhookSecret).map((a) => a.name);
       if (without.length === config.accounts.length) {
         throw new Error(
@@ -78,6 +81,7 @@ export function registerServerCommand(program: Command): void {
         trustProxy: config.server.trustProxy,
         erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
         archiveMaxAgeMs: config.archive.maxAge,
+        screenPops: (account) => screenPopLinks(current, account),
       });
       logger.info({ url: server.url, metrics: server.metricsUrl, relay: opts.relay }, 'server listening');
       const watch = watchStoredAccounts(server.warehouse.db, {
@@ -85,6 +89,7 @@ export function registerServerCommand(program: Command): void {
         onError: (err) => logger.warn({ err: describeError(err) }, 'stored accounts not read; trying again'),
         onChange: async () => {
           const now = await withStoredAccounts(fileConfig, server.warehouse.db);
+          current = now;
           server.setAccounts(now.accounts);
           logger.info(
             { accounts: now.accounts.map((a) => a.name) },

@@ -3,10 +3,9 @@
 // recycle bin with queryAll (IsDeleted), numbers found with one SOSL search over the phone fields,
 // written with sObject Collections of 200 (allOrNone false: a record Salesforce refuses fails alone
 // and comes back with its reason; a create the org's duplicate rule refuses comes back with the
-// records the rule named, read back, never forced through with allowSave). Requests go through the connector's rate gate; the records and
-// their fields are in contact-records.ts.
+// records the rule named, read back, never forced through with allowSave). Requests go through the
+// connector's rate gate; the records and their fields are in contact-records.ts.
 import type { CountryCode } from 'libphonenumber-js';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import type { ContactField } from '../../config/contact-sync';
 import type { SideRecord } from '../crm/contact-model';
@@ -25,7 +24,6 @@ import {
   LEAD_FILTER,
   LINK_FIELD,
   NO_COMPANY,
-  PHONES,
   SELECT,
   TYPE,
   convertedSchema,
@@ -37,13 +35,13 @@ import {
 } from './contact-records';
 import { provisionCustomFields, type CustomFieldSpec } from './custom-fields';
 import { DESTINATION } from './errors';
-import { duplicateMatches, phoneTerms, soqlString, type DuplicateMatch } from './fields';
+import { duplicateMatches, soqlString, type DuplicateMatch } from './fields';
+import { PHONES, searchNumbers } from './phone-search';
 import type { SalesforceTransport } from './transport';
 
 /** Most records one sObject Collections request takes. */
 const COLLECTION = 200;
-/** Numbers per SOSL search and e-mails (or ids) per SOQL IN list (the query text stays far below its limits). */
-const NUMBERS_PER_SEARCH = 50;
+/** E-mails (or ids) per SOQL IN list (the query text stays far below its limits). */
 const EMAILS_PER_QUERY = 100;
 
 const queryPageSchema = z.looseObject({
@@ -65,7 +63,8 @@ function soqlDateTime(iso: string): string {
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const digits = (s: unknown) => (typeof s === 'string' ? s.replace(/\D/g, '') : '');
+const typeOf = (hit: Record<string, unknown>): SalesforcePersonType =>
+  (hit.attributes as { type?: string } | undefined)?.type === 'Lead' ? 'Lead' : 'Contact';
 
 /** Why Salesforce refused a record, as recorded in contact_ambiguities. */
 function reasonOf(r: SaveResult | undefined): string {
@@ -215,27 +214,20 @@ export class SalesforceContactBook implements CrmContactBook {
 
   async findByNumbersOrEmails(numbers: readonly string[], emails: readonly string[]): Promise<SideRecord[]> {
     const found = new Map<string, SideRecord>();
-    for (let i = 0; i < numbers.length; i += NUMBERS_PER_SEARCH) {
-      const terms = [
-        ...new Set(
-          numbers
-            .slice(i, i + NUMBERS_PER_SEARCH)
-            .flatMap((n) => phoneTerms(n, parsePhoneNumberFromString(n)?.nationalNumber ?? null)),
-        ),
-      ];
-      const sosl =
-        `FIND {${terms.join(' OR ')}} IN PHONE FIELDS RETURNING ` +
-        `Contact(${SELECT.Contact}), Lead(${SELECT.Lead} WHERE ${LEAD_FILTER})`;
-      const res = await this.t.call(() => this.t.connection.search(sosl));
-      for (const hit of res.searchRecords) {
-        const type = hit.attributes?.type === 'Lead' ? 'Lead' : 'Contact';
-        // SOSL matched any term anywhere in a phone field: keep the records holding one of the numbers.
-        const phones = PHONES[type].map((f) => digits((hit as Record<string, unknown>)[f]));
-        if (phones.some((p) => p !== '' && terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))))) {
-          const r = sideRecordOf(hit, type, this.country);
-          found.set(r.id, r);
-        }
-      }
+    const hits = await searchNumbers(
+      numbers,
+      async (find) => {
+        const sosl =
+          `FIND {${find}} IN PHONE FIELDS RETURNING ` +
+          `Contact(${SELECT.Contact}), Lead(${SELECT.Lead} WHERE ${LEAD_FILTER})`;
+        const res = await this.t.call(() => this.t.connection.search(sosl));
+        return res.searchRecords.map((r): Record<string, unknown> => ({ ...r }));
+      },
+      (hit) => PHONES[typeOf(hit)].map((f) => hit[f]),
+    );
+    for (const hit of [...hits.values()].flat()) {
+      const r = sideRecordOf(hit, typeOf(hit), this.country);
+      found.set(r.id, r);
     }
     for (let i = 0; i < emails.length; i += EMAILS_PER_QUERY) {
       const list = emails.slice(i, i + EMAILS_PER_QUERY).map(soqlString);

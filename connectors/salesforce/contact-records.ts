@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ContactField } from '../../config/contact-sync';
 import { email, number, numbersOf, text, type ContactState, type SideRecord } from '../crm/contact-model';
 import type { CustomFieldSpec } from './custom-fields';
+import { PHONES } from './phone-search';
 
 /** The custom fields the sync needs on Contact and Lead (docs/contact-sync.md "Contact sync"; callsync creates them). */
 export const LINK_FIELD = 'Callsync_Contact__c';
@@ -54,11 +55,6 @@ export const FIELD: Record<SalesforcePersonType, Partial<Record<ContactField, st
     mobile: 'MobilePhone',
     notes: 'Description',
   },
-};
-/** Every phone field, read for matching (SOSL's IN PHONE FIELDS searches the same ones). */
-export const PHONES: Record<SalesforcePersonType, string[]> = {
-  Contact: ['Phone', 'MobilePhone', 'HomePhone', 'OtherPhone', 'AssistantPhone'],
-  Lead: ['Phone', 'MobilePhone'],
 };
 export const SELECT: Record<SalesforcePersonType, string> = {
   Contact: [

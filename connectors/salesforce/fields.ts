@@ -3,6 +3,7 @@
 // goes into CallObject (Salesforce's field for a call-center call id), for callback tasks too.
 import { callLogBody, splitName, truncate } from '../crm/call-log-body';
 import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
+import { PHONES } from './phone-search';
 import { STANDARD_TASK_VALUES, taskPriority, type TaskValues } from './task-values';
 
 /** Field lengths of the Task object. */
@@ -136,18 +137,22 @@ export function userByEmailQuery(email: string): string {
 }
 
 /**
- * SOSL finding Contacts and unconverted Leads with the number in a phone field. Salesforce matches
- * phone fields on their digits, so both the international and the national digits are searched
- * (numbers are often typed in national form). Digits need no SOSL escaping.
+ * SOSL finding Contacts and unconverted Leads with one of the FIND text's tokens in a phone field
+ * (phone-search.ts builds the text), with their phones. Digits need no SOSL escaping.
  */
-export function phoneSearchSosl(e164: string, nationalNumber: string | null): string {
-  const terms = [e164.replace(/\D/g, '')];
-  if (nationalNumber && nationalNumber !== terms[0]) terms.push(nationalNumber.replace(/\D/g, ''));
+export function phoneHitsSosl(find: string): string {
   const fields = 'Id, Name, OwnerId, LastModifiedDate';
   return (
-    `FIND {${terms.join(' OR ')}} IN PHONE FIELDS RETURNING ` +
-    `Contact(${fields}), Lead(${fields} WHERE IsConverted = false)`
+    `FIND {${find}} IN PHONE FIELDS RETURNING ` +
+    `Contact(${[fields, ...PHONES.Contact].join(', ')}), ` +
+    `Lead(${[fields, ...PHONES.Lead].join(', ')} WHERE IsConverted = false)`
   );
+}
+
+/** A search hit's phone values, by its object's phone fields. */
+export function hitPhones(hit: SalesforceRecord): unknown[] {
+  const type = hit.attributes?.type === 'Lead' ? 'Lead' : 'Contact';
+  return PHONES[type].map((f) => (hit as Record<string, unknown>)[f]);
 }
 
 /** A record from a query or search result. */
@@ -225,24 +230,6 @@ export function convertedLeadsQuery(leadIds: readonly string[]): string {
 /** A WhoId that names a Lead (key prefix 00Q). */
 export function isLeadId(id: unknown): id is string {
   return typeof id === 'string' && id.startsWith('00Q');
-}
-
-/** Fields read back from a phone search, with the phones so hits can be matched to their numbers. */
-const PHONE_HIT_FIELDS = 'Id, Name, OwnerId, LastModifiedDate, Phone, MobilePhone';
-
-/** Digits Salesforce may hold for a number: the international and the national digits. */
-export function phoneTerms(e164: string, nationalNumber: string | null): string[] {
-  const terms = [e164.replace(/\D/g, '')];
-  if (nationalNumber && nationalNumber !== terms[0]) terms.push(nationalNumber.replace(/\D/g, ''));
-  return terms;
-}
-
-/** One SOSL search for several numbers (all their terms OR-ed), returning the phones to match on. */
-export function phonesSearchSosl(terms: readonly string[]): string {
-  return (
-    `FIND {${terms.join(' OR ')}} IN PHONE FIELDS RETURNING ` +
-    `Contact(${PHONE_HIT_FIELDS}), Lead(${PHONE_HIT_FIELDS} WHERE IsConverted = false)`
-  );
 }
 
 /** The Tasks carrying these keys, oldest first (the first per key is the one callsync keeps). */

@@ -3,7 +3,6 @@
 // Tasks by key (SOQL reads its own writes, so a retry finds what an earlier attempt created), and one
 // SOSL search for many numbers.
 import type { Connection } from 'jsforce';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type {
   BatchOutcome,
   CallbackTask,
@@ -20,19 +19,18 @@ import {
   callLogTaskFields,
   CONVERTED_LEAD,
   isLeadId,
-  phonesSearchSosl,
-  phoneTerms,
+  hitPhones,
+  phoneHitsSosl,
   tasksByKeysQuery,
   toCrmContact,
   type SalesforceRecord,
   type TaskFields,
 } from './fields';
+import { searchNumbers } from './phone-search';
 import type { TaskValues } from './task-values';
 
 /** Records per request callsync sends (sObject Collections take 200; SOQL IN lists stay short). */
 export const SALESFORCE_BATCH = 100;
-/** Numbers per SOSL search (two terms each; SOSL search text stays far below its length limit). */
-const NUMBERS_PER_SEARCH = 50;
 
 export interface SalesforceBatchContext {
   connection: Connection;
@@ -51,33 +49,23 @@ interface SaveResult {
   errors: { message?: string; errorCode?: string; statusCode?: string }[];
 }
 
-const digits = (s: unknown) => (typeof s === 'string' ? s.replace(/\D/g, '') : '');
-
 export class SalesforceBatch implements CrmBatchOps {
   readonly maxBatch = SALESFORCE_BATCH;
 
   constructor(private readonly ctx: SalesforceBatchContext) {}
 
   async findContactsByPhones(numbers: readonly string[]): Promise<Map<string, CrmContact[]>> {
+    const hits = await searchNumbers(
+      numbers,
+      async (find) =>
+        (await this.ctx.call(() => this.ctx.connection.search(phoneHitsSosl(find))))
+          .searchRecords as SalesforceRecord[],
+      hitPhones,
+    );
     const found = new Map<string, CrmContact[]>();
-    for (let i = 0; i < numbers.length; i += NUMBERS_PER_SEARCH) {
-      const chunk = numbers.slice(i, i + NUMBERS_PER_SEARCH).map((n) => ({
-        number: n,
-        terms: phoneTerms(n, parsePhoneNumberFromString(n)?.nationalNumber ?? null),
-      }));
-      const sosl = phonesSearchSosl([...new Set(chunk.flatMap((c) => c.terms))]);
-      const res = await this.ctx.call(() => this.ctx.connection.search(sosl));
-      const hits = res.searchRecords as (SalesforceRecord & { Phone?: string; MobilePhone?: string })[];
-      for (const { number, terms } of chunk) {
-        // Salesforce matched on any term; each number takes the hits whose phones are its own.
-        const mine = hits.filter((h) =>
-          [digits(h.Phone), digits(h.MobilePhone)].some(
-            (p) => p !== '' && terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))),
-          ),
-        );
-        const contacts = mine.map(toCrmContact).filter((c): c is CrmContact => c !== null);
-        if (contacts.length > 0) found.set(number, contacts);
-      }
+    for (const [number, mine] of hits) {
+      const contacts = mine.map(toCrmContact).filter((c): c is CrmContact => c !== null);
+      if (contacts.length > 0) found.set(number, contacts);
     }
     return found;
   }

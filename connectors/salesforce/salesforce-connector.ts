@@ -5,7 +5,6 @@
 // reads are consistent right after a write, unlike HubSpot's search).
 import type { Connection } from 'jsforce';
 import { lazyPackage } from '../../lib/lazy-package';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { TimeSource } from '../../lib/rate-limiter';
 import type {
   CallbackTask,
@@ -27,6 +26,7 @@ import type { SalesforceConfig } from './config';
 import { DESTINATION, errorCode, salesforceRateLimit, toCrmError } from './errors';
 import { sessionSource, type SessionSource, type TokenStoreFactory } from './sessions';
 import { salesforceDestinationId } from './identity';
+import { searchNumbers } from './phone-search';
 import { TASK_STATUS_QUERY, taskValuesFrom, type TaskStatusRecord, type TaskValues } from './task-values';
 import {
   callbackTaskFields,
@@ -37,7 +37,8 @@ import {
   isLeadId,
   newContactFields,
   personByIdQuery,
-  phoneSearchSosl,
+  hitPhones,
+  phoneHitsSosl,
   taskByKeyQuery,
   toCrmContact,
   userByEmailQuery,
@@ -262,11 +263,14 @@ export class SalesforceConnector implements CrmConnector {
   }
 
   async findContactsByPhone(e164: string): Promise<CrmContact[]> {
-    const national = parsePhoneNumberFromString(e164)?.nationalNumber ?? null;
-    const res = await this.call(() => this.connection.search(phoneSearchSosl(e164, national)));
-    return res.searchRecords
-      .map((r) => toCrmContact(r as SalesforceRecord))
-      .filter((c): c is CrmContact => c !== null);
+    const hits = await searchNumbers(
+      [e164],
+      async (find) =>
+        (await this.call(() => this.connection.search(phoneHitsSosl(find))))
+          .searchRecords as SalesforceRecord[],
+      hitPhones,
+    );
+    return (hits.get(e164) ?? []).map(toCrmContact).filter((c): c is CrmContact => c !== null);
   }
 
   /**

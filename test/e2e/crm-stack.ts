@@ -4,6 +4,7 @@
 import { temporalDataConverter } from '../../runtime/temporal-encryption';
 import { Client, Connection } from '@temporalio/client';
 import { silentLogger } from '../../lib/logger';
+import { screenPopLinks } from '../../config/account-settings';
 import { startServer, type RunningServer } from '../../server';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
 import { startSyncHarness, type SyncHarness } from '../integration/sync-harness';
@@ -60,6 +61,8 @@ export async function startCrmStack(
     host: '127.0.0.1',
     logger: silentLogger,
     temporal: { client: temporal, taskQueue: h.taskQueue },
+    // As `callsync server` wires it: screen-pops for the accounts whose calls can get a link.
+    screenPops: (account) => screenPopLinks(h.config, account),
   });
   const control = emulatorControl(() => h.emulator.origin);
   await control('POST', '/webhooks', {

@@ -10,10 +10,11 @@
 // As strict as Salesforce documents (each rule cites its page where it is enforced): Task Status and
 // Priority are restricted picklists whose values the org sets (renamed values, the describe's
 // picklistValues, TaskStatus records with IsClosed/IsDefault); the standard duplicate rules refuse a
-// Contact or Lead create matching an existing record, and an edit of Phone or Email matching another
-// (DUPLICATES_DETECTED, unless Sforce-Duplicate-Rule-Header allowSave=true); a converted Lead cannot be referenced
-// (CANNOT_UPDATE_CONVERTED_LEAD); and SOSL can lag behind creates (searchIndexDelayMs). SOSL's
-// phone matching is still the digits predicate below, not Salesforce's own tokenisation (unverified).
+// Contact or Lead create matching an existing record, and an edit of Phone or Email matching
+// another (DUPLICATES_DETECTED, unless Sforce-Duplicate-Rule-Header allowSave=true); a converted
+// Lead cannot be referenced (CANNOT_UPDATE_CONVERTED_LEAD); and SOSL can lag behind creates
+// (searchIndexDelayMs). SOSL matches on the search index's tokens, as documented
+// (salesforce-search.ts), at most 2,000 records.
 //
 // It enforces the org's limits as Salesforce documents them: sObject Collections take at most 200
 // records, and every API call is counted against the org's 24-hour allowance (REQUEST_LIMIT_EXCEEDED
@@ -22,6 +23,7 @@
 // Sessions: the fixed `token` always works (most tests need no login); the OAuth token endpoint
 // (salesforce-oauth.ts: JWT bearer and refresh token flows, rotation) issues sessions that expire.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { findPredicate, searchTokens, SOSL_MAX_ROWS } from './salesforce-search';
 import { FieldSetup, SetupError, type FieldSetupOptions } from './salesforce-setup';
 import { FakeSalesforceOAuth, type SalesforceOAuthSettings } from './salesforce-oauth';
 import { DailyAllowance, countLimited, newCounters, type LimitCounters } from './vendor-limits';
@@ -809,13 +811,15 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         `this fake supports FIND {…} IN PHONE FIELDS RETURNING … only: ${sosl}`,
       );
     const terms = m[1]!.split(/\s+OR\s+/i).map((t) => t.trim());
-    if (terms.some((t) => /[?&|!{}[\]()^~*:\\"'+-]/.test(t))) {
+    if (terms.some((t) => /[?&|!{}[\]()^~:\\"'+-]/.test(t))) {
       throw new SalesforceError(
         400,
         'MALFORMED_SEARCH',
         'reserved characters in the search term must be escaped',
       );
     }
+    // Matched on the search index's tokens (salesforce-search.ts), at most 2,000 records.
+    const matches = findPredicate(m[1]!);
     const searchRecords: unknown[] = [];
     for (const part of m[2]!.matchAll(/(\w+)\s*\(([^)]*)\)/g)) {
       const type = part[1]!;
@@ -825,12 +829,16 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
       const fields = fieldList!.split(',').map((f) => f.trim());
       const filter = whereFilter(where);
       for (const r of store.values()) {
+        if (!matches || searchRecords.length >= SOSL_MAX_ROWS) break;
         if (r.type !== type || r.IsDeleted || !filter(r)) continue;
         if ((createdAt.get(r.Id) ?? -Infinity) + indexDelay > Date.now()) continue; // not indexed yet
-        const phones = (PHONE_FIELDS[type] ?? []).map((f) => digits(r.fields[f])).filter(Boolean);
-        if (phones.some((p) => terms.some((t) => p === t || (t.length >= 7 && p.endsWith(t))))) {
-          searchRecords.push(project(r, fields));
-        }
+        const tokens = new Set(
+          (PHONE_FIELDS[type] ?? []).flatMap((f) => {
+            const v = r.fields[f];
+            return typeof v === 'string' ? searchTokens(v) : [];
+          }),
+        );
+        if (matches(tokens)) searchRecords.push(project(r, fields));
       }
     }
     return { searchRecords };

@@ -9,6 +9,7 @@ import {
   deletesCrmRecordsOf,
   outcomesOf,
   reportDeliveryOf,
+  screenPopLinks,
 } from '../../config/account-settings';
 import { createOutcomeActivities } from '../../activities/outcome-activities';
 import { contactSyncAccounts } from '../../runtime/contact-sync-schedule';
@@ -120,6 +121,40 @@ describe('per-account settings', () => {
       dueInMs: 2 * 3_600_000,
       autoDial: { enabled: true, timezone: 'America/New_York', start: '08:00', end: '18:00' },
     });
+  });
+
+  it('starts screen-pops only for accounts whose ringing calls can get a link', () => {
+    // acme keeps call logs in the built-in destination, which has no pages: nothing to link to.
+    expect(screenPopLinks(config, 'acme')).toBe(false);
+    expect(screenPopLinks(config, 'beta')).toBe(true); // Salesforce has its contact pages
+    const templated = parseTestConfig({
+      accounts: [
+        {
+          name: 'acme',
+          platform,
+          overrides: { conversations: { screenPop: { contactUrl: 'https://crm.example/{id}' } } },
+        },
+        {
+          name: 'beta',
+          platform,
+          crm: { type: 'salesforce', instanceUrl: 'https://b.my.salesforce.com', accessToken: 't' },
+        },
+      ],
+      conversations: { screenPop: { enabled: false } },
+    });
+    expect(screenPopLinks(templated, 'acme')).toBe(false); // off everywhere, whatever its template
+    expect(screenPopLinks(templated, 'beta')).toBe(false);
+    const on = parseTestConfig({
+      accounts: [
+        {
+          name: 'acme',
+          platform,
+          overrides: { conversations: { screenPop: { contactUrl: 'https://crm.example/{id}' } } },
+        },
+      ],
+    });
+    expect(screenPopLinks(on, 'acme')).toBe(true); // its own link template
+    expect(screenPopLinks(on, 'stored-later')).toBe(true); // an account the config does not know yet
   });
 
   it('names a bad or misspelt override', () => {
