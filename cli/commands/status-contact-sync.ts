@@ -42,7 +42,9 @@ export function formatContactSyncStatus(rows: readonly ContactSyncStatusRow[]): 
       if (ambiguous.length > SHOWN) lines.push(`      … ${ambiguous.length - SHOWN} more`);
     }
     if (rejected.length > 0) {
-      lines.push(`    REJECTED: ${rejected.length} (refused by the CRM; tried again next run)`);
+      lines.push(
+        `    REJECTED: ${rejected.length} (refused by the CRM; tried again next run, a held edit when a record changes)`,
+      );
       for (const a of rejected.slice(0, SHOWN)) {
         const target = a.candidates.length > 0 ? ` → ${a.candidates.join(', ')}` : '';
         lines.push(`      ${a.side} ${a.record_id}${target}: ${a.reason.slice(REJECTED_PREFIX.length)}`);

@@ -23,12 +23,24 @@ export interface ContactUpdate {
 export interface CreateOutcome {
   ids: Map<string, string>;
   rejected: Map<string, string>;
+  /**
+   * Creates the CRM refused because its duplicate rule matched existing records (Salesforce's
+   * DUPLICATES_DETECTED), by link key, with the records the rule named read back (Contacts first):
+   * the sync links the platform contact to one of them as if its search had found it.
+   */
+  duplicates?: Map<string, SideRecord[]>;
 }
 
 /** What an update answered: the ids that no longer exist, and why the CRM refused others (by id). */
 export interface UpdateOutcome {
   missing: string[];
   rejected: Map<string, string>;
+  /**
+   * Of the rejected, those the CRM's duplicate rule refused (Salesforce's DUPLICATES_DETECTED: the
+   * record would match another), with the ids of the records it named: the same edit is refused
+   * again until one of the records changes.
+   */
+  duplicates?: Map<string, string[]>;
 }
 
 export interface CrmContactBook {

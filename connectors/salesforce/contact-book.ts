@@ -2,8 +2,9 @@
 // queryMore (all of them, or those whose SystemModstamp moved since the cursor), deletes read from the
 // recycle bin with queryAll (IsDeleted), numbers found with one SOSL search over the phone fields,
 // written with sObject Collections of 200 (allOrNone false: a record Salesforce refuses fails alone
-// and comes back with its reason). Requests go through the connector's rate gate; the records and
-// their fields are in contact-records.ts.
+// and comes back with its reason; a create the org's duplicate rule refuses comes back with the
+// records the rule named, read back, never forced through with allowSave). Requests go through the
+// connector's rate gate; the records and their fields are in contact-records.ts.
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import type { ContactField } from '../../config/contact-sync';
@@ -34,13 +35,13 @@ import {
 } from './contact-records';
 import { provisionCustomFields, type CustomFieldSpec } from './custom-fields';
 import { DESTINATION } from './errors';
-import { soqlString } from './fields';
+import { duplicateMatches, soqlString, type DuplicateMatch } from './fields';
 import { PHONES, searchNumbers } from './phone-search';
 import type { SalesforceTransport } from './transport';
 
 /** Most records one sObject Collections request takes. */
 const COLLECTION = 200;
-/** E-mails per SOQL IN list (the query text stays far below its limits). */
+/** E-mails (or ids) per SOQL IN list (the query text stays far below its limits). */
 const EMAILS_PER_QUERY = 100;
 
 const queryPageSchema = z.looseObject({
@@ -265,16 +266,51 @@ export class SalesforceContactBook implements CrmContactBook {
       return { ...values, [LINK_FIELD]: i.linkKey };
     });
     const results = await this.save('create', type, records);
+    // Creates the org's duplicate rule refused, with the records it named. No
+    // Sforce-Duplicate-Rule-Header allowSave: the org's policy stands, the sync links the record.
+    const named = new Map<string, { matches: DuplicateMatch[]; result: SaveResult | undefined }>();
     inputs.forEach((input, n) => {
       const r = results[n];
+      const duplicate = r?.errors.find((e) => e.statusCode === 'DUPLICATES_DETECTED');
+      const matches = duplicate ? duplicateMatches(duplicate) : [];
       if (r?.success && r.id) out.ids.set(input.linkKey, r.id);
+      else if (matches.length > 0) named.set(input.linkKey, { matches, result: r });
       else out.rejected.set(input.linkKey, reasonOf(r));
     });
+    if (named.size === 0) return out;
+    const found = await this.readNamed([...named.values()].flatMap((n) => n.matches));
+    out.duplicates = new Map();
+    for (const [key, { matches, result }] of named) {
+      // Gone or converted since the rule named them: refused as it was.
+      const records = matches.flatMap((m) => found.get(m.id) ?? []);
+      if (records.length > 0) out.duplicates.set(key, records);
+      else out.rejected.set(key, reasonOf(result));
+    }
+    return out;
+  }
+
+  /** The Contacts and (unconverted) Leads a duplicate rule named, read back with SOQL by Id. */
+  private async readNamed(matches: readonly DuplicateMatch[]): Promise<Map<string, SideRecord>> {
+    const out = new Map<string, SideRecord>();
+    for (const type of ['Contact', 'Lead'] as const) {
+      const ids = [...new Set(matches.filter((m) => m.type === type).map((m) => m.id))];
+      for (let i = 0; i < ids.length; i += EMAILS_PER_QUERY) {
+        const list = ids.slice(i, i + EMAILS_PER_QUERY).map(soqlString);
+        const conditions = [`Id IN (${list.join(', ')})`, ...(type === 'Lead' ? [LEAD_FILTER] : [])];
+        const soql = `SELECT ${SELECT[type]} FROM ${type} WHERE ${conditions.join(' AND ')}`;
+        for await (const rows of this.query(soql)) {
+          for (const row of rows) {
+            const r = sideRecordOf(row, type, this.country);
+            out.set(r.id, r);
+          }
+        }
+      }
+    }
     return out;
   }
 
   async update(inputs: readonly ContactUpdate[]): Promise<UpdateOutcome> {
-    const out: UpdateOutcome = { missing: [], rejected: new Map() };
+    const out: UpdateOutcome = { missing: [], rejected: new Map(), duplicates: new Map() };
     for (const kind of ['contact', 'lead'] as const) {
       const type = TYPE[kind];
       const mine = inputs.filter((i) => i.kind === kind);
@@ -283,8 +319,18 @@ export class SalesforceContactBook implements CrmContactBook {
       mine.forEach((input, n) => {
         const r = results[n];
         if (r?.success) return;
-        if (r?.errors.some((e) => GONE.has(e.statusCode ?? ''))) out.missing.push(input.id);
-        else out.rejected.set(input.id, reasonOf(r));
+        if (r?.errors.some((e) => GONE.has(e.statusCode ?? ''))) {
+          out.missing.push(input.id);
+          return;
+        }
+        out.rejected.set(input.id, reasonOf(r));
+        // The org's duplicate rule on edit (never bypassed with allowSave): the sync holds the edit.
+        const duplicate = r?.errors.find((e) => e.statusCode === 'DUPLICATES_DETECTED');
+        if (duplicate)
+          out.duplicates!.set(
+            input.id,
+            duplicateMatches(duplicate).map((m) => m.id),
+          );
       });
     }
     return out;

@@ -23,15 +23,24 @@ import {
   type ContactAmbiguity,
   type ContactLink,
   type ContactSyncScope,
+  REJECTED_PREFIX,
 } from '../../connectors/postgres/repositories/contact-sync';
 import type { ContactSyncSummary } from '../../contracts/contact-sync';
 import { followConversions, type LeadConversion } from './conversions';
-import { matchContacts } from './match';
+import { matchContacts, matchRefused } from './match';
 import { resolvePair } from './merge';
 import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
 import { emptyState, stateHash } from './model';
 import { PLATFORM_FIELDS, platformRecord } from './platform-side';
-import { ContactWriter, linkedContact, type GonePair, type LinkedContact, type PairWrite } from './writer';
+import {
+  ContactWriter,
+  HELD,
+  isHeld,
+  linkedContact,
+  type GonePair,
+  type LinkedContact,
+  type PairWrite,
+} from './writer';
 
 export interface ContactSyncDeps {
   db: Kysely<Database>;
@@ -135,6 +144,7 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
   const ownership = fieldOwnership(deps.config);
   const pairs: PairWrite[] = [];
   const deletedOnPlatform: ContactLink[] = [];
+  const stillHeld: ContactAmbiguity[] = [];
   const goneInCrm: GonePair[] = [];
   let unchanged = 0;
   for (const link of links) {
@@ -159,7 +169,11 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
     const samePlatform = stateHash(p.state, fields) === link.platformHash;
     const sameCrm = stateHash(crmState, fields) === link.crmHash;
     if (c && sameCrm) unchanged++;
-    if (samePlatform && sameCrm) continue;
+    if (samePlatform && sameCrm) {
+      // An edit the duplicate rule refused, neither record changed since: not sent, shown again.
+      if (isHeld(link, fields)) stillHeld.push(heldEdit(link));
+      continue;
+    }
     const r = resolvePair({
       fields,
       ownership,
@@ -176,10 +190,12 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
       ...keepUnwritable(r, crmState, book.writable(link.crmKind)),
       isNew: false,
       numbers: p.numbers,
+      crmNow: crmState,
+      syncedPlatform: link.platformState as ContactState,
     });
   }
-  for (const [pid, c] of match.links) {
-    const p = platform.get(pid)!;
+  // A platform contact and a CRM record linked in this run: each side gets what the other has.
+  const newPair = (p: SideRecord, c: SideRecord): PairWrite => {
     const newer = (p.modifiedAt ?? '') > (c.modifiedAt ?? '') ? 'platform' : 'crm';
     const r = resolvePair({
       fields,
@@ -190,15 +206,17 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
       crm: c.state,
       newer,
     });
-    pairs.push({
-      platformId: pid,
+    return {
+      platformId: p.id,
       crmId: c.id,
       kind: c.kind,
       ...keepUnwritable(r, c.state, book.writable(c.kind)),
       isNew: true,
       numbers: [...new Set([...p.numbers, ...c.numbers])],
-    });
-  }
+      crmNow: c.state,
+    };
+  };
+  for (const [pid, c] of match.links) pairs.push(newPair(platform.get(pid)!, c));
   const hasKey = (r: SideRecord) => r.numbers.length > 0 || r.state.email !== null;
   const toCrm = deps.config.createInCrm
     ? unlinkedPlatform.filter((p) => !match.claimedPlatform.has(p.id) && !keyed.has(p.id) && hasKey(p))
@@ -218,34 +236,43 @@ export async function runContactSync(deps: ContactSyncDeps): Promise<ContactSync
     writer.createInCrm(toCrm.map((p) => ({ ...p, state: onlyFields(p.state, fields) }))),
     writer.createOnPlatform(toPlatform),
   ]);
-  await writer.writePairs(pairs);
+  // Creates the CRM's duplicate rule refused (the search missed the record it named, say while
+  // Salesforce's search index lags): linked to that record as a search's match would be, nothing created.
+  const taken = new Set([...linkedCrmIds, ...toPlatform.map((c) => c.id), ...writer.createdCrmIds]);
+  const ruled = matchRefused(writer.ruleMatches, taken, deps.config.matchRule);
+  const ruledPairs = [...ruled.links].map(([pid, c]) => newPair(platform.get(pid)!, c));
+  const all = total + ruledPairs.length;
+  writer.setTotal(all);
+  await writer.writePairs([...pairs, ...ruledPairs]);
   await writer.deletedInCrm(goneInCrm);
   const deleted = (await writer.deletedOnPlatform(deletedOnPlatform)) + goneInCrm.length;
+  const ambiguities = [...match.ambiguities, ...ruled.ambiguities];
   await replaceContactAmbiguities(db, scope, [
-    ...match.ambiguities,
+    ...ambiguities,
     ...conversionConflicts,
     ...writer.rejected,
+    ...stillHeld,
   ]);
 
   const summary: ContactSyncSummary = {
     phase,
     platformRead: platform.size,
     crmRead,
-    linked: match.links.size,
+    linked: match.links.size + ruled.links.size,
     createdInCrm: writer.counts.createdInCrm,
     createdOnPlatform: writer.counts.createdOnPlatform,
     updatedInCrm: writer.counts.updatedInCrm,
     updatedOnPlatform: writer.counts.updatedOnPlatform,
     unchanged,
-    ambiguous: match.ambiguities.length,
+    ambiguous: ambiguities.length,
     deleted,
   };
   await putContactSyncState(db, scope, {
     phase: 'incremental',
     crmCursor: new Date(startedAt.getTime() - CURSOR_MARGIN_MS),
     stage: 'done',
-    done: total,
-    total,
+    done: all,
+    total: all,
     counters: { ...summary, phase: phase === 'initial' ? 0 : 1 },
     runFinishedAt: now(),
   });
@@ -266,6 +293,16 @@ export function keepUnwritable<T extends { crmFields: ContactField[]; crm: Conta
   const crm = { ...r.crm };
   for (const f of r.crmFields) if (!writable.includes(f)) crm[f] = crmState[f];
   return { ...r, crmFields, crm };
+}
+
+/** A held edit (isHeld) as the rejected records list it, in a run that did not send it again. */
+function heldEdit(link: ContactLink): ContactAmbiguity {
+  return {
+    side: 'platform',
+    recordId: link.platformId,
+    candidates: [link.crmId],
+    reason: `${REJECTED_PREFIX}the CRM's duplicate rule refused this edit (another record has its number or e-mail); ${HELD}`,
+  };
 }
 
 /** A state with only `fields` kept (the others empty): what a side that lacks them holds. */

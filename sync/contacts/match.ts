@@ -6,6 +6,9 @@ import type { SideRecord } from '../../connectors/crm/contact-model';
 
 export type ContactMatchRule = 'unique' | 'most_recent';
 
+/** Why a platform contact matching only linked CRM records is left alone. */
+export const ALREADY_LINKED = 'matches CRM records already linked to other platform contacts';
+
 /** Records by each of their numbers and their e-mail. */
 export class RecordIndex {
   private readonly byKey = new Map<string, SideRecord[]>();
@@ -108,7 +111,7 @@ export function matchContacts(input: {
         side: 'platform',
         recordId: p.id,
         candidates: all.map((c) => c.id),
-        reason: 'matches CRM records already linked to other platform contacts',
+        reason: ALREADY_LINKED,
       });
       continue;
     }
@@ -143,4 +146,42 @@ export function matchContacts(input: {
     }
   }
   return result;
+}
+
+/** A platform contact whose CRM create the CRM's duplicate rule refused, and the records it named. */
+export interface RuleMatch {
+  platform: SideRecord;
+  named: readonly SideRecord[];
+}
+
+/**
+ * Platform contacts whose create the CRM's duplicate rule refused, linked to the records the rule
+ * named as matchContacts links a search's candidates: records linked already or in this run
+ * (`taken`) are not free, one free candidate links, several go through the match rule (Contacts
+ * first), and what stays undecided is an ambiguity, like a search's.
+ */
+export function matchRefused(
+  refused: readonly RuleMatch[],
+  taken: ReadonlySet<string>,
+  rule: ContactMatchRule,
+): { links: Map<string, SideRecord>; ambiguities: ContactAmbiguity[] } {
+  const links = new Map<string, SideRecord>();
+  const ambiguities: ContactAmbiguity[] = [];
+  const used = new Set(taken);
+  for (const { platform: p, named } of refused) {
+    const free = named.filter((c) => !used.has(c.id));
+    const choice = free.length > 0 ? pick(p, free, rule) : { ambiguous: ALREADY_LINKED };
+    if (choice && 'chosen' in choice) {
+      links.set(p.id, choice.chosen);
+      used.add(choice.chosen.id);
+    } else if (choice) {
+      ambiguities.push({
+        side: 'platform',
+        recordId: p.id,
+        candidates: (free.length > 0 ? free : named).map((c) => c.id),
+        reason: choice.ambiguous,
+      });
+    }
+  }
+  return { links, ambiguities };
 }

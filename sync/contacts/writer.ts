@@ -14,6 +14,7 @@ import {
   REJECTED_PREFIX,
 } from '../../connectors/postgres/repositories/contact-sync';
 import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
+import type { RuleMatch } from './match';
 import { emptyState, stateHash } from './model';
 import { DELETED_IN_CRM_LABEL, PLATFORM_FIELDS, platformBody } from './platform-side';
 
@@ -60,6 +61,25 @@ export interface PairWrite {
   /** Linked in this run (saved even when nothing is written). */
   isNew: boolean;
   numbers: string[];
+  /** What the CRM record holds before the writes. */
+  crmNow: ContactState;
+  /** The platform's state as last synced (none for a pair linked in this run). */
+  syncedPlatform?: ContactState;
+}
+
+/** How a held edit is told apart in the rejected records' reasons. */
+export const HELD = 'held: sent again when either record changes';
+
+/**
+ * A link holding an edit the CRM's duplicate rule refused: its platform hash is of what the platform
+ * holds now but its platform state is the last synced one (so the held fields still count as
+ * changed), and its CRM state and hash are what the CRM holds. A run that finds neither side
+ * changed sends nothing and reports it again (heldEdit); a change on either side sends it again.
+ */
+export function isHeld(link: ContactLink, fields: readonly ContactField[]): boolean {
+  return (
+    link.deletedSide === null && stateHash(link.platformState as ContactState, fields) !== link.platformHash
+  );
 }
 
 export interface WriterDeps {
@@ -91,6 +111,10 @@ export class ContactWriter {
   readonly counts = { createdInCrm: 0, createdOnPlatform: 0, updatedInCrm: 0, updatedOnPlatform: 0 };
   /** Platform contacts whose CRM write the CRM refused in this run, with its reason. */
   readonly rejected: ContactAmbiguity[] = [];
+  /** Platform contacts whose create the CRM's duplicate rule refused, with the records it named. */
+  readonly ruleMatches: RuleMatch[] = [];
+  /** CRM records created in this run (linked already: never a duplicate rule's match to link). */
+  readonly createdCrmIds = new Set<string>();
   private done = 0;
   private total = 0;
 
@@ -114,6 +138,13 @@ export class ContactWriter {
       crmHash: stateHash(c.state, this.d.fields),
       deletedSide: null,
     };
+  }
+
+  /** The link of a pair whose CRM edit is held (isHeld). */
+  private heldLink(p: PairWrite): ContactLink {
+    const platform = { id: p.platformId, state: p.syncedPlatform ?? emptyState() };
+    const link = this.link(platform, { id: p.crmId, kind: p.kind, state: p.crmNow });
+    return { ...link, platformHash: stateHash(p.platform, this.d.fields) };
   }
 
   private async commit(
@@ -160,7 +191,10 @@ export class ContactWriter {
         const id = out.ids.get(key);
         const refused = out.rejected.get(key);
         if (refused !== undefined) this.reject(p.id, null, refused);
+        const named = out.duplicates?.get(key);
+        if (named) this.ruleMatches.push({ platform: p, named });
         if (!id) continue;
+        this.createdCrmIds.add(id);
         links.push(this.link(p, { id, kind, state: crm }));
         numbers.push(p.numbers);
       }
@@ -198,6 +232,7 @@ export class ContactWriter {
       const platformWrites = batch.filter((p) => p.platformFields.length > 0);
       const gone = new Set<string>();
       const refused = new Set<string>();
+      const held = new Set<string>();
       await Promise.all([
         (async () => {
           const out = await this.d.book.update(
@@ -207,7 +242,11 @@ export class ContactWriter {
           for (const id of out.rejected.keys()) refused.add(id);
           for (const p of crmWrites) {
             const reason = out.rejected.get(p.crmId);
-            if (reason !== undefined) this.reject(p.platformId, p.crmId, reason);
+            if (reason === undefined) continue;
+            const named = out.duplicates?.get(p.crmId);
+            if (named) held.add(p.crmId);
+            const matches = named && named.length > 0 ? ` (matches ${named.join(', ')})` : '';
+            this.reject(p.platformId, p.crmId, named ? `${reason}${matches}; ${HELD}` : reason);
           }
           this.counts.updatedInCrm += crmWrites.length - out.missing.length - out.rejected.size;
         })(),
@@ -224,12 +263,18 @@ export class ContactWriter {
           }
         }),
       ]);
-      // A refused CRM write keeps the link's last synced state, so the next run tries it again.
+      // A refused CRM write keeps the link's last synced state, so the next run tries it again; one
+      // the duplicate rule refused is held (the same edit would be refused until a record changes).
       const kept = batch.filter(
-        (p) => !gone.has(`crm:${p.crmId}`) && !gone.has(`platform:${p.platformId}`) && !refused.has(p.crmId),
+        (p) =>
+          !gone.has(`crm:${p.crmId}`) &&
+          !gone.has(`platform:${p.platformId}`) &&
+          (!refused.has(p.crmId) || held.has(p.crmId)),
       );
       const links = kept.map((p) =>
-        this.link({ id: p.platformId, state: p.platform }, { id: p.crmId, kind: p.kind, state: p.crm }),
+        held.has(p.crmId)
+          ? this.heldLink(p)
+          : this.link({ id: p.platformId, state: p.platform }, { id: p.crmId, kind: p.kind, state: p.crm }),
       );
       // A record deleted on one side while linked: the link remembers it; the delete policy runs next time.
       const deletedCrm = batch.filter((p) => gone.has(`crm:${p.crmId}`));

@@ -10,10 +10,11 @@
 // As strict as Salesforce documents (each rule cites its page where it is enforced): Task Status and
 // Priority are restricted picklists whose values the org sets (renamed values, the describe's
 // picklistValues, TaskStatus records with IsClosed/IsDefault); the standard duplicate rules refuse a
-// Contact or Lead create matching an existing record (DUPLICATES_DETECTED, unless
-// Sforce-Duplicate-Rule-Header allowSave=true); a converted Lead cannot be referenced
-// (CANNOT_UPDATE_CONVERTED_LEAD); and SOSL can lag behind creates (searchIndexDelayMs). SOSL
-// matches on the search index's tokens, as documented (salesforce-search.ts), at most 2,000 records.
+// Contact or Lead create matching an existing record, and an edit of Phone or Email matching
+// another (DUPLICATES_DETECTED, unless Sforce-Duplicate-Rule-Header allowSave=true); a converted
+// Lead cannot be referenced (CANNOT_UPDATE_CONVERTED_LEAD); and SOSL can lag behind creates
+// (searchIndexDelayMs). SOSL matches on the search index's tokens, as documented
+// (salesforce-search.ts), at most 2,000 records.
 //
 // It enforces the org's limits as Salesforce documents them: sObject Collections take at most 200
 // records, and every API call is counted against the org's 24-hour allowance (REQUEST_LIMIT_EXCEEDED
@@ -346,8 +347,8 @@ export interface FakeSalesforceOptions extends FieldSetupOptions {
   taskPriorities?: PicklistEntry[];
   /**
    * The org's standard duplicate rules, active as in a new org (default true): a Contact or Lead
-   * create matching an existing record is refused with DUPLICATES_DETECTED unless the request sends
-   * `Sforce-Duplicate-Rule-Header: allowSave=true`.
+   * create matching an existing record, or an update of its Phone or Email matching another, is
+   * refused with DUPLICATES_DETECTED unless the request sends `Sforce-Duplicate-Rule-Header: allowSave=true`.
    */
   duplicateRules?: boolean;
   /**
@@ -652,13 +653,35 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
     record.LastModifiedDate = record.SystemModstamp = new Date().toISOString();
   }
 
-  function update(type: SObjectType, id: string, input: unknown) {
+  function update(type: SObjectType, id: string, input: unknown, allowSave = false) {
     setupCheck(() => setup.checkSetupWrite(type));
     const record = live(type, id);
     if (type === 'Lead' && record.fields.IsConverted === true)
       throw new SalesforceError(400, 'CANNOT_UPDATE_CONVERTED_LEAD', 'cannot reference converted lead');
-    Object.assign(record.fields, validate(type, input, 'update'));
+    const fields = validate(type, input, 'update');
+    checkDuplicatesOnEdit(record, fields, allowSave);
+    Object.assign(record.fields, fields);
     touch(record);
+  }
+
+  /**
+   * The same standard rules on edit: their action on update is also "Allow" with an alert
+   * (actionOnUpdate, https://developer.salesforce.com/docs/platform/api-metadata/references/meta-types/metadata-duplicaterule.html),
+   * so through the API an edit whose record then matches ANOTHER record is refused with
+   * DUPLICATES_DETECTED unless the request sends allowSave=true. A rule runs on edit only when the
+   * edit changes a field of its matching rule ("duplicate rules are only triggered when a change is
+   * detected in the fields defined in the Matching Criteria",
+   * https://help.salesforce.com/s/articleView?id=005237351&type=1): here Phone (its digits) or
+   * Email (any case), so an edit of other fields of a record that already has a duplicate is saved.
+   */
+  function checkDuplicatesOnEdit(record: FakeRecord, fields: Record<string, unknown>, allowSave: boolean) {
+    const email = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : '');
+    const changed =
+      ('Phone' in fields && digits(fields.Phone) !== digits(record.fields.Phone)) ||
+      ('Email' in fields && email(fields.Email) !== email(record.fields.Email));
+    if (!changed) return;
+    const others = [...store.values()].filter((r) => r.Id !== record.Id);
+    checkDuplicates(record.type, { ...record.fields, ...fields }, allowSave, others);
   }
 
   function destroy(id: string) {
@@ -882,7 +905,7 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
 
   app.patch(`${base}/sobjects/:type/:id`, async (req: FastifyRequest, reply: FastifyReply) => {
     const { type, id } = req.params as { type: string; id: string };
-    update(typeOf(type), id, req.body);
+    update(typeOf(type), id, req.body, allowSave(req));
     return reply.code(204).send();
   });
 
@@ -968,14 +991,11 @@ export async function startFakeSalesforce(opts: FakeSalesforceOptions = {}): Pro
         const attrs = isRecord(r.attributes) ? r.attributes : {};
         if (typeof attrs.type !== 'string')
           throw new SalesforceError(400, 'INVALID_TYPE', 'Must send a concrete entity type.');
-        update(typeOf(attrs.type), id, r);
+        update(typeOf(attrs.type), id, r, allowSave(req));
         return { id, success: true, errors: [] };
       } catch (err) {
         if (!(err instanceof SalesforceError)) throw err;
-        return {
-          success: false,
-          errors: [{ statusCode: err.errorCode, message: err.message, fields: err.fields }],
-        };
+        return { success: false, errors: [err.asRecordError()] };
       }
     });
   });

@@ -5,6 +5,7 @@
 // Salesforce refuses is recorded with its reason while the rest of its collection is saved, many
 // rounds of changes on both sides write each change once (no echo, no ping-pong), a collection whose
 // answer was lost is recovered by key without duplicates, and deletes on either side mark the other.
+// The org's standard duplicate rules are on (contact-sync-salesforce-duplicates.test.ts checks them).
 // The org starts without callsync's custom fields: the worker creates and grants them itself. A
 // linked Lead that a salesperson converts keeps its person: the link follows to the new Contact.
 import { collectContactSyncStatus, formatContactSyncStatus } from '../../cli/commands/status-contact-sync';
@@ -60,10 +61,11 @@ describe('contact sync with Salesforce', () => {
   let leeLead: string;
 
   beforeAll(async () => {
-    // The org's standard duplicate rules are off here: the emulator's generated people share numbers
-    // and e-mails, and with the rules on ~100 of them are refused with DUPLICATES_DETECTED (recorded
-    // as rejected; contact sync does not yet link a create to the record the rule names).
-    fake = await startFakeSalesforce({ queryPageSize: 50, duplicateRules: false });
+    // The org's standard duplicate rules are on, as in a new org: the emulator's generated people share
+    // numbers and e-mails, so creates for some of them are refused with DUPLICATES_DETECTED naming a
+    // Contact created (and linked) a batch before; contact sync links such a create to the record the
+    // rule names when it is free, and records an ambiguity when it is linked already, never a duplicate.
+    fake = await startFakeSalesforce({ queryPageSize: 50 });
     const annCorp = fake.seed('Account', { Name: 'Ann Corp' });
     fake.seed('Contact', {
       FirstName: 'Ann',
@@ -178,8 +180,25 @@ describe('contact sync with Salesforce', () => {
     // Solo was refused (no LastName) and recorded with Salesforce's reason; others of the batch saved.
     expect(sfByName('Solo')).toHaveLength(0);
     expect(links.find((l) => l.platformId === String(solo))).toBeUndefined();
-    const status = formatContactSyncStatus(await collectContactSyncStatus(h.deps.warehouse.db));
-    expect(status).toMatch(new RegExp(`AMBIGUOUS: 1[\\s\\S]*platform ${dan} → 003\\w+, 003\\w+`));
+    const [row] = await collectContactSyncStatus(h.deps.warehouse.db);
+    const ambiguous = row!.ambiguities.filter((a) => !a.reason.startsWith('rejected by the CRM: '));
+    expect(ambiguous.find((a) => a.record_id === String(dan))?.candidates).toEqual([
+      expect.stringMatching(/^003/),
+      expect.stringMatching(/^003/),
+    ]);
+    // Generated people sharing a number or e-mail with one created a batch before: the duplicate rule
+    // refused their create naming that Contact, linked already; recorded, nothing created or linked.
+    const linkedCrm = new Set(links.map((l) => l.crmId));
+    const others = ambiguous.filter((a) => a.record_id !== String(dan));
+    expect(others.length).toBeGreaterThan(0);
+    for (const a of others) {
+      expect(a.reason).toBe('matches CRM records already linked to other platform contacts');
+      expect(a.candidates.length).toBeGreaterThan(0);
+      expect(a.candidates.filter((id) => !linkedCrm.has(id))).toEqual([]);
+      expect(links.some((l) => l.platformId === a.record_id)).toBe(false);
+    }
+    const status = formatContactSyncStatus([row!]);
+    expect(status).toMatch(new RegExp(`AMBIGUOUS: ${ambiguous.length} `));
     expect(status).toMatch(new RegExp(`REJECTED: \\d+[\\s\\S]*platform ${solo}: REQUIRED_FIELD_MISSING`));
     // The screen-pop cache is warmed with the Lead too.
     const leeCache = await findCrmContactByPhone(h.deps.warehouse.db, cacheOf('acme'), '+442079460505');

@@ -6,7 +6,7 @@ import { REJECTED_PREFIX } from '../../connectors/postgres/repositories/contact-
 import { parseTestConfig } from '../support/test-config';
 import { crmDestinationOf, createCrmConnectors } from '../../runtime/crm';
 import { keepUnwritable } from '../../sync/contacts/engine';
-import { matchContacts } from '../../sync/contacts/match';
+import { ALREADY_LINKED, matchContacts, matchRefused } from '../../sync/contacts/match';
 import { resolvePair } from '../../sync/contacts/merge';
 import type { ContactState, SideRecord } from '../../connectors/crm/contact-model';
 import { emptyState, mergeLines } from '../../sync/contacts/model';
@@ -81,6 +81,51 @@ describe('matching', () => {
       rule: 'most_recent',
     });
     expect(r3.links.get('7')?.id).toBe('c1');
+  });
+});
+
+describe("records the CRM's duplicate rule named for a refused create", () => {
+  const p = platformRecord({ id: 8, tel: '020 7946 0707', email: 'ivy@example.com' }, 'GB');
+  const lead = (id: string): SideRecord => ({ ...crm(id, ['+442079460707']), kind: 'lead' });
+
+  it('links the one free record, a Contact before a Lead, as a search match would', () => {
+    const r = matchRefused(
+      [{ platform: p, named: [lead('00Q1'), crm('0031', ['+442079460707'])] }],
+      new Set(),
+      'unique',
+    );
+    expect(r.links.get('8')?.id).toBe('0031');
+    expect(r.ambiguities).toEqual([]);
+  });
+
+  it('records linked already (or in this run) are not free: an ambiguity, nothing linked', () => {
+    const named = [crm('0031', ['+442079460707'])];
+    const r = matchRefused([{ platform: p, named }], new Set(['0031']), 'unique');
+    expect(r.links.size).toBe(0);
+    expect(r.ambiguities).toEqual([
+      { side: 'platform', recordId: '8', candidates: ['0031'], reason: ALREADY_LINKED },
+    ]);
+    // Two refused creates naming the same record: the first links it, the second is left alone.
+    const q = platformRecord({ id: 9, tel: '020 7946 0707' }, 'GB');
+    const two = matchRefused(
+      [
+        { platform: p, named },
+        { platform: q, named },
+      ],
+      new Set(),
+      'unique',
+    );
+    expect([...two.links].map(([pid, c]) => [pid, c.id])).toEqual([['8', '0031']]);
+    expect(two.ambiguities.map((a) => a.recordId)).toEqual(['9']);
+  });
+
+  it('several Contacts go through the match rule', () => {
+    const named = [crm('0031', ['+442079460707']), crm('0032', ['+442079460707'], 'ivy@example.com')];
+    expect(matchRefused([{ platform: p, named }], new Set(), 'unique').links.get('8')?.id).toBe('0032');
+    const neither = [crm('0031', ['+442079460707']), crm('0032', ['+442079460707'])];
+    const r = matchRefused([{ platform: p, named: neither }], new Set(), 'unique');
+    expect(r.links.size).toBe(0);
+    expect(r.ambiguities[0]?.candidates).toEqual(['0031', '0032']);
   });
 });
 
@@ -209,7 +254,7 @@ describe('status', () => {
     const text = formatContactSyncStatus([row]);
     expect(text).toContain('AMBIGUOUS: 1 (nothing written for these)\n      platform 7 → 003A, 003B');
     expect(text).toContain(
-      'REJECTED: 1 (refused by the CRM; tried again next run)\n      platform 9: REQUIRED_FIELD_MISSING: Required fields are missing: [LastName]',
+      'REJECTED: 1 (refused by the CRM; tried again next run, a held edit when a record changes)\n      platform 9: REQUIRED_FIELD_MISSING: Required fields are missing: [LastName]',
     );
   });
 });
