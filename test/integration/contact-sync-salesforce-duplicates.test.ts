@@ -4,46 +4,23 @@
 // created twice nor recorded as rejected; an edit they refuse is held, listed by status at every run,
 // not sent again until a record changes, and then sent.
 import { collectContactSyncStatus, formatContactSyncStatus } from '../../cli/commands/status-contact-sync';
-import { contactSyncId, contactSyncWorkflow, type ContactSyncSummary } from '../../contracts';
 import { findCrmContactByPhone, getContactSyncState, loadContactLinks } from '../../connectors/postgres';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { eventually } from '../support/eventually';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
-import { destinationIdOf } from '../../connectors/crm/crm-connector';
+import { salesforceContactSync } from './contact-sync-salesforce-fixture';
 
 jest.setTimeout(300_000);
 
 describe("contact sync with Salesforce's duplicate rules", () => {
   let fake: FakeSalesforce;
   let h: SyncHarness;
-  const cacheOf = (account: string) => ({ account, destination: destinationIdOf(h.deps.crm(account)) });
-  const scope = () => cacheOf('acme');
-  let runs = 0;
-  const platform = () => h.deps.platform('acme').settings.contacts;
-  const run = (): Promise<ContactSyncSummary> =>
-    h.client.workflow.execute(contactSyncWorkflow, {
-      taskQueue: h.config.temporal.taskQueue,
-      workflowId: `${contactSyncId('acme')}-dup-${++runs}`,
-      args: [{ account: 'acme' }],
-    });
-  const people = () => [...fake.records('Contact'), ...fake.records('Lead')];
-  const sfByName = (first: string) => people().filter((r) => r.fields.FirstName === first);
-  const sfById = (id: string) => people().find((r) => r.Id === id)!;
-  const platformAll = async () => {
-    const all = [];
-    for await (const c of platform().list({ limit: 5000 })) all.push(c);
-    return all;
-  };
-  /** Records sent in sObject Collections creates and updates so far. */
-  const writes = () =>
-    fake.requests
-      .filter((r) => r.path.endsWith('/composite/sobjects') && (r.method === 'POST' || r.method === 'PATCH'))
-      .reduce((n, r) => n + (r.body as { records: unknown[] }).records.length, 0);
-  /** Platform contacts whose write Salesforce refused (creates are tried again each run). */
-  const refused = async () =>
-    (await collectContactSyncStatus(h.deps.warehouse.db))[0]!.ambiguities.filter((a) =>
-      a.reason.startsWith('rejected by the CRM: '),
-    ).length;
+  const { cacheOf, scope, platform, run, sfByName, sfById, platformAll, writes, refused } =
+    salesforceContactSync(
+      () => h,
+      () => fake,
+      'dup',
+    );
 
   let ann: number;
 

@@ -9,50 +9,24 @@
 // The org starts without callsync's custom fields: the worker creates and grants them itself. A
 // linked Lead that a salesperson converts keeps its person: the link follows to the new Contact.
 import { collectContactSyncStatus, formatContactSyncStatus } from '../../cli/commands/status-contact-sync';
-import { contactSyncId, contactSyncWorkflow, type ContactSyncSummary } from '../../contracts';
 import { findCrmContactByPhone, getContactSyncState, loadContactLinks } from '../../connectors/postgres';
 import { applyContactSyncSchedules } from '../../runtime/contact-sync-schedule';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { eventually } from '../support/eventually';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
-import { destinationIdOf } from '../../connectors/crm/crm-connector';
+import { salesforceContactSync } from './contact-sync-salesforce-fixture';
 
 jest.setTimeout(300_000);
 
 describe('contact sync with Salesforce', () => {
   let fake: FakeSalesforce;
   let h: SyncHarness;
-  // The account's own contact cache, at its destination (portal or org).
-  const cacheOf = (account: string) => ({ account, destination: destinationIdOf(h.deps.crm(account)) });
-  // Links and progress are kept per account and portal or org too.
-  const scope = () => cacheOf('acme');
-  let runs = 0;
-  const platform = () => h.deps.platform('acme').settings.contacts;
-  const run = (): Promise<ContactSyncSummary> =>
-    h.client.workflow.execute(contactSyncWorkflow, {
-      taskQueue: h.config.temporal.taskQueue,
-      workflowId: `${contactSyncId('acme')}-test-${++runs}`,
-      args: [{ account: 'acme' }],
-    });
-  const people = () => [...fake.records('Contact'), ...fake.records('Lead')];
-  const sfByName = (first: string) => people().filter((r) => r.fields.FirstName === first);
-  const sfById = (id: string) => people().find((r) => r.Id === id)!;
-  const platformAll = async () => {
-    const all = [];
-    for await (const c of platform().list({ limit: 5000 })) all.push(c);
-    return all;
-  };
-  /** Records sent in sObject Collections creates and updates so far. */
-  const writes = () =>
-    fake.requests
-      .filter((r) => r.path.endsWith('/composite/sobjects') && (r.method === 'POST' || r.method === 'PATCH'))
-      .reduce((n, r) => n + (r.body as { records: unknown[] }).records.length, 0);
-
-  /** Platform contacts whose create Salesforce refused (each run tries them again). */
-  const refused = async () =>
-    (await collectContactSyncStatus(h.deps.warehouse.db))[0]!.ambiguities.filter((a) =>
-      a.reason.startsWith('rejected by the CRM: '),
-    ).length;
+  const { cacheOf, scope, platform, run, sfByName, sfById, platformAll, writes, refused } =
+    salesforceContactSync(
+      () => h,
+      () => fake,
+      'test',
+    );
 
   let ann: number;
   let dan: number;
