@@ -44,3 +44,22 @@ export function toCrmError(err: unknown): CrmError {
   const retryable = RETRYABLE.has(code) || status === 408 || status === 429 || status >= 500;
   return new CrmError({ destination: DESTINATION, status, code, message, retryable });
 }
+
+/** A save result as jsforce answers it. */
+export interface SaveResultLike {
+  id?: string | undefined;
+  success: boolean;
+  errors: { message?: string; errorCode?: string; statusCode?: string }[];
+}
+
+/** The CrmError of a save Salesforce refused. */
+export function saveError(res: SaveResultLike, count = 1): CrmError {
+  const first = res.errors[0];
+  return new CrmError({
+    destination: DESTINATION,
+    status: 400,
+    code: first?.statusCode ?? first?.errorCode,
+    message: `${count} record(s) not saved: ${first?.message ?? 'unknown error'}`,
+    retryable: false,
+  });
+}

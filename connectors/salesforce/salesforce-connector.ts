@@ -20,47 +20,32 @@ import type { CountryCode } from 'libphonenumber-js';
 import { SalesforceContactBook } from './contact-book';
 import type { SalesforcePersonType } from './contact-records';
 import { SalesforceBatch } from './salesforce-batch';
+import { SalesforcePeople } from './people';
 import { SalesforceOutcomes } from './outcomes';
 import { messageTaskFields } from './messages';
 import type { SalesforceConfig } from './config';
-import { DESTINATION, errorCode, salesforceRateLimit, toCrmError } from './errors';
+import {
+  DESTINATION,
+  errorCode,
+  saveError,
+  salesforceRateLimit,
+  toCrmError,
+  type SaveResultLike,
+} from './errors';
 import { sessionSource, type SessionSource, type TokenStoreFactory } from './sessions';
 import { salesforceDestinationId } from './identity';
-import { searchNumbers } from './phone-search';
-import { TASK_STATUS_QUERY, taskValuesFrom, type TaskStatusRecord, type TaskValues } from './task-values';
+import { TaskSetup } from './task-setup';
+import type { TaskValues } from './task-values';
 import {
   callbackTaskFields,
   callLogTaskFields,
   CONVERTED_LEAD,
   convertedLeadsQuery,
-  duplicateMatches,
   isLeadId,
-  newContactFields,
-  personByIdQuery,
-  hitPhones,
-  phoneHitsSosl,
   taskByKeyQuery,
-  toCrmContact,
   userByEmailQuery,
-  type SalesforceRecord,
   type TaskFields,
 } from './fields';
-
-/** Task fields callsync writes: created only (TaskSubtype), or created and updated. */
-const TASK_FIELDS_WRITTEN: Record<string, 'create' | 'update'> = {
-  Subject: 'update',
-  Description: 'update',
-  Status: 'update',
-  Priority: 'update',
-  ActivityDate: 'update',
-  TaskSubtype: 'create',
-  CallType: 'update',
-  CallDurationInSeconds: 'update',
-  CallDisposition: 'update',
-  CallObject: 'update',
-  WhoId: 'update',
-  OwnerId: 'update',
-};
 
 /** Session renewals one request may go through (each after a 401 INVALID_SESSION_ID). */
 const MAX_SESSION_RENEWALS = 2;
@@ -78,12 +63,6 @@ export interface SalesforceConnectorOptions {
   onTokenRefreshFailed?: () => void;
 }
 
-interface SaveResultLike {
-  id?: string | undefined;
-  success: boolean;
-  errors: { message?: string; errorCode?: string; statusCode?: string }[];
-}
-
 const jsforce = lazyPackage<typeof import('jsforce')>('jsforce');
 
 export class SalesforceConnector implements CrmConnector {
@@ -95,10 +74,10 @@ export class SalesforceConnector implements CrmConnector {
   private readonly gate: RateGate;
   private readonly owners = new Map<string, Promise<string | null>>();
   readonly batch: SalesforceBatch;
+  private readonly people: SalesforcePeople;
   private outcomeSource: SalesforceOutcomes | undefined;
   private readonly session: SessionSource;
-  private taskDescribe: ReturnType<Connection['describe']> | undefined;
-  private taskValuesRead: Promise<TaskValues> | undefined;
+  private readonly taskSetup: TaskSetup;
 
   constructor(
     private readonly config: SalesforceConfig,
@@ -125,6 +104,12 @@ export class SalesforceConnector implements CrmConnector {
       ...(opts.limiters
         ? { limiter: opts.limiters.bucket(`${scope} requests`, config.requestsPerSecond, burst) }
         : {}),
+    });
+    this.taskSetup = new TaskSetup({ connection: this.connection, call: (send) => this.call(send) });
+    this.people = new SalesforcePeople({
+      connection: this.connection,
+      call: (send) => this.call(send),
+      instanceUrl: config.instanceUrl,
     });
     this.batch = new SalesforceBatch({
       connection: this.connection,
@@ -193,57 +178,16 @@ export class SalesforceConnector implements CrmConnector {
   }
 
   /**
-   * Checks that this user may write every Task field callsync sets (Field-Level Security hides or
-   * locks fields per profile, and a hidden CallObject would fail every call log). Reads the Task
-   * describe once; throws a non-retryable CrmError naming the fields to grant Edit access to.
+   * Checks that this user may write every Task field callsync sets (task-setup.ts): a non-retryable
+   * CrmError names the fields to grant Edit access to.
    */
-  async prepare(): Promise<void> {
-    const describe = await this.describeTask();
-    const fields = new Map(describe.fields.map((f) => [f.name, f]));
-    const missing: string[] = [];
-    for (const [name, need] of Object.entries(TASK_FIELDS_WRITTEN)) {
-      const f = fields.get(name);
-      if (!f || !f.createable || (need === 'update' && !f.updateable)) missing.push(`Task.${name}`);
-    }
-    if (missing.length > 0) {
-      throw new CrmError({
-        destination: DESTINATION,
-        status: 403,
-        code: 'INSUFFICIENT_ACCESS',
-        message:
-          `this user cannot write ${missing.join(', ')}: give the integration user's profile or a ` +
-          'permission set Edit access to these fields (Field-Level Security)',
-        retryable: false,
-      });
-    }
+  prepare(): Promise<void> {
+    return this.taskSetup.checkAccess();
   }
 
-  /** The Task describe, read once (a failed read is read again next time). */
-  private describeTask(): ReturnType<Connection['describe']> {
-    this.taskDescribe ??= this.call(() => this.connection.sobject('Task').describe());
-    this.taskDescribe.catch(() => (this.taskDescribe = undefined));
-    return this.taskDescribe;
-  }
-
-  /**
-   * The org's Task Status and Priority values to write (task-values.ts): the describe's picklists and
-   * the TaskStatus records, read once per connector (one org) and kept.
-   */
+  /** The org's Task Status and Priority values to write, read once per connector (task-setup.ts). */
   taskValues(): Promise<TaskValues> {
-    if (!this.taskValuesRead) {
-      const read = (async () => {
-        const describe = await this.describeTask();
-        const statuses = await this.call(
-          async () => await this.connection.query<TaskStatusRecord>(TASK_STATUS_QUERY),
-        );
-        return taskValuesFrom(describe, statuses.records);
-      })();
-      this.taskValuesRead = read;
-      read.catch(() => {
-        if (this.taskValuesRead === read) this.taskValuesRead = undefined;
-      });
-    }
-    return this.taskValuesRead;
+    return this.taskSetup.values();
   }
 
   /** The Salesforce user id of an e-mail (cached; null when there is no active user). */
@@ -262,69 +206,20 @@ export class SalesforceConnector implements CrmConnector {
     return pending;
   }
 
-  async findContactsByPhone(e164: string): Promise<CrmContact[]> {
-    const hits = await searchNumbers(
-      [e164],
-      async (find) =>
-        (await this.call(() => this.connection.search(phoneHitsSosl(find))))
-          .searchRecords as SalesforceRecord[],
-      hitPhones,
-    );
-    return (hits.get(e164) ?? []).map(toCrmContact).filter((c): c is CrmContact => c !== null);
+  findContactsByPhone(e164: string): Promise<CrmContact[]> {
+    return this.people.findByPhone(e164);
   }
 
-  /**
-   * A Contact for an unknown caller. Where the org's duplicate rule finds the caller already
-   * (DUPLICATES_DETECTED: the same number or e-mail on a Contact or Lead the phone search missed),
-   * that record is the caller: it is read back and returned, and no duplicate is saved (callsync
-   * never sends `Sforce-Duplicate-Rule-Header: allowSave=true`).
-   */
-  async createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
-    const fields = newContactFields(input);
-    const res = await this.call(async () => {
-      try {
-        return await this.connection.sobject('Contact').create(fields);
-      } catch (err) {
-        if (errorCode(err) !== 'DUPLICATES_DETECTED') throw err;
-        const matches = duplicateMatches((err as { data?: unknown }).data);
-        if (matches.length === 0) throw err;
-        return { duplicates: matches };
-      }
-    });
-    if ('duplicates' in res) {
-      for (const match of res.duplicates) {
-        const found = await this.call(async () => await this.connection.query(personByIdQuery(match)));
-        const contact = found.records.map((r) => toCrmContact(r as SalesforceRecord)).find((c) => c !== null);
-        if (contact) return contact;
-      }
-      throw new CrmError({
-        destination: DESTINATION,
-        status: 400,
-        code: 'DUPLICATES_DETECTED',
-        message: 'the duplicate rule named records that cannot be read',
-        retryable: true,
-      });
-    }
-    if (!res.success || !res.id) throw saveError(res);
-    const name = input.name?.trim() || null;
-    return { crmId: res.id, kind: 'contact', name, ownerId: null, updatedAt: new Date().toISOString() };
+  createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
+    return this.people.createContact(input);
   }
 
-  /** The record page in Lightning Experience. */
   contactPageUrl(contact: CrmContact): Promise<string> {
-    const type = contact.kind === 'lead' ? 'Lead' : 'Contact';
-    return Promise.resolve(`${this.uiBase()}/lightning/r/${type}/${encodeURIComponent(contact.crmId)}/view`);
+    return Promise.resolve(this.people.pageUrl(contact));
   }
 
-  /** Lightning's new-Contact form with the phone filled in (defaultFieldValues). */
   newContactPageUrl(e164: string): Promise<string> {
-    return Promise.resolve(
-      `${this.uiBase()}/lightning/o/Contact/new?defaultFieldValues=${encodeURIComponent(`Phone=${e164}`)}`,
-    );
-  }
-
-  private uiBase(): string {
-    return this.config.instanceUrl.replace(/\/$/, '');
+    return Promise.resolve(this.people.newContactUrl(e164));
   }
 
   private async create(type: string, fields: TaskFields): Promise<string> {
@@ -477,15 +372,4 @@ export class SalesforceConnector implements CrmConnector {
       callbackTaskFields(task, 'update', { ownerId }, this.config.taskPriority, await this.taskValues()),
     );
   }
-}
-
-function saveError(res: SaveResultLike, count = 1): CrmError {
-  const first = res.errors[0];
-  return new CrmError({
-    destination: DESTINATION,
-    status: 400,
-    code: first?.statusCode ?? first?.errorCode,
-    message: `${count} record(s) not saved: ${first?.message ?? 'unknown error'}`,
-    retryable: false,
-  });
 }
