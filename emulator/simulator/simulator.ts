@@ -287,22 +287,17 @@ export class CallSimulator {
   }
 
   /**
-   * Whether calls created through POST /calls are played now. The real platform rings, connects and ends
-   * a call the CTI connector or the CLI places whether or not anyone simulates traffic, so `true` plays
-   * them always: at the simulator's speed while traffic runs, in real time while it is stopped. `'always'`
-   * plays them at the simulator's speed even while stopped; false never.
+   * The speed a call placed through POST /calls plays at. The real platform rings, connects and ends a
+   * call the CTI connector or the CLI places whether or not anyone simulates traffic, so
+   * `drive_api_calls: true` plays them at the simulator's speed while traffic runs and in real time
+   * while it is stopped; `'always'` at the simulator's speed even while stopped; false never.
    */
-  private drivesApiCalls(): boolean {
-    return this.config.drive_api_calls !== false;
-  }
-
-  /** The speed a call placed through the API plays at now. */
   private apiCallSpeed(): number {
     return this.running || this.config.drive_api_calls === 'always' ? this.config.speed : 1;
   }
 
   private onStoreChange(store: EmulatorStore, e: ChangeEvent): void {
-    if (this.ownWrite || e.table !== 'calls' || !this.drivesApiCalls()) return;
+    if (this.ownWrite || e.table !== 'calls' || this.config.drive_api_calls === false) return;
     const id = Number(e.row.id);
     if (e.op === 'insert' && !this.player.has(id)) {
       // Not inside the store's own write: play it from the next turn of the event loop.
