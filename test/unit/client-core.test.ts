@@ -14,6 +14,7 @@ import {
   UnauthorizedError,
 } from '../../connectors/platform';
 import { API_KEY, basic, json, single, testClient } from './client-fakes';
+import { eventually } from '../support/eventually';
 
 const cdr = { id: 7, calldate: '2026-10-01 10:00:00', type: 'O', billsec: 30 };
 
@@ -107,6 +108,21 @@ describe('platform core: requests', () => {
     expect(file.contentLength).toBe(12);
     expect(await text(file.body)).toBe('ID3-fake-mp3');
     expect(seen[0]!.path).toBe('/monitors/11.mp3');
+  });
+
+  it('keeps a download that fails before anyone reads it as errored, never an unhandled error event', async () => {
+    // Found by the call-centre simulation: a worker shutting down cancels the audio download of an
+    // activity still looking up the archive, and the body's 'error' event, with nobody listening yet,
+    // was an uncaught exception.
+    let fail: (e: Error) => void = () => {};
+    const stream = new ReadableStream<Uint8Array>({ start: (c) => void (fail = (e) => c.error(e)) });
+    const { client } = testClient(() => new Response(stream, { status: 200 }));
+    const file = await client.history.monitors.mp3(12);
+    fail(new Error('WORKER_SHUTDOWN'));
+    await eventually(async () => (file.body.destroyed ? true : undefined), 'the body destroyed', 5_000);
+    expect((file.body.errored as Error | null)?.message).toBe('WORKER_SHUTDOWN');
+    // Whoever reads it later gets the failure.
+    await expect(text(file.body)).rejects.toThrow('WORKER_SHUTDOWN');
   });
 
   it('unwraps the single envelope and throws a SchemaError with the raw body when the record is wrong', async () => {

@@ -378,6 +378,8 @@ function binaryResponse(res: Response): BinaryResponse {
   const contentType = res.headers.get('content-type') ?? 'application/octet-stream';
   const lengthHeader = res.headers.get('content-length');
   const body = res.body ? Readable.fromWeb(res.body) : Readable.from([]);
+  // Failing before anyone reads it (cancelled at worker shutdown), it stays `errored`: no uncaught 'error'.
+  body.on('error', () => {});
   const out: BinaryResponse = { contentType, body };
   if (lengthHeader !== null && /^\d+$/.test(lengthHeader)) out.contentLength = Number(lengthHeader);
   return out;
