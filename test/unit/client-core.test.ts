@@ -120,7 +120,7 @@ describe('platform core: requests', () => {
     const file = await client.history.monitors.mp3(12);
     fail(new Error('WORKER_SHUTDOWN'));
     await eventually(async () => (file.body.destroyed ? true : undefined), 'the body destroyed', 5_000);
-    expect((file.body.errored)?.message).toBe('WORKER_SHUTDOWN');
+    expect(file.body.errored?.message).toBe('WORKER_SHUTDOWN');
     // Whoever reads it later gets the failure.
     await expect(text(file.body)).rejects.toThrow('WORKER_SHUTDOWN');
   });
