@@ -394,13 +394,13 @@ describe('call lifecycle', () => {
     return stored.signal;
   };
   /** Signals `events` one by one to the call's workflow, starting it with a short history limit. */
-  const signalShort = (callId: number, events: CallEventSignal[]) =>
+  const signalShort = (callId: number, events: CallEventSignal[], historyLimit = 30) =>
     Promise.all(
       events.map((e) =>
         h.client.workflow.signalWithStart(callLifecycleWorkflow, {
           workflowId: callWorkflowId('acme', callId),
           taskQueue: h.taskQueue,
-          args: [{ account: 'acme', callId, historyLimit: 30 }],
+          args: [{ account: 'acme', callId, historyLimit }],
           signal: callEventSignal,
           signalArgs: [e],
         }),
@@ -411,12 +411,13 @@ describe('call lifecycle', () => {
     const { callId } = makeCall(contact.tel, 'connected');
     const body = (i: number, name: string) => webhookBody(callId, `${callId}-many-${i}`, i, name);
     const bodies = Array.from({ length: 300 }, (_, i) => body(i, i % 2 === 0 ? 'call.hold' : 'call.unhold'));
-    // The call starts with a short history limit; the rest comes the production way: the receiver's
-    // inbox, then the relay's signals (five events a batch, two batches side by side), so that signals
-    // arrive while runs hand over.
+    // The call starts with a short history limit (60 events: a few runs, each of them a hand-over;
+    // 30 made ~40 of them, too slow for a loaded CI machine); the rest comes the production way: the
+    // receiver's inbox, then the relay's signals (five events a batch, two batches side by side), so
+    // that signals arrive while runs hand over.
     const inbox = new InboxWriter(h.deps.warehouse.pool);
     await storeWebhook(inbox, 'acme', bodies[0]!);
-    await signalShort(callId, [signalOf(bodies[0]!)]);
+    await signalShort(callId, [signalOf(bodies[0]!)], 60);
     const relay = new Relay({
       pool: h.deps.warehouse.pool,
       signal: temporalSignaller(h.client, h.taskQueue),
@@ -444,13 +445,13 @@ describe('call lifecycle', () => {
           return st.events === 300 && st.continuedRuns >= 2 ? st : undefined;
         },
         'every event taken in, over several runs',
-        60_000,
+        150_000,
         story,
       );
       expect(live.ended).toBe(false);
       // Redeliveries after the hand-over (a relay that signalled but died before marking its rows
       // done sends them again) are still recognised.
-      await signalShort(callId, bodies.slice(0, 20).map(signalOf));
+      await signalShort(callId, bodies.slice(0, 20).map(signalOf), 60);
       await storeWebhook(inbox, 'acme', webhookBody(callId, `${callId}-9`, 9, 'call.hangup'));
       relay.wake();
       const logged = await eventually(
