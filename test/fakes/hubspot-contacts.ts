@@ -130,7 +130,10 @@ export function registerContactRoutes(app: FastifyInstance, ctx: ContactRouteCon
     const limit = q.limit === undefined ? 10 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
       throw ctx.error(400, 'VALIDATION_ERROR', 'limit must be 1 to 100');
-    const all = [...ctx.store.get(type)!.values()].sort((a, b) => Number(a.id) - Number(b.id));
+    // In id order: the store holds objects in creation order, ids ascending (sorted only if not).
+    const all = [...ctx.store.get(type)!.values()];
+    if (all.some((o, i) => i > 0 && Number(o.id) < Number(all[i - 1]!.id)))
+      all.sort((a, b) => Number(a.id) - Number(b.id));
     const after = q.after === undefined ? 0 : Number(q.after);
     const start = all.findIndex((o) => Number(o.id) > after);
     const page = start < 0 ? [] : all.slice(start, start + limit);

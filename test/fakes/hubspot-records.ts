@@ -255,9 +255,11 @@ export function registerRecordRoutes(
       if (!isRecord(input) || typeof input.id !== 'string')
         throw new HubSpotError(400, 'VALIDATION_ERROR', 'inputs[].id is required');
       const id = input.id;
-      const hit = [...store.get(type)!.values()].find((o) =>
-        idProperty === undefined ? o.id === id : o.properties[idProperty] === id,
-      );
+      const objects = store.get(type)!;
+      const hit =
+        idProperty === undefined
+          ? objects.get(id)
+          : [...objects.values()].find((o) => o.properties[idProperty] === id);
       if (hit) results.push(view(hit, props));
       else missing.push(id);
     }
