@@ -427,8 +427,20 @@ describe('call lifecycle', () => {
     });
     relay.start();
     const handle = h.client.workflow.getHandle(callWorkflowId('acme', callId));
+    // What the call's state and its timeline say, so a failure tells lost events from slow hand-overs.
+    const facts = async () => {
+      const st = await handle.query(callStateQuery).catch((err: unknown) => String(err));
+      const saved = await sql<{ n: number }>`
+        select count(*)::int as n from call_events where account = 'acme' and call_id = ${callId}`.execute(
+        h.deps.warehouse.db,
+      );
+      const inbox = await sql<{ status: string; n: number }>`
+        select status, count(*)::int as n from webhook_inbox where account = 'acme' and call_id = ${callId}
+         group by status`.execute(h.deps.warehouse.db);
+      return `state ${JSON.stringify(st)}; timeline ${saved.rows[0]?.n}; inbox ${JSON.stringify(inbox.rows)}`;
+    };
     const story = async () =>
-      `${await workflowStory(handle)}\n${await chainStory(
+      `${await facts()}\n${await workflowStory(handle)}\n${await chainStory(
         h.client,
         handle.workflowId,
         payloadCodecFromConfig(h.config.temporal),
