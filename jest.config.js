@@ -25,7 +25,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'services',
-      testMatch: ['<rootDir>/test/{contract,integration,e2e}/**/*.test.ts'],
+      testMatch: ['<rootDir>/test/{contract,conformance,integration,e2e}/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
