@@ -170,6 +170,11 @@ export interface CrmConnector {
   contactPageUrl?(contact: CrmContact): Promise<string>;
   /** The CRM's page where an agent creates a contact, with the number filled in where the CRM allows. */
   newContactPageUrl?(e164: string): Promise<string>;
+  /**
+   * The call log's page in the CRM's web UI (the dashboard's call page links to it); absent where the
+   * CRM has no UI. Built from ids alone, with no request.
+   */
+  callLogPageUrl?(crmId: string): string;
   /** The call log carrying `key`, if one exists (recovers a create whose mapping was not recorded). */
   findCallLog(key: string): Promise<string | null>;
   createCallLog(log: CallLog): Promise<string>;
