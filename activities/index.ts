@@ -1,3 +1,4 @@
+import { createAccountSyncActivities } from './account-sync-activities';
 import { createAudioActivities } from './audio-activities';
 import { createCallActivities } from './call-activities';
 import { createCallbackActivities } from './callback-activities';
@@ -28,16 +29,20 @@ export type { ActivityDeps } from './deps';
 export function createActivities(deps: ActivityDeps) {
   // Call logs and callback tasks share the CRM's caches and this worker's batches.
   const callCrm = createCallCrm(deps);
+  const sync = createSyncActivities(deps);
+  const audio = createAudioActivities(deps);
+  const reports = createReportActivities(deps);
   return withFailureMappingAll({
-    ...createSyncActivities(deps),
-    ...createAudioActivities(deps),
+    ...sync,
+    ...audio,
+    ...createAccountSyncActivities(sync, audio, reports),
     ...createCallActivities(deps, callCrm),
     ...createCallbackActivities(deps, callCrm),
     ...createCallCatchUpActivities(deps),
     ...createCallRetryActivities(deps),
     ...createDialActivities(deps),
     ...createWebhookActivities(deps),
-    ...createReportActivities(deps),
+    ...reports,
     ...createReportDeliveryActivities(deps),
     ...createTranscriptionActivities(deps),
     ...createErasureActivities(deps),

@@ -14,10 +14,10 @@ import { callbackWorkflowId } from '../contracts/callback';
 import { smsReceivedWorkflowId } from '../contracts/conversations';
 import { screenPopWorkflowId } from '../contracts/screen-pop';
 import { workflowIdKey } from '../lib/encryption-keys';
-import { desiredSchedules, scheduleId } from '../runtime/schedules';
 import {
   ACTION_RULES,
   add,
+  countHistory,
   mergeCounts,
   sumActions,
   type ActionCounts,
@@ -27,7 +27,7 @@ import { installHeartbeatMeter } from './cost/heartbeats';
 import { waitForCallsToEnd } from './simulation/run-seed';
 import { chains, readRuns, type Chain } from './cost/histories';
 import { planMix, playMix, type PlacedCall } from './cost/mix';
-import { projectCallback, projectCallWorkflow } from './cost/projection';
+import { eventMs, projectCallback, projectCallWorkflow } from './cost/projection';
 import {
   platformNumbers,
   startSeedStack,
@@ -89,14 +89,6 @@ async function settle(stack: SeedStack, types: readonly string[], deadline: numb
   }
 }
 
-/** Schedule executions each schedule skipped so far because the previous one still ran. */
-async function skippedOverlaps(stack: SeedStack): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const d of desiredSchedules(stack.config))
-    out[d.id] = (await stack.client.schedule.getHandle(d.id).describe()).info.numActionsSkippedOverlap;
-  return out;
-}
-
 async function main(): Promise<void> {
   const meter = await installHeartbeatMeter();
   const shared = await startSharedServices(say);
@@ -154,12 +146,10 @@ async function report(
   await sleep(2 * wholeSeconds(Math.max(2_000, HOUR / 12)));
   const idleStart = Date.now();
   const hbIdleStart = await meter.read();
-  const skippedAtIdleStart = await skippedOverlaps(stack);
   say(`idle for ${idleHours} simulated hours`);
   await sleep(idleHours * HOUR);
   const idleEnd = Date.now();
   const hbIdleEnd = await meter.read();
-  const skippedAtIdleEnd = await skippedOverlaps(stack);
   const followTypes = ['callLifecycle', 'callback', 'screenPop', 'smsReceived'];
   const stillOpen = await settle(stack, followTypes, Date.now() + settleSeconds * 1000);
   say(`${stillOpen} call, callback and SMS workflows still open (their remaining schedule is projected)`);
@@ -217,9 +207,27 @@ async function report(
   const missed = tallyOf(ownedBy(['missed']));
   const voicemail = tallyOf(ownedBy(['voicemail']));
   const sms = tallyOf(ownedBy(['sms']));
-  const mixBackground = tallyOf(background.filter((c) => c.startMs >= trafficStart && c.startMs < idleStart));
-  const idleChains = background.filter((c) => c.startMs >= idleStart && c.startMs < idleEnd);
-  const idle = tallyOf(idleChains);
+  // The background (the account's sync loop, and schedules' workflows) by what happened when: the
+  // events of each window, wherever their runs began (a loop runs through both windows).
+  const windowTally = (from: number, to: number): Tally => {
+    const t = emptyTally();
+    for (const c of background)
+      for (const r of c.runs) {
+        const inWindow = r.events.filter((e) => {
+          const at = eventMs(e.eventTime);
+          return at >= from && at < to;
+        });
+        if (inWindow.length === 0) continue;
+        const count = countHistory(inWindow);
+        mergeCounts(t.actions, count.actions);
+        t.events += count.events;
+        t.workflowTasks += count.workflowTasks;
+        t.byType[c.type] = (t.byType[c.type] ?? 0) + count.total;
+      }
+    return t;
+  };
+  const mixBackground = windowTally(trafficStart, idleStart);
+  const idle = windowTally(idleStart, idleEnd);
 
   const heartbeats = { mix: hbIdleStart - hbTraffic, idle: hbIdleEnd - hbIdleStart };
   const calls = { connected: 0, missed: 0, voicemail: 0 };
@@ -243,56 +251,9 @@ async function report(
   add(idle.actions, 'activity_heartbeat', heartbeats.idle);
   const per = (t: Tally, n: number): number => (n > 0 ? round(sumActions(t.actions) / n) : 0);
   const idleActions = sumActions(idle.actions);
-  // The idle account-day: each stream's schedule runs every interval whatever the traffic, so a day
-  // is its executions (24 h / interval) times what one costs, measured on the idle period's closed
-  // executions, plus the heartbeats an execution sends on average. Counting the idle period's
-  // executions and scaling them to 24 h gives fewer: compressed intervals of a few real seconds are
-  // shorter than a run, and the schedule skips the overlaps (reported in the JSON).
-  const intervals = new Map(desiredSchedules(stack.config).map((d) => [d.stream, d.intervalMs]));
-  const streams: Record<
-    string,
-    { executions: number; closed: number; closed_actions: number; skipped_overlap: number; per_day: number }
-  > = {};
-  let executions = 0;
-  let unscheduledActions = 0;
-  for (const c of idleChains) {
-    const actions = c.runs.reduce((a, r) => a + r.count.total, 0);
-    if (!c.runs[0]!.count.scheduled) {
-      unscheduledActions += actions;
-      continue;
-    }
-    const stream = /^sync-[^-]+-(.+?)-\d{4}-\d\d-\d\dT/.exec(c.workflowId)?.[1] ?? c.workflowId;
-    const s = (streams[stream] ??= {
-      executions: 0,
-      closed: 0,
-      closed_actions: 0,
-      skipped_overlap: 0,
-      per_day: 0,
-    });
-    executions++;
-    s.executions++;
-    if (!c.open) {
-      s.closed++;
-      s.closed_actions += actions;
-    }
-  }
-  const heartbeatsPerExecution = executions > 0 ? heartbeats.idle / executions : 0;
-  let idleDay = (unscheduledActions * 24) / idleHours;
-  const perExecution: Record<string, number> = {};
-  for (const [stream, st] of Object.entries(streams)) {
-    const interval = intervals.get(stream);
-    st.skipped_overlap =
-      (skippedAtIdleEnd[scheduleId(ACCOUNT, stream)] ?? 0) -
-      (skippedAtIdleStart[scheduleId(ACCOUNT, stream)] ?? 0);
-    st.per_day = interval ? Math.round((24 * HOUR) / interval) : 0;
-    perExecution[stream] = round(st.closed > 0 ? st.closed_actions / st.closed + heartbeatsPerExecution : 0);
-    idleDay += perExecution[stream] * st.per_day;
-  }
-  const schedules: Record<string, { actions_taken: number; skipped_overlap: number }> = {};
-  for (const d of desiredSchedules(stack.config)) {
-    const info = (await stack.client.schedule.getHandle(d.id).describe()).info;
-    schedules[d.id] = { actions_taken: info.numActionsTaken, skipped_overlap: info.numActionsSkippedOverlap };
-  }
+  // The idle account-day: what the idle period's background did (the sync loop's turns, any
+  // schedule's executions), and the heartbeats that reached the server, scaled to 24 hours.
+  const idleDay = (idleActions * 24) / idleHours;
   const byRule = (a: ActionCounts) =>
     Object.fromEntries(
       (Object.keys(ACTION_RULES) as RuleId[]).filter((r) => a[r] !== undefined).map((r) => [r, a[r]]),
@@ -306,7 +267,6 @@ async function report(
     actions_per_sms: per(sms, placed.sms.length),
     actions_per_idle_account_day: round(idleDay),
     actions_per_idle_account_month: Math.round(idleDay * 30),
-    actions_per_idle_account_day_measured: round((idleActions * 24) / idleHours),
     history_events_per_call: round(callTally.events / mixCalls),
     workflow_tasks_per_call: round(callTally.workflowTasks / mixCalls),
     mix_calls: mixCalls,
@@ -328,15 +288,10 @@ async function report(
     idle: {
       hours_measured: idleHours,
       actions: idleActions,
-      streams,
-      actions_per_execution: perExecution,
       heartbeat_actions: heartbeats.idle,
-      heartbeats_per_execution: round(heartbeatsPerExecution),
-      unscheduled_actions: unscheduledActions,
       history_events: idle.events,
       workflow_tasks: idle.workflowTasks,
     },
-    schedules,
     breakdown: {
       mix: { by_rule: byRule(mix.actions), by_workflow_type: mix.byType },
       per_kind: {

@@ -44,6 +44,20 @@ export const SYNC_RETRY: RetryPolicy = {
   nonRetryableErrorTypes: NON_RETRYABLE_TYPES,
 };
 
+/**
+ * The account sync loop's turn (syncStreams): each stream reads for at most ACCOUNT_SYNC_BUDGET_MS
+ * and goes on in the next turn, so the turn ends well within its timeout. A failure of one stream
+ * ends in its result, not the activity's; the activity itself retries like a page.
+ */
+export const ACCOUNT_SYNC_ACTIVITIES: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  retry: SYNC_RETRY,
+};
+
+/** How long one stream reads in one turn of the account sync loop. */
+export const ACCOUNT_SYNC_BUDGET_MS = 3 * 60_000;
+
 /** Activities of syncStream, backfill and backfillWindow. */
 export const SYNC_ACTIVITIES: ActivityOptions = {
   startToCloseTimeout: '5 minutes',

@@ -1,5 +1,6 @@
 // What the server, runtime, activities and workflows share: workflow, signal and query definitions,
 // their input and output types, and workflow ids. Nothing here does I/O, so workflows may import it.
+import { accountSyncWorkflow } from './account-sync';
 import { backfillWindowWorkflow, backfillWorkflow } from './backfill';
 import { callLifecycleWorkflow } from './call-lifecycle';
 import { callbackWorkflow } from './callback';
@@ -14,6 +15,7 @@ import { screenPopWorkflow } from './screen-pop';
 import { conversationsWorkflow, smsReceivedWorkflow } from './conversations';
 import { crmOutcomesWorkflow } from './outcomes';
 
+export * from './account-sync';
 export * from './backfill';
 export * from './call-event-signal';
 export * from './call-lifecycle';
@@ -34,6 +36,7 @@ export { workflowRef } from './workflow-ref';
 /** Every workflow the worker registers, by its registered name. */
 export const workflowContracts = {
   syncStream: syncStreamWorkflow,
+  accountSync: accountSyncWorkflow,
   backfill: backfillWorkflow,
   backfillWindow: backfillWindowWorkflow,
   callLifecycle: callLifecycleWorkflow,

@@ -1,146 +1,122 @@
-// One Temporal Schedule per (account, stream) runs syncStream at the stream's interval; this file makes
-// the schedules in Temporal match the configuration, and runs one sync on demand.
+// One sync loop per account (workflows/account-sync.ts) reads every configured stream at its
+// interval; this file makes the running loops match the configuration (started, reconfigured,
+// stopped), removes the per-stream Schedules of earlier versions, and runs one sync on demand.
 import {
-  ScheduleNotFoundError,
-  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
   WorkflowIdConflictPolicy,
+  WorkflowNotFoundError,
   type Client,
-  type ScheduleDescription,
-  type ScheduleOptionsStartWorkflowAction,
-  type ScheduleUpdateOptions,
 } from '@temporalio/client';
 import type { CallsyncConfig } from '../config/schema';
 import { STREAMS, streamDefinition } from '../sync/streams';
 import {
+  accountSyncWorkflow,
+  accountSyncWorkflowId,
+  configureLoopSignal,
+  syncNowUpdate,
   syncStreamWorkflow,
+  type LoopStream,
   type SyncStreamInput,
-  type SyncStreamWorkflow,
   type SyncSummary,
 } from '../contracts';
 
-/** Prefix of every schedule (and scheduled workflow id) this module owns. */
+/**
+ * Prefix of the per-stream Schedules (`sync-<account>-<stream>`) earlier versions made: every one
+ * left is deleted, the loops read those streams now. The loops' own ids (`sync-<account>`) share it.
+ */
 export const SCHEDULE_PREFIX = 'sync-';
 
-/** A missed run is caught up only this long after its time; later, the next interval brings the stream up to date. */
-const CATCHUP_WINDOW_MS = 60_000;
-
-/** The schedule (and workflow) id of one stream of one account. */
-export function scheduleId(account: string, stream: string): string {
-  return `${SCHEDULE_PREFIX}${account}-${stream}`;
-}
-
-/** What a schedule should look like. */
-export interface DesiredSchedule {
+/** What an account's loop should look like. */
+export interface DesiredLoop {
   id: string;
   account: string;
-  stream: string;
-  intervalMs: number;
+  streams: LoopStream[];
 }
 
-/** The schedules the configuration asks for: every account × configured stream (all streams when none). */
-export function desiredSchedules(config: CallsyncConfig): DesiredSchedule[] {
+/** The loops the configuration asks for: one per account, with every configured stream (all when none). */
+export function desiredLoops(config: CallsyncConfig): DesiredLoop[] {
   const streams = config.sync.streams ?? Object.keys(STREAMS);
-  return config.accounts.flatMap((account) =>
-    streams.map((stream) => {
-      const kind = streamDefinition(stream).kind;
-      return {
-        id: scheduleId(account.name, stream),
-        account: account.name,
-        stream,
-        intervalMs: kind === 'history' ? config.sync.historyInterval : config.sync.settingsInterval,
-      };
-    }),
-  );
+  return config.accounts.map((account) => ({
+    id: accountSyncWorkflowId(account.name),
+    account: account.name,
+    streams: streams.map((stream) => ({
+      stream,
+      everyMs:
+        streamDefinition(stream).kind === 'history'
+          ? config.sync.historyInterval
+          : config.sync.settingsInterval,
+    })),
+  }));
 }
 
 export interface ApplySchedulesResult {
+  /** Loops started. */
   created: string[];
+  /** Loops told new streams or intervals. */
   updated: string[];
+  /** Loops of accounts no longer configured (stopped), and per-stream Schedules of earlier versions. */
   deleted: string[];
   unchanged: string[];
 }
 
-function action(
-  d: DesiredSchedule,
-  taskQueue: string,
-): ScheduleOptionsStartWorkflowAction<SyncStreamWorkflow> {
-  const input: SyncStreamInput = { account: d.account, stream: d.stream };
-  return {
-    type: 'startWorkflow',
-    workflowType: syncStreamWorkflow,
-    workflowId: d.id,
-    taskQueue,
-    args: [input],
-  };
-}
-
-function differs(current: ScheduleDescription, d: DesiredSchedule, taskQueue: string): boolean {
-  const intervals = current.spec.intervals ?? [];
-  const a = current.action;
-  return (
-    intervals.length !== 1 ||
-    intervals[0]?.every !== d.intervalMs ||
-    (current.spec.calendars ?? []).length > 0 ||
-    a.workflowType !== syncStreamWorkflow.name ||
-    a.taskQueue !== taskQueue ||
-    a.workflowId !== d.id ||
-    JSON.stringify(a.args) !== JSON.stringify([{ account: d.account, stream: d.stream }]) ||
-    current.policies.overlap !== ScheduleOverlapPolicy.SKIP
-  );
-}
+const sameStreams = (a: readonly LoopStream[], b: readonly LoopStream[]) =>
+  JSON.stringify([...a].sort((x, y) => x.stream.localeCompare(y.stream))) ===
+  JSON.stringify([...b].sort((x, y) => x.stream.localeCompare(y.stream)));
 
 /**
- * Creates, updates and deletes `sync-*` schedules so Temporal matches the configuration. New
- * schedules run once at once (`triggerImmediately`), so a fresh warehouse fills without waiting.
+ * Starts, reconfigures and stops account sync loops so Temporal matches the configuration, and
+ * deletes the per-stream `sync-*` Schedules of earlier versions. A new loop reads every stream at once
+ * (`triggerImmediately`, the default), so a fresh warehouse fills without waiting.
  */
 export async function applySchedules(
   client: Client,
   config: CallsyncConfig,
   opts: { triggerImmediately?: boolean } = {},
 ): Promise<ApplySchedulesResult> {
-  const taskQueue = config.temporal.taskQueue;
   const result: ApplySchedulesResult = { created: [], updated: [], deleted: [], unchanged: [] };
-  const desired = desiredSchedules(config);
-  const wanted = new Set(desired.map((d) => d.id));
-
+  const desired = desiredLoops(config);
   for (const d of desired) {
-    const handle = client.schedule.getHandle(d.id);
-    let current: ScheduleDescription | undefined;
     try {
-      current = await handle.describe();
-    } catch (err) {
-      if (!(err instanceof ScheduleNotFoundError)) throw err;
-    }
-    if (!current) {
-      await client.schedule.create({
-        scheduleId: d.id,
-        spec: { intervals: [{ every: d.intervalMs }] },
-        action: action(d, taskQueue),
-        policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: CATCHUP_WINDOW_MS },
-        state: { triggerImmediately: opts.triggerImmediately ?? true },
+      await client.workflow.start(accountSyncWorkflow, {
+        workflowId: d.id,
+        taskQueue: config.temporal.taskQueue,
+        args: [
+          {
+            account: d.account,
+            streams: d.streams,
+            ...(opts.triggerImmediately === false ? { startLater: true } : {}),
+          },
+        ],
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
+        // What it follows, readable without a worker (the loop keeps it current when reconfigured).
+        memo: { streams: d.streams },
       });
       result.created.push(d.id);
-    } else if (differs(current, d, taskQueue)) {
-      await handle.update(
-        (prev): ScheduleUpdateOptions<ScheduleOptionsStartWorkflowAction<SyncStreamWorkflow>> => ({
-          ...prev,
-          spec: { intervals: [{ every: d.intervalMs }] },
-          action: action(d, taskQueue),
-          policies: {
-            ...prev.policies,
-            overlap: ScheduleOverlapPolicy.SKIP,
-            catchupWindow: CATCHUP_WINDOW_MS,
-          },
-        }),
-      );
+      continue;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    const handle = client.workflow.getHandle(d.id);
+    const following = (await handle.describe()).memo?.streams as LoopStream[] | undefined;
+    if (following && sameStreams(following, d.streams)) result.unchanged.push(d.id);
+    else {
+      await handle.signal(configureLoopSignal, d.streams);
       result.updated.push(d.id);
-    } else {
-      result.unchanged.push(d.id);
     }
   }
 
+  const wanted = new Set(desired.map((d) => d.id));
+  const running = client.workflow.list({
+    query: `WorkflowType = '${accountSyncWorkflow.name}' AND ExecutionStatus = 'Running'`,
+  });
+  for await (const w of running) {
+    if (wanted.has(w.workflowId)) continue;
+    // An account removed from the configuration: its loop ends (a turn in flight is cancelled).
+    await client.workflow.getHandle(w.workflowId).cancel();
+    result.deleted.push(w.workflowId);
+  }
   for await (const summary of client.schedule.list()) {
-    if (summary.scheduleId.startsWith(SCHEDULE_PREFIX) && !wanted.has(summary.scheduleId)) {
+    if (summary.scheduleId.startsWith(SCHEDULE_PREFIX)) {
       await client.schedule.getHandle(summary.scheduleId).delete();
       result.deleted.push(summary.scheduleId);
     }
@@ -149,53 +125,37 @@ export async function applySchedules(
 }
 
 /**
- * Runs one sync of a stream now and returns its summary. With a schedule, the schedule is
- * triggered (its SKIP policy applies: a running sync is joined, not doubled); without one, the
- * workflow is started directly as `sync-<account>-<stream>-manual`.
+ * Runs one sync of a stream now and returns its summary. With the account's loop running, the loop
+ * reads it in its next turn (at once; a turn of that stream already running is followed by a fresh
+ * one); without one, the workflow is started directly as `sync-<account>-<stream>-manual`.
  */
 export async function triggerSync(
   client: Client,
   config: CallsyncConfig,
   account: string,
   stream: string,
-  opts: { timeoutMs?: number } = {},
 ): Promise<SyncSummary> {
   streamDefinition(stream);
-  const handle = client.schedule.getHandle(scheduleId(account, stream));
-  let before: ScheduleDescription | undefined;
   try {
-    before = await handle.describe();
+    return await client.workflow
+      .getHandle(accountSyncWorkflowId(account))
+      .executeUpdate(syncNowUpdate, { args: [{ stream }] });
   } catch (err) {
-    if (!(err instanceof ScheduleNotFoundError)) throw err;
+    if (!(err instanceof WorkflowNotFoundError) && !isStreamNotInLoop(err)) throw err;
   }
-  if (!before) {
-    const input: SyncStreamInput = { account, stream };
-    const wf = await client.workflow.start(syncStreamWorkflow, {
-      taskQueue: config.temporal.taskQueue,
-      workflowId: `${scheduleId(account, stream)}-manual`,
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [input],
-    });
-    return wf.result();
-  }
+  const input: SyncStreamInput = { account, stream };
+  const wf = await client.workflow.start(syncStreamWorkflow, {
+    taskQueue: config.temporal.taskQueue,
+    workflowId: `${accountSyncWorkflowId(account)}-${stream}-manual`,
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    args: [input],
+  });
+  return wf.result();
+}
 
-  const seen = new Set(before.info.recentActions.map((a) => a.action.workflow.workflowId));
-  await handle.trigger(ScheduleOverlapPolicy.SKIP);
-  // The schedule starts the workflow asynchronously: wait for it to show up (or for the running one
-  // the trigger was skipped for).
-  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
-  for (;;) {
-    const now = await handle.describe();
-    const started =
-      now.info.recentActions.map((a) => a.action.workflow).find((w) => !seen.has(w.workflowId)) ??
-      now.info.runningActions[0]?.workflow ??
-      before.info.runningActions[0]?.workflow;
-    if (started) {
-      return client.workflow.getHandle<SyncStreamWorkflow>(started.workflowId).result();
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`schedule ${handle.scheduleId} was triggered but started no workflow`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+/** The loop's validator refused the stream (not configured for the account). */
+function isStreamNotInLoop(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause)
+    if (e.message.includes('is not synced by this account')) return true;
+  return false;
 }

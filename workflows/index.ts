@@ -1,5 +1,6 @@
 // Every workflow the worker runs (the worker bundles this file).
 export { syncStream } from './sync-stream';
+export { accountSync } from './account-sync';
 export { backfill, backfillWindow } from './backfill';
 export { callLifecycle } from './call-lifecycle';
 export { callback } from './callback';

@@ -8,7 +8,8 @@ import type { Chain } from './histories';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-function ms(t: temporal.api.history.v1.IHistoryEvent['eventTime']): number {
+/** An event's time, epoch ms. */
+export function eventMs(t: temporal.api.history.v1.IHistoryEvent['eventTime']): number {
   if (!t) return 0;
   return num(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
 }
@@ -20,7 +21,7 @@ export function firstCompletion(events: readonly HistoryEvent[], name: string): 
     const s = e.activityTaskScheduledEventAttributes;
     if (s) scheduled.set(String(e.eventId), s.activityType?.name ?? '');
     const c = e.activityTaskCompletedEventAttributes;
-    if (c && scheduled.get(String(c.scheduledEventId)) === name) return ms(e.eventTime);
+    if (c && scheduled.get(String(c.scheduledEventId)) === name) return eventMs(e.eventTime);
   }
   return null;
 }

@@ -66,7 +66,7 @@ async function withWarehouse<T>(
 }
 
 const scheduleCounts = (s: ApplyAllResult) =>
-  `schedules: ${s.created.length} created, ${s.updated.length} updated, ${s.deleted.length} deleted, ${s.unchanged.length} unchanged`;
+  `sync loops: ${s.created.length} started, ${s.updated.length} updated, ${s.deleted.length} deleted, ${s.unchanged.length} unchanged`;
 
 /** Registers `accounts` on the CLI program. */
 export function registerAccountsCommand(program: Command): void {

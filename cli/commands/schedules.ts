@@ -1,5 +1,5 @@
-// `callsync schedules apply`: makes the Temporal Schedules match the configuration (the config file's
-// accounts and the stored ones) and prints the counts.
+// `callsync schedules apply`: makes the account sync loops and the Temporal Schedules match the
+// configuration (the config file's accounts and the stored ones) and prints the counts.
 import type { Command } from 'commander';
 import { applyAllSchedules } from '../../runtime/apply-all-schedules';
 import { connectTemporal, globalOptions, loadConfigWithAccounts } from '../context';
@@ -8,10 +8,12 @@ import { connectTemporal, globalOptions, loadConfigWithAccounts } from '../conte
 export function registerSchedulesCommand(program: Command): void {
   const schedules = program
     .command('schedules')
-    .description('Manage the Temporal Schedules that run the syncs');
+    .description('Manage the sync loops and Temporal Schedules that run the syncs');
   schedules
     .command('apply')
-    .description('Create, update and delete sync schedules to match the configuration')
+    .description(
+      'Start, reconfigure and stop the account sync loops, and create, update and delete the Schedules, to match the configuration',
+    )
     .option('--json', 'print the schedule ids per outcome as JSON')
     .action(async (raw: { json?: boolean }, cmd: Command) => {
       const { config, database } = await loadConfigWithAccounts(globalOptions(cmd), 'schedules');
@@ -22,7 +24,7 @@ export function registerSchedulesCommand(program: Command): void {
         if (raw.json) process.stdout.write(`${JSON.stringify(r)}\n`);
         else {
           process.stdout.write(
-            `schedules: ${r.created.length} created, ${r.updated.length} updated, ${r.deleted.length} deleted, ${r.unchanged.length} unchanged; webhook retention ${r.retention}\n`,
+            `sync loops: ${r.created.length} started, ${r.updated.length} updated, ${r.deleted.length} deleted, ${r.unchanged.length} unchanged; webhook retention ${r.retention}\n`,
           );
         }
       } finally {

@@ -107,7 +107,7 @@ describe('an account added while the worker runs', () => {
       /platform\.credentials\.userId/,
     );
     expect(await cli('accounts', 'add', '--name', 'globex', '--file', accountFile)).toMatch(
-      /^account globex added; schedules: 2 created, 0 updated, 0 deleted, 0 unchanged/,
+      /^account globex added; sync loops: 2 started, 0 updated, 0 deleted, 0 unchanged/,
     );
     await expect(cli('accounts', 'add', '--name', 'acme', '--file', accountFile)).rejects.toThrow(
       /"acme" is an account of the config file/,
