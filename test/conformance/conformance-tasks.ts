@@ -15,7 +15,7 @@ export function taskScenarios(h: () => DestinationHarness): void {
     it("opens, updates and closes one task, closed in the vendor's done state", async () => {
       const { contact, e164 } = await seededContact(h(), 'Missed Caller');
       const task = conformanceTask(h().account, e164, contact);
-      const opened = await upsertTask(h().db, h().connector, task);
+      const opened = await upsertTask(h().db, h().connector, task, { mayExist: false });
       expect(opened.outcome).toBe('created');
       let held = onlyWithKey(await h().tasks(), task.key);
       expect(held).toMatchObject({ crmId: opened.crmId, contactId: contact.crmId, title: task.subject });
