@@ -29,8 +29,8 @@ export const HUBSPOT_FEATURES: DestinationFeatures = {
 
 const APP = { clientId: 'conformance-app', clientSecret: 'conformance-secret' };
 /** The test server's search sees a write after this long; the connector searches again after SEARCH_LAG_S. */
-const SEARCH_LAG_MS = 100;
-const SEARCH_LAG_S = 0.25;
+const SEARCH_LAG_MS = 400;
+const SEARCH_LAG_S = 0.6;
 /** The lower tier tightenRateLimit moves the portal to (requests per rolling 10 seconds). */
 const TIGHT_PER_10_SECONDS = 20;
 /** Where each kind's create goes (a single create, not a batch). */
