@@ -18,6 +18,7 @@ import { ZendeskApi } from './api';
 import { zendeskOrigin, type ZendeskConfig } from './config';
 import { credentialSource, type TokenStoreFactory } from './credentials';
 import { DESTINATION, isNotFound } from './errors';
+import { zendeskDestinationId } from './identity';
 import {
   callbackTicket,
   callTicket,
@@ -50,11 +51,6 @@ const ticketSchema = z.looseObject({
   due_at: z.string().nullish(),
   external_id: z.string().nullish(),
 });
-
-/** `zendesk:<account host>`: the same for every worker configured for this Zendesk account. */
-export function zendeskDestinationId(config: Pick<ZendeskConfig, 'subdomain'>): string {
-  return `${DESTINATION}:${config.subdomain}`;
-}
 
 export class ZendeskConnector implements CrmConnector {
   readonly name = DESTINATION;
