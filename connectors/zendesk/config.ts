@@ -61,6 +61,11 @@ export const zendeskConfigSchema = z.object({
    * agents' apps and other integrations, so the default leaves most of a Team plan's to them.
    */
   requestsPerMinute: z.number().int().min(10).max(2500).default(100),
+  /**
+   * The window Zendesk counts requests in, in seconds: its minute. Only tests shorten it (with
+   * requestsPerMinute then meaning requests per this window), so a lower plan is crossed in seconds.
+   */
+  rateWindowSeconds: z.number().int().min(1).max(60).default(60),
   /** Group new tickets are assigned to (Zendesk group id); the account's default group when absent. */
   groupId: z.number().int().positive().optional(),
   /** Tags put on every ticket callsync creates (besides `callsync` and its kind). */

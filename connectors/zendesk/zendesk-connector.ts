@@ -65,10 +65,12 @@ export class ZendeskConnector implements CrmConnector {
   ) {
     this.destinationId = zendeskDestinationId(config);
     this.origin = zendeskOrigin(config);
-    // Zendesk counts requests per minute: a bucket at 90% of the rate with a tenth as burst never
-    // sends more than requestsPerMinute in any 60 seconds.
+    // Zendesk counts requests per minute: shared by every worker, a window of that minute; in this
+    // process alone, a bucket at 90% of the rate with a tenth as burst, which never sends more than
+    // requestsPerMinute in any minute either.
     const rpm = config.requestsPerMinute;
-    const perSecond = (rpm * 0.9) / 60;
+    const windowMs = config.rateWindowSeconds * 1000;
+    const perSecond = (rpm * 0.9 * 1000) / windowMs;
     const burst = Math.max(1, Math.floor(rpm / 10));
     const gate = new RateGate({
       destination: DESTINATION,
@@ -76,7 +78,7 @@ export class ZendeskConnector implements CrmConnector {
       burst,
       ...(opts.time ? { time: opts.time } : {}),
       ...(opts.limiters
-        ? { limiter: opts.limiters.window(`${config.subdomain} requests`, { max: rpm, windowMs: 60_000 }) }
+        ? { limiter: opts.limiters.window(`${config.subdomain} requests`, { max: rpm, windowMs }) }
         : {}),
     });
     const credentials = credentialSource(config, {
@@ -85,11 +87,6 @@ export class ZendeskConnector implements CrmConnector {
     });
     this.api = new ZendeskApi(config, gate, credentials);
     this.users = new ZendeskUsers(this.api, opts.country ?? 'GB');
-  }
-
-  /** The agent (assignee) id of an e-mail; null when Zendesk has no agent with it. */
-  ownerId(email: string | null): Promise<string | null> {
-    return this.users.agentId(email);
   }
 
   findContactsByPhone(e164: string): Promise<CrmContact[]> {
@@ -115,6 +112,10 @@ export class ZendeskConnector implements CrmConnector {
     return `${this.origin}/agent/tickets/${encodeURIComponent(crmId)}`;
   }
 
+  /**
+   * The agent a ticket is assigned to: the call's user, when Zendesk has an agent with that e-mail.
+   * (No ownerId: end users have no owner in Zendesk, so the call_owner rule has nothing to match.)
+   */
   private async assignee(email: string | null): Promise<number | null> {
     const id = await this.users.agentId(email);
     return id === null ? null : Number(id);

@@ -2,53 +2,80 @@
 // parsed config (OAuth tokens that expire and renew through the token store, the shared per-minute
 // window), pointed at the in-process test server, and the server's own state as the view of what
 // Zendesk holds. The account is on Enterprise Plus (2,500 requests a minute) so the suite runs at
-// speed; tightenRateLimit() makes it small enough for the suite's burst to cross.
+// speed; tightenRateLimit() moves it to a lower plan the suite's burst would cross.
 import { randomBytes } from 'node:crypto';
 import { toE164 } from '../../lib/phone';
 import { createCrmConnectors } from '../../runtime/crm';
-import { startFakeZendesk, type FakeTicket, type LostKind } from '../fakes/zendesk-server';
+import { startFakeZendesk, type FakeTicket, type FakeZendesk, type LostKind } from '../fakes/zendesk-server';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
-import type { DestinationHarness, HeldRecord } from './destination-harness';
+import type { DestinationFeatures, DestinationHarness, HeldRecord } from './destination-harness';
 
 const ACCOUNT = 'acme';
-const PLAN_REQUESTS_PER_MINUTE = 2500;
+/** Enterprise Plus: 2,500 requests a minute, callsync configured a little under it. */
+const PLAN_PER_MINUTE = 2500;
+const CALLSYNC_PER_MINUTE = 2400;
+/**
+ * The lower plan tightenRateLimit moves the account to, over a short window so the suite's burst of
+ * 31 requests crosses it in seconds. callsync is configured at half of it, as the default leaves
+ * half a Team plan's minute to others: a request's start and its arrival differ by the machine's
+ * delays, and a window counted to the last request would answer 429 on a busy machine.
+ */
+const TIGHT = { max: 20, windowMs: 2000 };
+const TIGHT_CALLSYNC = 10;
 
-export async function zendeskHarness(): Promise<DestinationHarness> {
-  const fake = await startFakeZendesk({ requestsPerMinute: PLAN_REQUESTS_PER_MINUTE });
+const KEY = randomBytes(32).toString('base64');
+
+export const ZENDESK_FEATURES: DestinationFeatures = {
+  createContacts: true,
+  // End users have no owner in Zendesk; agents are ticket assignees only.
+  owners: false,
+  messages: true,
+  outcomes: false,
+  erasure: true,
+  rateLimits: true,
+  tokenExpiry: true,
+};
+
+/** The harness and its test server (for Zendesk's own tests, which look at tags and set statuses). */
+export async function zendeskHarnessWithServer(): Promise<{
+  harness: DestinationHarness;
+  fake: FakeZendesk;
+}> {
+  const fake = await startFakeZendesk({ requestsPerMinute: PLAN_PER_MINUTE });
   const warehouse = await createMigratedWarehouse('zendesk_conformance');
   const pair = fake.oauth.authorize();
-  const config = parseTestConfig({
-    accounts: [
-      {
-        name: ACCOUNT,
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
+  const configFor = (requestsPerMinute: number, rateWindowSeconds: number) =>
+    parseTestConfig({
+      accounts: [
+        {
+          name: ACCOUNT,
+          platform: {
+            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
+            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
+          },
+        },
+      ],
+      crm: {
+        destination: {
+          type: 'zendesk',
+          subdomain: fake.subdomain,
+          baseUrl: fake.url,
+          auth: {
+            type: 'oauth',
+            clientId: fake.oauth.settings.clientId,
+            clientSecret: fake.oauth.settings.clientSecret,
+            refreshToken: pair.refreshToken,
+            accessToken: pair.accessToken,
+          },
+          requestsPerMinute,
+          rateWindowSeconds,
         },
       },
-    ],
-    crm: {
-      destination: {
-        type: 'zendesk',
-        subdomain: fake.subdomain,
-        baseUrl: fake.url,
-        auth: {
-          type: 'oauth',
-          clientId: fake.oauth.settings.clientId,
-          clientSecret: fake.oauth.settings.clientSecret,
-          refreshToken: pair.refreshToken,
-          accessToken: pair.accessToken,
-        },
-        requestsPerMinute: PLAN_REQUESTS_PER_MINUTE,
-      },
-    },
-    temporal: {
-      encryption: { keys: [{ id: 'k1', key: randomBytes(32).toString('base64') }], activeKeyId: 'k1' },
-    },
-    logLevel: 'silent',
-  });
-  const connector = createCrmConnectors(config, warehouse.db)(ACCOUNT);
+      temporal: { encryption: { keys: [{ id: 'k1', key: KEY }], activeKeyId: 'k1' } },
+      logLevel: 'silent',
+    });
+  let connector = createCrmConnectors(configFor(CALLSYNC_PER_MINUTE, 60), warehouse.db)(ACCOUNT);
 
   const held = (t: FakeTicket): HeldRecord => ({
     crmId: String(t.id),
@@ -67,19 +94,12 @@ export async function zendeskHarness(): Promise<DestinationHarness> {
         .map(held),
     );
 
-  return {
+  const harness: DestinationHarness = {
     name: 'Zendesk',
-    features: {
-      createContacts: true,
-      // End users have no owner in Zendesk; agents (ownerId) are ticket assignees only.
-      owners: false,
-      messages: true,
-      outcomes: false,
-      erasure: true,
-      rateLimits: true,
-      tokenExpiry: true,
+    features: ZENDESK_FEATURES,
+    get connector() {
+      return connector;
     },
-    connector,
     db: warehouse.db,
     account: ACCOUNT,
     seedContact: (contact) => {
@@ -110,11 +130,23 @@ export async function zendeskHarness(): Promise<DestinationHarness> {
     loseNextAnswer: (kind: LostKind) => fake.loseNextAnswer(kind),
     expireTokens: () => fake.oauth.expireAll(),
     tooManyRequests: () => fake.counters.limited,
-    // Five requests a second: a burst of writes crosses it, and Retry-After stays short.
-    tightenRateLimit: () => fake.setRateLimit(5, 1000),
+    tightenRateLimit: () => {
+      // The account moves to a lower plan, and callsync is configured for it (its window counts
+      // from zero: the limit names a window row of its own).
+      fake.setRateLimit(TIGHT.max, TIGHT.windowMs);
+      connector = createCrmConnectors(
+        configFor(TIGHT_CALLSYNC, TIGHT.windowMs / 1000),
+        warehouse.db,
+      )(ACCOUNT);
+    },
     dispose: async () => {
       await fake.close();
       await warehouse.dispose();
     },
   };
+  return { harness, fake };
+}
+
+export async function zendeskHarness(): Promise<DestinationHarness> {
+  return (await zendeskHarnessWithServer()).harness;
 }
