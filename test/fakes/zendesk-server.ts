@@ -36,6 +36,8 @@ export interface FakeZendeskOptions {
   /** The account's plan limit, requests per minute (Team: 200). */
   requestsPerMinute?: number;
   oauth?: Partial<ZendeskOAuthSettings>;
+  /** How long users created through the API stay out of search (Zendesk: "up to a few minutes"). */
+  searchLagMs?: number;
 }
 
 export interface FakeZendesk {
@@ -120,7 +122,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<FakeZendesk> {
   const subdomain = opts.subdomain ?? 'acme';
   const state = newState();
-  const users = new FakeUsers(state);
+  const users = new FakeUsers(state, opts.searchLagMs ?? 0);
   const tickets = new FakeTickets(state);
   const oauth = new FakeZendeskOAuth(opts.oauth);
   const counters = newCounters();

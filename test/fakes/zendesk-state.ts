@@ -15,6 +15,8 @@ export interface FakeUser {
   active: boolean;
   created_at: string;
   updated_at: string;
+  /** When the search index sees the user (ms since the epoch); not part of Zendesk's JSON. */
+  indexedAt: number;
 }
 
 export interface FakeComment {
@@ -101,7 +103,8 @@ export function badRequest(error: string, description: string): ZendeskFakeError
 }
 
 export function userJson(u: FakeUser): Record<string, unknown> {
-  return { ...u, url: `/api/v2/users/${u.id}.json` };
+  const { indexedAt: _indexedAt, ...rest } = u;
+  return { ...rest, url: `/api/v2/users/${u.id}.json` };
 }
 
 export function ticketJson(t: FakeTicket): Record<string, unknown> {

@@ -6,6 +6,7 @@
 // `phone:<digits>` matches a phone whose digits are exactly those, `phone:*<digits>` one whose digits
 // end with them; a '+', space or other non-digit in the number matches nothing.
 import {
+  ZendeskFakeError,
   badRequest,
   invalid,
   notFound,
@@ -17,7 +18,11 @@ import {
 
 /** Search results per page: per_page at most 100 (https://developer.zendesk.com/api-reference/ticketing/ticket-management/search/). */
 export const SEARCH_PAGE_MAX = 100;
-/** The Search API returns at most 1,000 results per query (same page). */
+/**
+ * The Search API returns at most 1,000 results per query; a page past them is a 422 (same page).
+ * "It can take up to a few minutes for new tickets, users, and other resources to be indexed for
+ * search" (same page): users created through the API are found after `searchLagMs`.
+ */
 export const SEARCH_RESULTS_MAX = 1000;
 
 const ROLES: readonly UserRole[] = ['end-user', 'agent', 'admin'];
@@ -27,14 +32,20 @@ type Json = Record<string, unknown>;
 const digitsOf = (phone: string | null): string => (phone ?? '').replace(/\D/g, '');
 
 export class FakeUsers {
-  constructor(private readonly state: ZendeskState) {}
+  constructor(
+    private readonly state: ZendeskState,
+    /** How long a user created through the API stays out of search results. */
+    private readonly searchLagMs: number,
+  ) {}
 
+  /** A user as an agent made it (indexed already), or through the API (`indexed: false`). */
   add(input: {
     name: string;
     email?: string | null;
     phone?: string | null;
     role?: UserRole;
     updatedAt?: string;
+    indexed?: boolean;
   }): FakeUser {
     const now = this.state.now();
     const user: FakeUser = {
@@ -46,6 +57,7 @@ export class FakeUsers {
       active: true,
       created_at: now,
       updated_at: input.updatedAt ?? now,
+      indexedAt: input.indexed === false ? Date.now() + this.searchLagMs : 0,
     };
     this.state.users.set(user.id, user);
     return user;
@@ -63,7 +75,13 @@ export class FakeUsers {
     const email = typeof u.email === 'string' ? u.email.toLowerCase() : null;
     if (email && [...this.state.users.values()].some((x) => x.active && x.email === email))
       throw invalid('email', 'Email: is already being used by another user');
-    return this.add({ name: u.name, email, phone: typeof u.phone === 'string' ? u.phone : null, role });
+    return this.add({
+      name: u.name,
+      email,
+      phone: typeof u.phone === 'string' ? u.phone : null,
+      role,
+      indexed: false,
+    });
   }
 
   show(id: number): FakeUser {
@@ -98,6 +116,12 @@ export class FakeUsers {
     if (!Number.isInteger(perPage) || perPage < 1 || perPage > SEARCH_PAGE_MAX)
       throw badRequest('InvalidPaginationParameter', `per_page must be between 1 and ${SEARCH_PAGE_MAX}`);
     const page = Number(query.get('page') ?? 1);
+    if (!Number.isInteger(page) || page < 1 || (page - 1) * perPage >= SEARCH_RESULTS_MAX)
+      throw new ZendeskFakeError(422, {
+        error: 'InsufficientResourceError',
+        description: 'Page out of range',
+      });
+    const now = Date.now();
     let type: string | null = null;
     let role: string | null = null;
     let phone: { digits: string; suffix: boolean } | null = null;
@@ -111,7 +135,7 @@ export class FakeUsers {
     }
     if (type !== 'user') throw badRequest('InvalidSearchQuery', 'the fake models user searches only');
     const matches = [...this.state.users.values()]
-      .filter((u) => u.active && (role === null || u.role === role))
+      .filter((u) => u.active && u.indexedAt <= now && (role === null || u.role === role))
       .filter((u) => {
         if (!phone) return true;
         if (!/^\d+$/.test(phone.digits)) return false;
