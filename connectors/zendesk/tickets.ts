@@ -148,6 +148,17 @@ export function createBody(w: TicketWrite, groupId: number | undefined): { ticke
   };
 }
 
+/**
+ * Whether a ticket's status already says what callsync means: any state of work in progress (new,
+ * open, pending, on hold: the agents' choice) is open. Only callbacks change status after their
+ * create: a call or message ticket an agent reopened stays reopened.
+ */
+function satisfies(held: string, wanted: TicketStatus): boolean {
+  return wanted === 'solved'
+    ? held === 'solved' || held === 'closed'
+    : held !== 'solved' && held !== 'closed';
+}
+
 /** What an update compares against: the ticket as Zendesk holds it now. */
 export interface HeldTicket {
   status: string;
@@ -165,7 +176,7 @@ export interface HeldTicket {
 export function updateBody(held: HeldTicket, w: TicketWrite): { ticket: Record<string, unknown> } | null {
   const ticket: Record<string, unknown> = {};
   if (held.subject !== w.subject) ticket.subject = w.subject;
-  if (held.status !== w.status) ticket.status = w.status;
+  if (w.kind === 'callback' && !satisfies(held.status, w.status)) ticket.status = w.status;
   if (w.requesterId !== null && held.requester_id !== w.requesterId) ticket.requester_id = w.requesterId;
   if (w.dueAt !== null && (held.due_at === null || Date.parse(held.due_at) !== Date.parse(w.dueAt)))
     ticket.due_at = w.dueAt;

@@ -32,11 +32,12 @@ function obj(v: unknown): Json | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
 }
 
-/** Tags as Zendesk keeps them: lowercased, a tag with spaces split into several. */
+/** Tags as Zendesk keeps them: lowercased, each once. One with a space or comma (Zendesk makes several of it) is refused here: callsync never sends one. */
 function normaliseTags(v: unknown): string[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string')) throw invalid('tags', 'Tags: is invalid');
-  return [...new Set((v as string[]).flatMap((t) => t.toLowerCase().split(/[\s,]+/)).filter(Boolean))];
+  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string' || /[\s,]/.test(t)))
+    throw invalid('tags', 'Tags: is invalid');
+  return [...new Set((v as string[]).map((t) => t.toLowerCase()).filter(Boolean))];
 }
 
 export class FakeTickets {
