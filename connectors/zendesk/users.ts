@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { toE164 } from '../../lib/phone';
 import type { CrmContact } from '../crm/crm-connector';
 import type { ZendeskApi } from './api';
+import { isNotFound } from './errors';
 
 const userSchema = z.looseObject({
   id: z.number(),
@@ -79,9 +80,24 @@ export class ZendeskUsers {
     return toCrmContact(userSchema.parse(result));
   }
 
-  /** Deletes a user callsync created (erasure); one already gone counts as deleted. */
+  /**
+   * Erasure of a user callsync created: deleted, then permanently deleted (DELETE
+   * /api/v2/deleted_users/{id}, for a user deleted first:
+   * https://developer.zendesk.com/api-reference/ticketing/users/users/#permanently-delete-user).
+   * A user already gone at either step counts as deleted.
+   */
   async delete(id: string): Promise<void> {
-    await this.api.send('delete end user', (c) => c.users.delete(Number(id)));
+    const n = Number(id);
+    for (const [what, path] of [
+      ['delete end user', `users/${n}`],
+      ['delete end user permanently', `deleted_users/${n}`],
+    ] as const) {
+      try {
+        await this.api.send(what, (c) => c.users.request('DELETE', path));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
   }
 
   /** The agent id of an e-mail (cached; null when no agent or admin has it). */

@@ -155,13 +155,19 @@ export class ZendeskConnector implements CrmConnector {
     await this.api.send(`update ${w.kind} ticket`, (c) => c.tickets.update(Number(id), body));
   }
 
-  /** Deletes a ticket callsync created (erasure); one already gone counts as deleted. */
+  /**
+   * Erasure of a ticket callsync created: deleted (Zendesk keeps deleted tickets, recoverable, for 30
+   * days), then deleted permanently (DELETE /api/v2/deleted_tickets/{id}: a job that scrubs it;
+   * https://developer.zendesk.com/api-reference/ticketing/tickets/tickets/#delete-ticket-permanently).
+   * A ticket already gone at either step counts as deleted.
+   */
   private async destroy(id: string): Promise<void> {
-    try {
-      await this.api.send('delete ticket', (c) => c.tickets.delete(Number(id)));
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await ignoreGone(this.api.send('delete ticket', (c) => c.tickets.delete(Number(id))));
+    await ignoreGone(
+      this.api.send('delete ticket permanently', (c) =>
+        c.tickets.request('DELETE', `deleted_tickets/${Number(id)}`),
+      ),
+    );
   }
 
   findCallLog(key: string): Promise<string | null> {
@@ -212,12 +218,18 @@ export class ZendeskConnector implements CrmConnector {
     return this.destroy(crmId);
   }
 
+  /** Erasure of an end user callsync created: deleted, then deleted permanently (users.ts). */
   async deleteContact(crmId: string): Promise<void> {
-    try {
-      await this.users.delete(crmId);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await this.users.delete(crmId);
+  }
+}
+
+/** Waits for a delete; "not found" means it is done already. */
+async function ignoreGone(deleting: Promise<unknown>): Promise<void> {
+  try {
+    await deleting;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
   }
 }
 

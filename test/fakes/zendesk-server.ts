@@ -1,9 +1,11 @@
 // A local Zendesk Support account for tests (node:http, in-process, port 0): the requests callsync's
 // Zendesk connector makes through node-zendesk — users (search by phone, search by e-mail, create,
-// delete), tickets (create, show, update, delete, list by external_id) — and the OAuth refresh grant.
+// delete, permanent delete), tickets (create, show, update, delete, permanent delete, list by
+// external_id) — and the OAuth refresh grant.
 // Each rule cites its documentation page where it is enforced: zendesk-tickets.ts (validation, closed
 // tickets, the per-ticket update limit, page sizes), zendesk-users.ts (users, the phone search syntax),
-// zendesk-oauth.ts (token lifetimes and the refresh grant), and here:
+// zendesk-oauth.ts (token lifetimes and the refresh grant); deleted tickets and users stay until
+// deleted permanently (deleted_tickets, deleted_users); and here:
 //   - authentication: Basic `{email}/token:{api_token}` or a Bearer OAuth access token, else 401
 //     `{"error":"Couldn't authenticate you"}` (https://developer.zendesk.com/api-reference/introduction/security-and-auth/);
 //   - the account's request limit per minute by plan (Team 200 by default), 429 with Retry-After
@@ -214,6 +216,10 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         const t = tickets.update(id!, await readJson(req), admin.id);
         return { status: 200, body: { ticket: ticketJson(t) } };
       }
+      case 'DELETE deleted_users/:id':
+        return { status: 200, body: users.deletePermanently(id!) };
+      case 'DELETE deleted_tickets/:id':
+        return { status: 200, body: tickets.deletePermanently(id!) };
       case 'DELETE tickets/:id':
         tickets.delete(id!);
         return { status: 204, body: null };

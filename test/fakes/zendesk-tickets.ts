@@ -177,6 +177,19 @@ export class FakeTickets {
   }
 
   /**
+   * DELETE /api/v2/deleted_tickets/{id}: a deleted ticket is scrubbed for good, by a job
+   * (https://developer.zendesk.com/api-reference/ticketing/tickets/tickets/#delete-ticket-permanently);
+   * a ticket not deleted first is not found there.
+   */
+  deletePermanently(id: number): Json {
+    const t = this.state.tickets.get(id);
+    if (!t?.deleted) throw notFound();
+    this.state.tickets.delete(id);
+    const job = this.state.nextId();
+    return { job_status: { id: String(job), status: 'queued', url: `/api/v2/job_statuses/${job}.json` } };
+  }
+
+  /**
    * GET /api/v2/tickets?external_id=…: cursor pagination with page[size] (at most 100), or offset
    * pagination (per_page, at most 100) without it.
    */

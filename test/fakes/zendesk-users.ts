@@ -98,6 +98,18 @@ export class FakeUsers {
     return { user: userJson(u) };
   }
 
+  /**
+   * DELETE /api/v2/deleted_users/{id}: a deleted user is erased for good
+   * (https://developer.zendesk.com/api-reference/ticketing/users/users/#permanently-delete-user);
+   * an active user must be deleted first.
+   */
+  deletePermanently(id: number): Json {
+    const u = this.state.users.get(id);
+    if (!u || u.active) throw notFound();
+    this.state.users.delete(id);
+    return { deleted_user: { id, name: u.name, active: false } };
+  }
+
   /** GET /api/v2/users/search?query=: users whose e-mail is the query or whose name contains it. */
   searchUsers(query: URLSearchParams): Json {
     const q = (query.get('query') ?? '').toLowerCase();

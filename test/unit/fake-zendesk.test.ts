@@ -144,6 +144,21 @@ it('refreshes an OAuth pair once: the old pair is deleted, a lifetime out of ran
   expect((await api('GET', 'tickets.json', undefined, `Bearer ${fresh.access_token}`)).status).toBe(401);
 });
 
+it('erases a ticket and a user for good only once they were deleted', async () => {
+  const { body } = await newTicket();
+  const id = body.ticket.id;
+  expect((await api('DELETE', `deleted_tickets/${id}.json`)).status).toBe(404);
+  expect((await api('DELETE', `tickets/${id}.json`)).status).toBe(204);
+  expect((await api('GET', `tickets/${id}.json`)).status).toBe(404);
+  expect((await api('DELETE', `deleted_tickets/${id}.json`)).status).toBe(200);
+  expect((await api('DELETE', `deleted_tickets/${id}.json`)).status).toBe(404);
+  const user = fake.seedUser({ name: 'Gone', phone: '+442079460002' });
+  expect((await api('DELETE', `deleted_users/${user.id}.json`)).status).toBe(404);
+  expect((await api('DELETE', `users/${user.id}.json`)).status).toBe(200);
+  expect((await api('DELETE', `deleted_users/${user.id}.json`)).status).toBe(200);
+  expect(fake.users().some((u) => u.id === user.id)).toBe(false);
+});
+
 it('loses the answer of the next create of a kind, with the ticket committed', async () => {
   fake.loseNextAnswer('callLog');
   await expect(newTicket({ tags: ['callsync', 'callsync_call'] })).rejects.toThrow();
