@@ -153,6 +153,6 @@ export async function zendeskHarnessWithServer(): Promise<{
   return { harness, fake };
 }
 
-export async function zendeskHarness(): Promise<DestinationHarness> {
+export async function createZendeskHarness(): Promise<DestinationHarness> {
   return (await zendeskHarnessWithServer()).harness;
 }
