@@ -4,6 +4,7 @@
 // Zendesk holds. The account is on Enterprise Plus (2,500 requests a minute) so the suite runs at
 // speed; tightenRateLimit() moves it to a lower plan the suite's burst would cross.
 import { randomBytes } from 'node:crypto';
+import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { toE164 } from '../../lib/phone';
 import { createCrmConnectors } from '../../runtime/crm';
 import { startFakeZendesk, type FakeTicket, type FakeZendesk, type LostKind } from '../fakes/zendesk-server';
@@ -47,6 +48,8 @@ export const ZENDESK_FEATURES: DestinationFeatures = {
 export async function zendeskHarnessWithServer(): Promise<{
   harness: DestinationHarness;
   fake: FakeZendesk;
+  /** Another worker process's connector: its own memory, the same database (token store, windows). */
+  anotherWorker: () => CrmConnector;
 }> {
   const fake = await startFakeZendesk({ requestsPerMinute: PLAN_PER_MINUTE, searchLagMs: SEARCH_LAG_MS });
   const warehouse = await createMigratedWarehouse('zendesk_conformance');
@@ -150,7 +153,9 @@ export async function zendeskHarnessWithServer(): Promise<{
       await warehouse.dispose();
     },
   };
-  return { harness, fake };
+  // Another worker process: its own connectors and memory, the same database (token store, windows).
+  const anotherWorker = () => createCrmConnectors(configFor(CALLSYNC_PER_MINUTE, 60), warehouse.db)(ACCOUNT);
+  return { harness, fake, anotherWorker };
 }
 
 export async function createZendeskHarness(): Promise<DestinationHarness> {

@@ -12,14 +12,16 @@ import {
   onlyWithKey,
   seededContact,
 } from '../conformance/conformance-fixtures';
+import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import type { DestinationHarness } from '../conformance/destination-harness';
 import { zendeskHarnessWithServer } from '../conformance/harness-zendesk';
 
 describe('Zendesk tickets', () => {
   let h: DestinationHarness;
   let fake: FakeZendesk;
+  let anotherWorker: () => CrmConnector;
   beforeAll(async () => {
-    ({ harness: h, fake } = await zendeskHarnessWithServer());
+    ({ harness: h, fake, anotherWorker } = await zendeskHarnessWithServer());
   });
   afterAll(async () => {
     await h?.dispose();
@@ -74,6 +76,19 @@ describe('Zendesk tickets', () => {
     expect(results.map((r) => r.outcome)).toEqual(['created', 'created', 'created', 'created']);
     const held = await h.callLogs();
     for (const l of logs) onlyWithKey(held, l.key);
+  });
+
+  it('renews an expired OAuth pair once for two workers: Zendesk takes each refresh token once', async () => {
+    const { contact, e164 } = await seededContact(h, 'Two Workers');
+    const second = anotherWorker();
+    const refreshes = fake.oauth.refreshes;
+    fake.oauth.expireAll();
+    const logs = [1, 2, 3, 4].map(() => conformanceCallLog(h.account, e164, contact));
+    const results = await Promise.all(
+      logs.map((l, i) => upsertCallLog(h.db, i % 2 ? second : h.connector, l, { mayExist: false })),
+    );
+    expect(results.map((r) => r.outcome)).toEqual(['created', 'created', 'created', 'created']);
+    expect(fake.oauth.refreshes - refreshes).toBe(1);
   });
 
   it('refuses a wrong API token without retrying, and without the token in the message', async () => {
