@@ -58,7 +58,7 @@ export const zendeskConfigSchema = z.object({
    * Requests per minute callsync sends. Zendesk limits the whole account per minute by plan (Team
    * 200, Growth and Professional 400, Enterprise 700, Enterprise Plus or the High Volume API add-on
    * 2,500: https://developer.zendesk.com/api-reference/introduction/rate-limits/), shared with the
-   * agents' apps and other integrations, so the default leaves most of a Team plan's to them.
+   * agents' apps and other integrations, so the default leaves half of a Team plan's to them.
    */
   requestsPerMinute: z.number().int().min(10).max(2500).default(100),
   /**
