@@ -3,6 +3,7 @@
 // request and refusal counts, and callers seeded as contacts.
 import { startFakeHubSpot } from '../test/fakes/hubspot-server';
 import { startFakeSalesforce } from '../test/fakes/salesforce-server';
+import { startFakeZendesk } from '../test/fakes/zendesk-server';
 import type { RecordedRequest } from '../test/fakes/hubspot-server';
 
 export interface BenchCrm {
@@ -55,5 +56,28 @@ async function salesforce(): Promise<BenchCrm> {
   };
 }
 
+async function zendesk(): Promise<BenchCrm> {
+  // An Enterprise plan's 700 requests a minute; callsync configured for 600 of them.
+  const fake = await startFakeZendesk({ requestsPerMinute: 700 });
+  return {
+    destination: {
+      type: 'zendesk',
+      subdomain: fake.subdomain,
+      baseUrl: fake.url,
+      auth: { type: 'api-token', email: fake.admin.email, apiToken: fake.admin.apiToken },
+      requestsPerMinute: 600,
+    },
+    counters: fake.counters,
+    requests: fake.requests,
+    callLogKeys: () =>
+      fake
+        .tickets()
+        .filter((t) => t.tags.includes('callsync_call'))
+        .map((t) => t.external_id),
+    seedContact: (phone, i) => String(fake.seedUser({ name: `Caller ${i}`, phone }).id),
+    close: () => fake.close(),
+  };
+}
+
 /** Each `--crm` value and its test server. */
-export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = { hubspot, salesforce };
+export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = { hubspot, salesforce, zendesk };

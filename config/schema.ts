@@ -18,6 +18,7 @@ import {
   workerConfigSchema,
 } from './observability';
 import { googleTasksConfigSchema } from '../connectors/google-tasks/config';
+import { zendeskConfigSchema } from '../connectors/zendesk/config';
 import { googleTranscriptionConfigSchema } from '../connectors/google-speech/config';
 import { googleDriveArchiveConfigSchema } from '../connectors/object-store/google-drive-config';
 import { erasureConfigSchema } from './erasure';
@@ -72,6 +73,7 @@ export const crmDestinationSchema = z.discriminatedUnion('type', [
   hubspotConfigSchema,
   salesforceConfigSchema,
   googleTasksConfigSchema,
+  zendeskConfigSchema,
 ]);
 export type CrmDestinationConfig = z.infer<typeof crmDestinationSchema>;
 

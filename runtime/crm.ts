@@ -1,5 +1,6 @@
 // The CRM destination from config: HubSpot, Salesforce, or the built-in warehouse destination.
 import type { Kysely } from 'kysely';
+import type { CountryCode } from 'libphonenumber-js';
 import type { CallsyncConfig } from '../config/schema';
 import { crmDestinationOf } from '../config/account-settings';
 import { BuiltinCrmConnector } from '../connectors/builtin-crm';
@@ -17,6 +18,7 @@ import { OUTCOMES_STREAM } from '../activities/outcome-activities';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
 import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforce/config';
+import { ZendeskConnector } from '../connectors/zendesk';
 
 export { crmDestinationOf } from '../config/account-settings';
 
@@ -58,6 +60,22 @@ export function createCrmConnectors(
               ? new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') })
               : salesforceConnector(d, db, tokens)),
         );
+      return c;
+    }
+    if (d.type === 'zendesk') {
+      const key = JSON.stringify(d);
+      let c = shared.get(key);
+      if (!c) {
+        if (d.auth.type === 'oauth') metrics().tokenRefreshFailures.inc({ vendor: 'zendesk' }, 0);
+        // One connector per Zendesk account: its per-minute window is shared by every worker (PostgreSQL).
+        c = new ZendeskConnector(d, {
+          country: config.crm.defaultCountry as CountryCode,
+          limiters: sharedRateLimiters(db, 'zendesk'),
+          tokenStore: tokens,
+          onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'zendesk' }),
+        });
+        shared.set(key, c);
+      }
       return c;
     }
     let c = perAccount.get(account);
