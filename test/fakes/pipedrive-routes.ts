@@ -37,6 +37,13 @@ const OUTCOMES = new Set([
 
 const digits = (s: string) => s.replace(/\D/g, '');
 
+/** A string field of a request body (400 when it is anything else, as Pipedrive's validation answers). */
+function text(b: Record<string, unknown>, field: string): string {
+  const v = b[field];
+  if (typeof v !== 'string') throw badRequest(`${field} must be a string`);
+  return v;
+}
+
 /** `limit` within Pipedrive's maximum for the endpoint (400 beyond it), or its default. */
 function limitOf(q: URLSearchParams, max: number, dflt: number): number {
   const raw = q.get('limit');
@@ -95,26 +102,26 @@ function activityFields(s: PipedriveState, b: Record<string, unknown>): Partial<
     if (typeof b.type !== 'string' || !ACTIVITY_TYPES.has(b.type)) throw badRequest('Invalid activity type');
     out.type = b.type;
   }
-  if (b.subject !== undefined) out.subject = String(b.subject);
+  if (b.subject !== undefined) out.subject = text(b, 'subject');
   if (b.done !== undefined) out.done = b.done === true;
   if (b.due_date !== undefined) {
-    if (!/^\d{4}-\d\d-\d\d$/.test(String(b.due_date))) throw badRequest('due_date must be YYYY-MM-DD');
-    out.due_date = String(b.due_date);
+    out.due_date = text(b, 'due_date');
+    if (!/^\d{4}-\d\d-\d\d$/.test(out.due_date)) throw badRequest('due_date must be YYYY-MM-DD');
   }
   if (b.due_time !== undefined) {
-    if (!/^\d\d:\d\d$/.test(String(b.due_time))) throw badRequest('due_time must be HH:MM');
-    out.due_time = String(b.due_time);
+    out.due_time = text(b, 'due_time');
+    if (!/^\d\d:\d\d$/.test(out.due_time)) throw badRequest('due_time must be HH:MM');
   }
   if (b.duration !== undefined) {
-    if (!/^\d\d:\d\d$/.test(String(b.duration))) throw badRequest('duration must be HH:MM');
-    out.duration = String(b.duration);
+    out.duration = text(b, 'duration');
+    if (!/^\d\d:\d\d$/.test(out.duration)) throw badRequest('duration must be HH:MM');
   }
   if (b.person_id !== undefined) out.person_id = person(s, b.person_id).id;
   if (b.owner_id !== undefined) {
     if (!s.users.has(Number(b.owner_id))) throw badRequest('owner_id: user not found');
     out.owner_id = Number(b.owner_id);
   }
-  if (b.note !== undefined) out.note = String(b.note);
+  if (b.note !== undefined) out.note = text(b, 'note');
   return out;
 }
 
@@ -270,11 +277,12 @@ const ROUTES: [string, RegExp, Handler][] = [
     /^\/api\/v1\/callLogs$/,
     (s, r) => {
       const b = r.body;
-      if (!OUTCOMES.has(String(b.outcome))) throw badRequest('outcome is invalid');
+      const outcome = text(b, 'outcome');
+      if (!OUTCOMES.has(outcome)) throw badRequest('outcome is invalid');
       if (typeof b.to_phone_number !== 'string' || b.to_phone_number === '')
         throw badRequest('to_phone_number is required');
       for (const t of ['start_time', 'end_time'] as const)
-        if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(String(b[t])))
+        if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(text(b, t)))
           throw badRequest(`${t} must be YYYY-MM-DD HH:MM:SS`);
       let personId = b.person_id === undefined ? null : person(s, b.person_id).id;
       if (b.activity_id !== undefined) {
@@ -288,12 +296,12 @@ const ROUTES: [string, RegExp, Handler][] = [
         person_id: personId,
         user_id: Number(b.user_id ?? s.apiUserId),
         subject: typeof b.subject === 'string' ? b.subject : null,
-        outcome: String(b.outcome),
+        outcome,
         to_phone_number: b.to_phone_number,
         from_phone_number: typeof b.from_phone_number === 'string' ? b.from_phone_number : null,
-        start_time: String(b.start_time),
-        end_time: String(b.end_time),
-        duration: b.duration === undefined ? null : String(b.duration),
+        start_time: text(b, 'start_time'),
+        end_time: text(b, 'end_time'),
+        duration: b.duration === undefined ? null : text(b, 'duration'),
       };
       s.callLogs.set(c.id, c);
       return { success: true, data: c };
@@ -358,7 +366,7 @@ const ROUTES: [string, RegExp, Handler][] = [
     (s, r, id) => {
       const n = s.notes.get(Number(id));
       if (!n) throw notFound('Note');
-      if (r.body.content !== undefined) n.content = String(r.body.content);
+      if (r.body.content !== undefined) n.content = text(r.body, 'content');
       n.update_time = stamp();
       return { success: true, data: n };
     },
