@@ -1,7 +1,7 @@
 // OAuth access tokens for a Pipedrive app's install. Pipedrive's access tokens live about an hour
 // (`expires_in` of the token answer) and are renewed with the refresh_token grant at
 // oauth.pipedrive.com/oauth/token, the app's client id and secret as Basic auth
-// (https://pipedrive.readme.io/docs/marketplace-oauth-authorization-state-parameter#refreshing-the-tokens);
+// (https://pipedrive.readme.io/docs/marketplace-oauth-authorization, https://developers.pipedrive.com/docs/api/v1/Oauth);
 // the official client's OAuth2Configuration.tokenRefresh sends it. The tokens live in PostgreSQL
 // (crm/renewing-token.ts): one worker at a time renews, and a rotated refresh token is stored before
 // the new access token is used. The configured refresh token seeds the store on first use.

@@ -154,7 +154,14 @@ export function phoneQuery(e164: string): { term: string; holds: (phone: string)
     // The national significant number: inside "+44 20 7946 0000", "020 7946 0000" and "442079460000".
     term: national,
     holds: (phone) => {
-      const p = digitsOf(phone);
+      const written = phone.trim();
+      // Written with its country code (+44…, 0044…): that number and no other.
+      if (/^(\+|00)/.test(written)) {
+        const parsed = parsePhoneNumberFromString(written.replace(/^00/, '+'));
+        return parsed ? parsed.number === e164 : digitsOf(written) === international;
+      }
+      // Written nationally (020 7946 0000) or as bare digits: its digits end with the national number.
+      const p = digitsOf(written);
       return p === international || (national.length >= 7 && p.endsWith(national));
     },
   };
