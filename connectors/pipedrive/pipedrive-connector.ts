@@ -32,6 +32,8 @@ import { callActivity, callLogRecord, keyOf, messageNote, phoneQuery, taskActivi
 
 /** Largest page Pipedrive's v2 lists and search give (limit ≤ 500). */
 const V2_PAGE = 500;
+/** Most ids one persons list takes (`ids`: up to 100). */
+const IDS_PER_LIST = 100;
 /** Largest page of the v1 call log list (limit ≤ 50). */
 const CALL_LOG_PAGE = 50;
 /** Largest page of the v1 note list. */
@@ -111,11 +113,14 @@ export class PipedriveConnector implements CrmConnector {
     // Search hits carry no update time; the persons list does (for "most recently updated").
     const updated = new Map<number, string | null>();
     if (hits.length > 1) {
-      const body = await this.client.call('get persons', (a) =>
-        a.persons.getPersons({ ids: hits.map((h) => h.id).join(','), limit: V2_PAGE }),
-      );
-      for (const p of parseAnswer(pageOf(personSchema), body, 'get persons').data ?? [])
-        updated.set(p.id, isoOf(p.update_time));
+      for (let i = 0; i < hits.length; i += IDS_PER_LIST) {
+        const ids = hits.slice(i, i + IDS_PER_LIST).map((h) => h.id);
+        const body = await this.client.call('get persons', (a) =>
+          a.persons.getPersons({ ids: ids.join(','), limit: V2_PAGE }),
+        );
+        for (const p of parseAnswer(pageOf(personSchema), body, 'get persons').data ?? [])
+          updated.set(p.id, isoOf(p.update_time));
+      }
     }
     return hits.map((h) => ({
       crmId: String(h.id),
