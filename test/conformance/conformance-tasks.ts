@@ -15,7 +15,7 @@ export function taskScenarios(h: () => DestinationHarness): void {
     it("opens, updates and closes one task, closed in the vendor's done state", async () => {
       const { contact, e164 } = await seededContact(h(), 'Missed Caller');
       const task = conformanceTask(h().account, e164, contact);
-      const opened = await upsertTask(h().db, h().connector, task);
+      const opened = await upsertTask(h().db, h().connector, task, { mayExist: false });
       expect(opened.outcome).toBe('created');
       let held = onlyWithKey(await h().tasks(), task.key);
       expect(held).toMatchObject({ crmId: opened.crmId, contactId: contact.crmId, title: task.subject });
@@ -43,7 +43,7 @@ export function taskScenarios(h: () => DestinationHarness): void {
       const { contact, e164 } = await seededContact(h(), 'Lost Task');
       const task = conformanceTask(h().account, e164, contact);
       h().loseNextAnswer('task');
-      await expect(upsertTask(h().db, h().connector, task)).rejects.toThrow();
+      await expect(upsertTask(h().db, h().connector, task, { mayExist: false })).rejects.toThrow();
       expect(onlyWithKey(await h().tasks(), task.key).title).toBe(task.subject);
 
       const retry = { ...task, body: 'Written by the retry.' };
