@@ -12,28 +12,27 @@
 // one could not be told apart from the first without listing every call log of the user), and the
 // activity alone holds the call. Erasure deletes the activity and every call log attached to it.
 import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
+import { CrmError } from '../crm/errors';
+import { createPerson, findPersonsByPhone } from './persons';
 import { PipedriveClient, type AccessTokenSource, type PipedriveClientOptions } from './client';
 import type { PipedriveConfig } from './config';
 import { DESTINATION, statusOf } from './errors';
 import {
   activitySchema,
   callLogSchema,
-  isoOf,
   noteSchema,
   oneSchema,
   pageOf,
   parseAnswer,
-  personSchema,
-  searchPageSchema,
   userSchema,
   v1PageOf,
+  v1Pages,
+  v2Pages,
 } from './responses';
-import { callActivity, callLogRecord, keyOf, messageNote, phoneQuery, taskActivity } from './records';
+import { callActivity, callLogRecord, keyOf, messageNote, taskActivity } from './records';
 
 /** Largest page Pipedrive's v2 lists and search give (limit ≤ 500). */
 const V2_PAGE = 500;
-/** Most ids one persons list takes (`ids`: up to 100). */
-const IDS_PER_LIST = 100;
 /** Largest page of the v1 call log list (limit ≤ 50). */
 const CALL_LOG_PAGE = 50;
 /** Largest page of the v1 note list. */
@@ -68,6 +67,26 @@ export class PipedriveConnector implements CrmConnector {
     return this.client.throttled;
   }
 
+  /**
+   * Checks the credentials once at worker start (GET /users/me, which every token may call): a
+   * refused API token or OAuth install stops the start with the config field to fix.
+   */
+  async prepare(): Promise<void> {
+    try {
+      await this.client.call('check credentials', (a) => a.users.getCurrentUser());
+    } catch (err) {
+      if (!(err instanceof CrmError) || (err.status !== 401 && err.status !== 403)) throw err;
+      const field = this.config.oauth ? 'oauth' : 'apiToken';
+      throw new CrmError({
+        destination: DESTINATION,
+        status: err.status,
+        code: err.code,
+        message: `crm.destination.${field} was refused by Pipedrive (${err.status}): give a valid ${field === 'oauth' ? 'install (refresh token)' : 'personal API token'} of company ${this.config.companyDomain}`,
+        retryable: false,
+      });
+    }
+  }
+
   async ownerId(email: string | null): Promise<string | null> {
     const id = await this.ownerNumber(email);
     return id === null ? null : String(id);
@@ -87,60 +106,12 @@ export class PipedriveConnector implements CrmConnector {
     return id;
   }
 
-  async findContactsByPhone(e164: string): Promise<CrmContact[]> {
-    const q = phoneQuery(e164);
-    const hits: { id: number; name: string | null; ownerId: number | null }[] = [];
-    let cursor: string | undefined;
-    do {
-      const body = await this.client.call(
-        'search persons',
-        (a) =>
-          a.persons.searchPersons({
-            term: q.term,
-            fields: 'phone',
-            limit: V2_PAGE,
-            ...(cursor ? { cursor } : {}),
-          }),
-        true,
-      );
-      const page = parseAnswer(searchPageSchema, body, 'search persons');
-      for (const { item } of page.data?.items ?? [])
-        if ((item.phones ?? []).some(q.holds))
-          hits.push({ id: item.id, name: item.name ?? null, ownerId: item.owner?.id ?? null });
-      cursor = page.additional_data?.next_cursor ?? undefined;
-    } while (cursor);
-    if (hits.length === 0) return [];
-    // Search hits carry no update time; the persons list does (for "most recently updated").
-    const updated = new Map<number, string | null>();
-    if (hits.length > 1) {
-      for (let i = 0; i < hits.length; i += IDS_PER_LIST) {
-        const ids = hits.slice(i, i + IDS_PER_LIST).map((h) => h.id);
-        const body = await this.client.call('get persons', (a) =>
-          a.persons.getPersons({ ids: ids.join(','), limit: V2_PAGE }),
-        );
-        for (const p of parseAnswer(pageOf(personSchema), body, 'get persons').data ?? [])
-          updated.set(p.id, isoOf(p.update_time));
-      }
-    }
-    return hits.map((h) => ({
-      crmId: String(h.id),
-      kind: 'contact' as const,
-      name: h.name,
-      ownerId: h.ownerId === null ? null : String(h.ownerId),
-      updatedAt: updated.get(h.id) ?? null,
-    }));
+  findContactsByPhone(e164: string): Promise<CrmContact[]> {
+    return findPersonsByPhone(this.client, e164);
   }
 
-  async createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
-    // Pipedrive requires a person's name: an unknown caller is named by their number.
-    const name = input.name ?? input.phone;
-    const body = await this.client.call('create person', (a) =>
-      a.persons.addPerson({
-        AddPersonRequest: { name, phones: [{ value: input.phone, primary: true, label: 'work' }] },
-      }),
-    );
-    const p = parseAnswer(oneSchema, body, 'create person').data;
-    return { crmId: String(p.id), kind: 'contact', name, ownerId: null, updatedAt: null };
+  createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
+    return createPerson(this.client, input);
   }
 
   contactPageUrl(contact: CrmContact): Promise<string> {
@@ -185,18 +156,19 @@ export class PipedriveConnector implements CrmConnector {
   async deleteCallLog(crmId: string): Promise<void> {
     const activityId = Number(crmId);
     // The Call Logs API lists a user's call logs only: the ones of this activity are picked out.
-    for (let start = 0; ;) {
-      const body = await this.client.call('list call logs', (a) =>
-        a.callLogs.getUserCallLogs({ start, limit: CALL_LOG_PAGE }),
-      );
-      const page = parseAnswer(v1PageOf(callLogSchema), body, 'list call logs');
-      for (const c of page.data ?? [])
+    const pages = v1Pages(async (start) =>
+      parseAnswer(
+        v1PageOf(callLogSchema),
+        await this.client.call('list call logs', (x) =>
+          x.callLogs.getUserCallLogs({ start, limit: CALL_LOG_PAGE }),
+        ),
+        'list call logs',
+      ),
+    );
+    for await (const logs of pages)
+      for (const c of logs)
         if (c.activity_id === activityId)
-          await this.gone('delete call log', (a) => a.callLogs.deleteCallLog({ id: c.id }));
-      const next = page.additional_data?.pagination;
-      if (!next?.more_items_in_collection || next.next_start == null) break;
-      start = next.next_start;
-    }
+          await this.gone('delete call log', (x) => x.callLogs.deleteCallLog({ id: c.id }));
     await this.gone('delete call activity', (a) => a.activities.deleteActivity({ id: activityId }));
   }
 
@@ -232,40 +204,46 @@ export class PipedriveConnector implements CrmConnector {
     key: string,
     filter: { updated_since: string } | { person_id: number },
   ): Promise<string | null> {
-    let cursor: string | undefined;
-    do {
-      const body = await this.client.call('list activities', (a) =>
-        a.activities.getActivities({
-          ...filter,
-          sort_by: 'update_time',
-          sort_direction: 'desc',
-          limit: V2_PAGE,
-          ...(cursor ? { cursor } : {}),
-        }),
-      );
-      const page = parseAnswer(pageOf(activitySchema), body, 'list activities');
-      const found = (page.data ?? []).filter((x) => x.type === 'call' && keyOf(x.note) === key);
+    const pages = v2Pages(async (cursor) =>
+      parseAnswer(
+        pageOf(activitySchema),
+        await this.client.call('list activities', (x) =>
+          x.activities.getActivities({
+            ...filter,
+            sort_by: 'update_time',
+            sort_direction: 'desc',
+            limit: V2_PAGE,
+            ...(cursor ? { cursor } : {}),
+          }),
+        ),
+        'list activities',
+      ),
+    );
+    for await (const activities of pages) {
+      const found = activities.filter((x) => x.type === 'call' && keyOf(x.note) === key);
       // The oldest, should a duplicate exist.
       if (found.length > 0) return String(Math.min(...found.map((x) => x.id)));
-      cursor = page.additional_data?.next_cursor ?? undefined;
-    } while (cursor);
+    }
     return null;
   }
 
   // SMS and voicemail: notes on the person.
 
   async findMessageLog(key: string, log: MessageLog): Promise<string | null> {
-    for (let start = 0; ;) {
-      const body = await this.client.call('list notes', (a) =>
-        a.notes.getNotes({ person_id: Number(log.contact.crmId), start, limit: NOTE_PAGE, sort: 'id ASC' }),
-      );
-      const page = parseAnswer(v1PageOf(noteSchema), body, 'list notes');
-      const found = (page.data ?? []).find((n) => keyOf(n.content) === key);
+    const pages = v1Pages(async (start) =>
+      parseAnswer(
+        v1PageOf(noteSchema),
+        await this.client.call('list notes', (x) =>
+          x.notes.getNotes({ person_id: Number(log.contact.crmId), start, limit: NOTE_PAGE, sort: 'id ASC' }),
+        ),
+        'list notes',
+      ),
+    );
+    for await (const notes of pages) {
+      const found = notes.find((n) => keyOf(n.content) === key);
       if (found) return String(found.id);
-      const next = page.additional_data?.pagination;
-      if (!next?.more_items_in_collection || next.next_start == null) return null;
-      start = next.next_start;
     }
+    return null;
   }
 
   async createMessageLog(log: MessageLog): Promise<string> {

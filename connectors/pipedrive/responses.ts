@@ -82,3 +82,42 @@ export function isoOf(time: string | null | undefined): string | null {
   const ms = Date.parse(/^\d{4}-\d\d-\d\d \d/.test(time) ? `${time.replace(' ', 'T')}Z` : time);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
+
+type Maybe<T> = T | null | undefined;
+
+/** A page of a v1 list as parsed. */
+interface V1PageLike<T> {
+  data?: Maybe<T[]>;
+  additional_data?: Maybe<{
+    pagination?: Maybe<{ more_items_in_collection?: Maybe<boolean>; next_start?: Maybe<number> }>;
+  }>;
+}
+
+/** A page of a v2 list as parsed. */
+interface V2PageLike<T> {
+  data?: Maybe<T[]>;
+  additional_data?: Maybe<{ next_cursor?: Maybe<string> }>;
+}
+
+/** A v1 list's pages (start and limit) as an async iterable of their items. */
+export async function* v1Pages<T>(load: (start: number) => Promise<V1PageLike<T>>): AsyncGenerator<T[]> {
+  for (let start = 0; ;) {
+    const page = await load(start);
+    yield page.data ?? [];
+    const next = page.additional_data?.pagination;
+    if (!next?.more_items_in_collection || next.next_start == null) return;
+    start = next.next_start;
+  }
+}
+
+/** A v2 list's pages (opaque cursor) as an async iterable of their items. */
+export async function* v2Pages<T>(
+  load: (cursor: string | undefined) => Promise<V2PageLike<T>>,
+): AsyncGenerator<T[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await load(cursor);
+    yield page.data ?? [];
+    cursor = page.additional_data?.next_cursor ?? undefined;
+  } while (cursor);
+}

@@ -136,6 +136,8 @@ export const PEOPLE_ROUTES: Route[] = [
       return { success: true, data: Number(id) };
     },
   ],
+  // GET /v1/users/me: the user the token belongs to.
+  ['GET', /^\/api\/v1\/users\/me$/, (s) => ({ success: true, data: s.users.get(s.apiUserId) })],
   // GET /v1/users/find: term required; search_by_email=1 matches e-mail addresses only.
   [
     'GET',

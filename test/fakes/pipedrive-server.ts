@@ -16,6 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PipedriveLimits } from './pipedrive-limits';
+import { countLimited, newCounters, type LimitCounters } from './vendor-limits';
 import { newState, PipedriveFakeError, type FakePerson, type PipedriveState } from './pipedrive-records';
 import { route } from './pipedrive-routes';
 
@@ -31,8 +32,10 @@ export interface FakePipedrive {
   limits: PipedriveLimits;
   /** Refresh grants answered. */
   refreshes: number;
-  /** Requests answered, by "METHOD /path". */
-  requests: string[];
+  /** Every API request (not the token endpoint's) with the status answered (0: answer lost). */
+  requests: { method: string; path: string; status: number }[];
+  /** Requests answered, and those refused with a 429 by policy (burst, search, daily). */
+  counters: LimitCounters;
   seedPerson(p: { name: string; phones: string[]; ownerId?: number; updatedAt?: string }): number;
   seedUser(email: string, name?: string): number;
   /** The next request matching `method path` (and `when`, on its JSON body) is carried out and its answer lost. */
@@ -61,7 +64,12 @@ function send(
   res.end(JSON.stringify(body));
 }
 
-export async function startFakePipedrive(): Promise<FakePipedrive> {
+export interface FakePipedriveOptions {
+  /** The company's daily token budget (default a one-seat Lite company's 30,000). */
+  dailyTokens?: number;
+}
+
+export async function startFakePipedrive(opts: FakePipedriveOptions = {}): Promise<FakePipedrive> {
   const apiToken = 'pd-api-token-0001';
   const oauthClient = { clientId: 'pd-client', clientSecret: 'pd-secret', refreshToken: 'pd-refresh-0001' };
   const accessTokens = new Map<string, number>();
@@ -73,9 +81,10 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
     apiToken,
     oauthClient,
     state: newState(),
-    limits: new PipedriveLimits(),
+    limits: new PipedriveLimits(opts.dailyTokens),
     refreshes: 0,
     requests: [],
+    counters: newCounters(),
     seedPerson(p) {
       const id = fake.state.nextId++;
       const at = p.updatedAt ?? new Date().toISOString();
@@ -133,42 +142,52 @@ export async function startFakePipedrive(): Promise<FakePipedrive> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
+    const path = url.pathname;
     const raw = await readBody(req);
-    if (method === 'POST' && url.pathname === '/oauth/token') return oauthToken(req, res, raw);
-    fake.requests.push(`${method} ${url.pathname}`);
+    if (method === 'POST' && path === '/oauth/token') return oauthToken(req, res, raw);
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      fake.requests.push({ method, path, status });
+      fake.counters.requests++;
+      send(res, status, body, headers);
+    };
+    const refuse = (err: PipedriveFakeError, headers: Record<string, string> = {}) =>
+      reply(err.status, err.body(), headers);
     // Authentication: the API token, or an OAuth access token that has not expired.
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const key = req.headers['x-api-token'] ?? url.searchParams.get('api_token');
     const oauth = bearer !== undefined;
     const token = oauth ? bearer : typeof key === 'string' ? key : undefined;
     const valid = oauth ? (accessTokens.get(bearer) ?? 0) > Date.now() : token === apiToken;
-    if (!token || !valid) return send(res, 401, new PipedriveFakeError(401, 'unauthorized access').body());
-    const verdict = fake.limits.take(token, oauth, method, url.pathname);
-    if (!verdict.ok)
-      return send(res, 429, new PipedriveFakeError(429, 'Request over limit').body(), verdict.headers);
-    const handler = route(method, url.pathname);
-    if (!handler)
-      return send(res, 404, new PipedriveFakeError(404, 'Unknown method').body(), verdict.headers);
+    if (!token || !valid) return refuse(new PipedriveFakeError(401, 'unauthorized access'));
+    const verdict = fake.limits.take(token, oauth, method, path);
+    if (!verdict.ok) {
+      countLimited(fake.counters, verdict.policy);
+      return refuse(new PipedriveFakeError(429, 'Request over limit'), verdict.headers);
+    }
+    const handler = route(method, path);
+    if (!handler) return refuse(new PipedriveFakeError(404, 'Unknown method'), verdict.headers);
     let body: Record<string, unknown> = {};
     if (raw !== '') {
       try {
         body = JSON.parse(raw) as Record<string, unknown>;
       } catch {
-        return send(res, 400, new PipedriveFakeError(400, 'Invalid JSON').body(), verdict.headers);
+        return refuse(new PipedriveFakeError(400, 'Invalid JSON'), verdict.headers);
       }
     }
     try {
-      const answer = handler(fake.state, { method, path: url.pathname, query: url.searchParams, body });
-      const lost = lose.findIndex((l) => l.method === method && l.path === url.pathname && l.when(body));
+      const answer = handler(fake.state, { method, path, query: url.searchParams, body });
+      const lost = lose.findIndex((l) => l.method === method && l.path === path && l.when(body));
       if (lost >= 0) {
         lose.splice(lost, 1);
+        // Carried out, never answered: status 0.
+        fake.requests.push({ method, path, status: 0 });
         req.socket.destroy();
         return;
       }
-      send(res, method === 'POST' ? 201 : 200, answer, verdict.headers);
+      reply(method === 'POST' ? 201 : 200, answer, verdict.headers);
     } catch (err) {
       if (!(err instanceof PipedriveFakeError)) throw err;
-      send(res, err.status, err.body(), verdict.headers);
+      refuse(err, verdict.headers);
     }
   }
 

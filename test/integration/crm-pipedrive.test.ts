@@ -90,7 +90,7 @@ describe('PipedriveConnector', () => {
     expect(activity.note).toContain('Summary: Renewal agreed.');
     // Call logs cannot be edited: the record stays as written, and no second one appears.
     expect(fake.state.callLogs.size).toBe(1);
-    expect(fake.requests.filter((r) => r === 'POST /api/v1/callLogs')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/callLogs')).toHaveLength(1);
   });
 
   it('erases the activity and every call log attached to it; erasing again succeeds', async () => {
@@ -132,7 +132,7 @@ describe('PipedriveConnector', () => {
     const found = await pd.findContactsByPhone('+442079460003');
     expect(found.map((c) => c.crmId).sort()).toEqual([String(national), String(intl)].sort());
     expect(found.find((c) => c.crmId === String(intl))?.updatedAt).toBe('2026-01-01T00:00:00.000Z');
-    expect(fake.requests.filter((r) => r === 'GET /api/v2/persons/search')).toHaveLength(1);
+    expect(fake.requests.filter((r) => r.path === '/api/v2/persons/search')).toHaveLength(1);
   });
 
   it('waits out a 429 of the 2-second window (x-ratelimit-reset) and sends again', async () => {
@@ -154,6 +154,18 @@ describe('PipedriveConnector', () => {
     expect(err).toBeInstanceOf(CrmRateLimitedError);
     expect((err as CrmRateLimitedError).retryAfterMs).toBeGreaterThan(15_000);
     expect(fake.limits.refused.daily).toBe(1);
+    expect(fake.counters).toMatchObject({ limited: 1, byPolicy: { daily: 1 } });
+    expect(fake.requests).toEqual([{ method: 'POST', path: '/api/v2/persons', status: 429 }]);
+  });
+
+  it('prepare() passes with a valid token and stops the start with the field to fix otherwise', async () => {
+    await new PipedriveConnector(config()).prepare();
+    const err = await new PipedriveConnector(config({ apiToken: 'not-the-token' }))
+      .prepare()
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 401, retryable: false });
+    expect((err as Error).message).toContain('crm.destination.apiToken');
+    expect((err as Error).message).not.toContain('not-the-token');
   });
 
   it('an unknown API token is a non-retryable 401 that names neither the token nor the caller', async () => {
