@@ -13,6 +13,7 @@
 // activity alone holds the call. Erasure deletes the activity and every call log attached to it.
 import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
+import { pipedriveDestinationId } from './identity';
 import { createPerson, findPersonsByPhone } from './persons';
 import { PipedriveClient, type AccessTokenSource, type PipedriveClientOptions } from './client';
 import type { PipedriveConfig } from './config';
@@ -41,11 +42,6 @@ const NOTE_PAGE = 500;
 export interface PipedriveConnectorOptions extends PipedriveClientOptions {
   /** OAuth access tokens (access-token.ts); absent with an API token. */
   token?: AccessTokenSource;
-}
-
-/** The destination id of a Pipedrive company: `pipedrive:<company domain>`. */
-export function pipedriveDestinationId(config: Pick<PipedriveConfig, 'companyDomain'>): string {
-  return `${DESTINATION}:${config.companyDomain.toLowerCase()}`;
 }
 
 export class PipedriveConnector implements CrmConnector {

@@ -1,5 +1,8 @@
 // What the Pipedrive connector writes (pure mapping) and its config's errors.
+import { PipedriveConnector } from '../../connectors/pipedrive';
 import { pipedriveConfigSchema } from '../../connectors/pipedrive/config';
+import { crmDestinationIdOf } from '../../runtime/crm-identity';
+import { parseTestConfig } from '../support/test-config';
 import {
   callActivity,
   callLogRecord,
@@ -136,5 +139,26 @@ describe('config', () => {
     expect(bad.error?.issues[0]?.path).toEqual(['companyDomain']);
     const fast = pipedriveConfigSchema.safeParse({ ...base, apiToken: 't', searchRequestsPer2Seconds: 11 });
     expect(fast.error?.issues[0]?.path).toEqual(['searchRequestsPer2Seconds']);
+  });
+});
+
+describe('identity', () => {
+  it('the dashboard keys a Pipedrive account by the same destination id as its connector', () => {
+    const destination = { type: 'pipedrive', companyDomain: 'Acme', apiToken: 't' };
+    const config = parseTestConfig({
+      accounts: [
+        {
+          name: 'acme',
+          platform: {
+            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
+            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
+          },
+        },
+      ],
+      crm: { destination },
+    });
+    const connector = new PipedriveConnector(pipedriveConfigSchema.parse(destination));
+    expect(crmDestinationIdOf(config, 'acme')).toBe('pipedrive:acme');
+    expect(connector.destinationId).toBe('pipedrive:acme');
   });
 });
