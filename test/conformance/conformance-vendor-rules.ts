@@ -114,8 +114,11 @@ export function vendorRuleScenarios(h: () => DestinationHarness, features: Desti
         expect(results.every((r) => r.outcome === 'created')).toBe(true);
         const held = await h().callLogs();
         for (const log of logs) onlyWithKey(held, log.key);
-        // The connector's rate gate kept under the vendor's limit: the vendor refused nothing.
-        expect(h().tooManyRequests!() - before).toBe(0);
+        // The connector's rate gate kept under the vendor's limit: the vendor refused nothing. (A vendor
+        // whose documentation makes 429s part of normal work declares 'retried': every write landed
+        // once, as checked above, is then the promise.)
+        if ((h().tooManyRequestsPolicy ?? 'avoided') === 'avoided')
+          expect(h().tooManyRequests!() - before).toBe(0);
       });
     });
   }
