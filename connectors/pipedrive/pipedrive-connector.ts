@@ -11,6 +11,8 @@
 // found again by its key (findCallLog) and updated; it then has no Call Logs API record (a second
 // one could not be told apart from the first without listing every call log of the user), and the
 // activity alone holds the call. Erasure deletes the activity and every call log attached to it.
+// No callLogPageUrl: Pipedrive's activities have no page of their own (list and person views only;
+// https://pipedrive.readme.io/docs/app-extensions-actions lists no detail view for activities).
 import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { pipedriveDestinationId } from './identity';
