@@ -7,7 +7,10 @@
 // - the company's daily token budget (token-based rate limiting: 30,000 base tokens × the plan's
 //   multiplier × seats; each request costs tokens by its kind, search and lists the most), reset at
 //   midnight UTC, a 429 once spent. The costs below follow the page's cost classes (single-entity
-//   read, list, write, delete, search); v2 endpoints cost less than their v1 equivalents.
+//   read, list, write, delete, search); v2 endpoints cost less than their v1 equivalents. Each
+//   endpoint's reference page shows its cost (GET /api/v2/activities: 10,
+//   https://developers.pipedrive.com/docs/api/v1/Activities); the other costs here follow the
+//   classes, not each page.
 import { SlidingWindowLimit } from './vendor-limits';
 
 /** The window of the burst limits, ms. */
