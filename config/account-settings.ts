@@ -72,6 +72,7 @@ const DESTINATIONS_WITH_PAGES: ReadonlySet<CrmDestinationConfig['type']> = new S
   'hubspot',
   'salesforce',
   'zendesk',
+  'pipedrive',
 ]);
 
 /**

@@ -5,6 +5,7 @@ import type { CallsyncConfig } from '../config/schema';
 import { hubspotDestinationId } from '../connectors/hubspot/identity';
 import { salesforceDestinationId } from '../connectors/salesforce/identity';
 import { zendeskDestinationId } from '../connectors/zendesk/identity';
+import { pipedriveDestinationId } from '../connectors/pipedrive/identity';
 
 /** `account`'s destination identity, as its connector's destinationIdOf gives it (`builtin` for the built-in). */
 export function crmDestinationIdOf(
@@ -15,5 +16,6 @@ export function crmDestinationIdOf(
   if (d.type === 'hubspot') return hubspotDestinationId(d, account);
   if (d.type === 'salesforce') return salesforceDestinationId(d);
   if (d.type === 'zendesk') return zendeskDestinationId(d);
+  if (d.type === 'pipedrive') return pipedriveDestinationId(d);
   return d.type;
 }

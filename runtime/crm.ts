@@ -19,6 +19,7 @@ import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
 import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforce/config';
 import { ZendeskConnector } from '../connectors/zendesk';
+import { pipedriveConnector } from './crm-pipedrive';
 
 export { crmDestinationOf } from '../config/account-settings';
 
@@ -48,7 +49,7 @@ export function createCrmConnectors(
       }
       return c;
     }
-    if (d.type === 'hubspot' || d.type === 'salesforce') {
+    if (d.type === 'hubspot' || d.type === 'salesforce' || d.type === 'pipedrive') {
       const key = JSON.stringify(d);
       let c = shared.get(key);
       if (!c)
@@ -58,7 +59,9 @@ export function createCrmConnectors(
           (c =
             d.type === 'hubspot'
               ? new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') })
-              : salesforceConnector(d, db, tokens)),
+              : d.type === 'pipedrive'
+                ? pipedriveConnector(d, db, tokens)
+                : salesforceConnector(d, db, tokens)),
         );
       return c;
     }
