@@ -3,6 +3,8 @@
 // request and refusal counts, and callers seeded as contacts.
 import { startFakeHubSpot } from '../test/fakes/hubspot-server';
 import { startFakeSalesforce } from '../test/fakes/salesforce-server';
+import { startFakePipedrive } from '../test/fakes/pipedrive-server';
+import { keyOf } from '../connectors/pipedrive/records';
 import { startFakeZendesk } from '../test/fakes/zendesk-server';
 import type { RecordedRequest } from '../test/fakes/hubspot-server';
 
@@ -79,5 +81,29 @@ async function zendesk(): Promise<BenchCrm> {
   };
 }
 
+async function pipedrive(): Promise<BenchCrm> {
+  // A company on the Professional plan with ten seats (its daily token budget), an API token's
+  // burst of 20 requests per 2 seconds (callsync keeps 95% of it).
+  const fake = await startFakePipedrive({ dailyTokens: 10 * 30_000 });
+  return {
+    destination: { type: 'pipedrive', companyDomain: 'bench', apiUrl: fake.url, apiToken: fake.apiToken },
+    counters: fake.counters,
+    requests: fake.requests,
+    // Call logs and callbacks are both activities of type call; a callback's key names it.
+    callLogKeys: () =>
+      [...fake.state.activities.values()]
+        .filter((a) => !a.is_deleted && a.type === 'call')
+        .map((a) => keyOf(a.note))
+        .filter((k) => k !== null && !k.includes(':callback:')),
+    seedContact: (phone, i) => String(fake.seedPerson({ name: `Caller ${i}`, phones: [phone] })),
+    close: () => fake.close(),
+  };
+}
+
 /** Each `--crm` value and its test server. */
-export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = { hubspot, salesforce, zendesk };
+export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = {
+  hubspot,
+  salesforce,
+  zendesk,
+  pipedrive,
+};
