@@ -26,7 +26,7 @@ interface WebApiErrorLike {
 }
 
 function shapeOf(err: unknown): WebApiErrorLike {
-  return typeof err === 'object' && err !== null ? (err) : {};
+  return typeof err === 'object' && err !== null ? err : {};
 }
 
 /** The HTTP status the Web API answered with; undefined when no answer came. */

@@ -50,7 +50,16 @@ export function phoneQuery(e164: string): PhoneQuery {
   return {
     exact: [...exact].filter((t) => t !== ''),
     endings: [...endings].filter((t) => t.length >= 4),
-    digits: [...new Set([international, national, trunk, `00${international}`])],
+    // "+44 (0)20 7946 0571": the country code with the trunk prefix kept.
+    digits: [
+      ...new Set([
+        international,
+        national,
+        trunk,
+        `00${international}`,
+        `${parsed.countryCallingCode}${trunk}`,
+      ]),
+    ],
   };
 }
 
