@@ -90,6 +90,8 @@ export interface FakeHubSpot extends FakeHubSpotContacts {
   oauth: FakeHubSpotOAuth | undefined;
   /** Sets how long the writes from now on take to reach search (see FakeHubSpotOptions.searchLagMs). */
   setSearchLag(ms: number): void;
+  /** From now on allows `per10Seconds` requests per rolling 10 seconds (a lower tier), counted afresh. */
+  setRateLimit(per10Seconds: number): void;
   close(): Promise<void>;
 }
 
@@ -171,7 +173,7 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
   const requests: RecordedRequest[] = [];
   const counters = newCounters();
   const limits: HubSpotLimits = { ...PROFESSIONAL_LIMITS, ...(opts.limits || {}) };
-  const limiter = hubSpotLimiter(limits, counters);
+  let limiter = hubSpotLimiter(limits, counters);
   /** Custom properties whose values must be unique per object type (hasUniqueValue). */
   const unique = new Map<ObjectType, Set<string>>([
     ['calls', new Set()],
@@ -355,6 +357,10 @@ export async function startFakeHubSpot(opts: FakeHubSpotOptions = {}): Promise<F
     oauth,
     setSearchLag: (ms) => {
       index.lagMs = ms;
+    },
+    setRateLimit: (per10Seconds) => {
+      limits.per10Seconds = per10Seconds;
+      limiter = hubSpotLimiter(limits, counters);
     },
     close: () => app.close(),
   };
