@@ -32,6 +32,11 @@ export interface DynamicsConnectorOptions {
   limiters?: TokenSourceFactory;
 }
 
+/** "The object cannot be updated because it is read-only": a completed or canceled activity. */
+const READ_ONLY_CODE = '0x8004022e';
+/** Times an update opens an activity that a concurrent update closed again. */
+const MAX_REOPENS = 5;
+
 /** Contacts one number's lookup reads at most (one page). */
 const CONTACTS_PER_NUMBER = 100;
 
@@ -250,16 +255,26 @@ export class DynamicsConnector implements CrmConnector {
     return id;
   }
 
-  /** Opens the activity (a closed one refuses other changes), then writes its columns and state. */
+  /**
+   * Opens the activity (a closed one refuses other changes), then writes its columns and state. An
+   * update of the same record running at once may close it in between: then both steps again.
+   */
   private async reopenAndUpdate(
     collection: string,
     key: string,
     open: Record<string, number>,
     data: Record<string, unknown>,
   ): Promise<void> {
-    // If-Match: * (the client's default for update): a deleted record is a 404, never re-created.
-    await this.call((c) => c.update({ collection, key, data: open }));
-    await this.call((c) => c.update({ collection, key, data }));
+    for (let attempt = 1; ; attempt++) {
+      // If-Match: * (the client's default for update): a deleted record is a 404, never re-created.
+      await this.call((c) => c.update({ collection, key, data: open }));
+      try {
+        await this.call((c) => c.update({ collection, key, data }));
+        return;
+      } catch (err) {
+        if (!(err instanceof CrmError && err.code === READ_ONLY_CODE) || attempt >= MAX_REOPENS) throw err;
+      }
+    }
   }
 
   /** Deletes a record; one already gone counts as deleted. */

@@ -11,9 +11,33 @@ import type { StoredRow } from '../fakes/dynamics-records';
 import { trustTestCertificate } from '../fakes/dynamics-tls';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
-import type { DestinationHarness, HarnessFactory, HeldRecord } from './destination-harness';
+import type { CallsyncConfig } from '../../config/schema';
+import type { CrmConnector } from '../../connectors/crm/crm-connector';
+import type {
+  DestinationFeatures,
+  DestinationHarness,
+  HarnessFactory,
+  HeldRecord,
+} from './destination-harness';
 
 const ACCOUNT = 'acme';
+
+/** What the Dynamics 365 destination does (no outcomes: a phone call activity has no disposition). */
+export const DYNAMICS_FEATURES: DestinationFeatures = {
+  createContacts: true,
+  owners: true,
+  messages: true,
+  outcomes: false,
+  erasure: true,
+  rateLimits: true,
+  tokenExpiry: true,
+};
+
+/**
+ * tightenRateLimit's smaller world: Dataverse's window scaled down (6,000 requests in 300 s becomes
+ * 20 in 2 s), and callsync configured for it (5 requests a second: at most 5 + 2 × 5 = 15 in any 2 s).
+ */
+const TIGHT = { max: 20, windowMs: 2000, requestsPerSecond: 5 };
 
 const STATE_NAMES: Record<string, Record<number, string>> = {
   phonecalls: { 0: 'Open', 1: 'Completed', 2: 'Canceled' },
@@ -40,35 +64,40 @@ function isNumber(value: unknown, e164: string): boolean {
   return typeof value === 'string' && toE164(value, country) === e164;
 }
 
+/** The harness, with its test server in reach (for Dynamics' own tests beyond the suite). */
+export type DynamicsHarness = DestinationHarness & { server: FakeDynamics };
+
 /** The Dynamics 365 connector against a fresh test server and warehouse. */
-export const dynamicsHarness: HarnessFactory = async () => {
+export async function startDynamicsHarness(): Promise<DynamicsHarness> {
   trustTestCertificate();
   const server: FakeDynamics = await startFakeDynamics();
   const warehouse = await createMigratedWarehouse('conformance_dynamics');
-  const config = parseTestConfig({
-    accounts: [
-      {
-        name: ACCOUNT,
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
+  const configFor = (requestsPerSecond: number): CallsyncConfig =>
+    parseTestConfig({
+      accounts: [
+        {
+          name: ACCOUNT,
+          platform: {
+            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
+            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
+          },
+        },
+      ],
+      crm: {
+        destination: {
+          type: 'dynamics',
+          url: server.url,
+          tenantId: server.tenantId,
+          clientId: server.clientId,
+          clientSecret: server.clientSecret,
+          authorityHost: server.url,
+          requestsPerSecond,
         },
       },
-    ],
-    crm: {
-      destination: {
-        type: 'dynamics',
-        url: server.url,
-        tenantId: server.tenantId,
-        clientId: server.clientId,
-        clientSecret: server.clientSecret,
-        authorityHost: server.url,
-        requestsPerSecond: 20,
-      },
-    },
-    logLevel: 'silent',
-  });
-  const connector = createCrmConnectors(config, warehouse.db)(ACCOUNT);
+      logLevel: 'silent',
+    });
+  let connector: CrmConnector = createCrmConnectors(configFor(20), warehouse.db)(ACCOUNT);
+  await connector.prepare!();
   const users = new Map<string, string>();
   const userId = (email: string) => {
     let id = users.get(email.toLowerCase());
@@ -87,18 +116,13 @@ export const dynamicsHarness: HarnessFactory = async () => {
     contact: ['contacts', null],
   } as const;
 
-  const harness: DestinationHarness = {
+  return {
+    server,
     name: 'Microsoft Dynamics 365',
-    features: {
-      createContacts: true,
-      owners: true,
-      messages: true,
-      outcomes: false,
-      erasure: true,
-      rateLimits: true,
-      tokenExpiry: true,
+    features: DYNAMICS_FEATURES,
+    get connector() {
+      return connector;
     },
-    connector,
     db: warehouse.db,
     account: ACCOUNT,
     seedContact: (c) => {
@@ -144,12 +168,15 @@ export const dynamicsHarness: HarnessFactory = async () => {
     },
     expireTokens: () => server.entra.expireAll(),
     tooManyRequests: () => server.limits.counters.limited,
-    // 20 requests in any 2 seconds: a burst crosses it, and Retry-After stays short enough to wait out.
-    tightenRateLimit: () => server.limits.tighten(20, 2000),
+    tightenRateLimit: () => {
+      server.limits.tighten(TIGHT.max, TIGHT.windowMs);
+      connector = createCrmConnectors(configFor(TIGHT.requestsPerSecond), warehouse.db)(ACCOUNT);
+    },
     dispose: async () => {
       await server.close();
       await warehouse.dispose();
     },
   };
-  return harness;
-};
+}
+
+export const createDynamicsHarness: HarnessFactory = startDynamicsHarness;
