@@ -25,14 +25,15 @@ export const KEY_MAX = 250;
 
 /** Phone call statecode/statuscode: Open 0/1; Completed 1 with Made (2, outgoing) or Received (4). */
 export const PHONECALL_OPEN = { statecode: 0, statuscode: 1 } as const;
-const phonecallDone = (direction: 'inbound' | 'outbound') => ({
+/** The state a call log or message ends in: Completed, as Made (outgoing) or Received (incoming). */
+export const phonecallDone = (direction: 'inbound' | 'outbound') => ({
   statecode: 1,
   statuscode: direction === 'outbound' ? 2 : 4,
 });
 
 /** Task statecode/statuscode: Open 0 Not Started (2); Completed 1 (5); Canceled 2 (6). */
 export const TASK_OPEN = { statecode: 0, statuscode: 2 } as const;
-const TASK_STATE = {
+export const TASK_STATE = {
   open: TASK_OPEN,
   closed: { statecode: 1, statuscode: 5 },
   expired: { statecode: 2, statuscode: 6 },
@@ -91,7 +92,10 @@ function theirNumber(
   return direction === 'inbound' ? from : to;
 }
 
-/** A call log's columns (for create and update; parties only on create). */
+/**
+ * A call log's columns (for create and update; parties only on create). The state is written apart:
+ * statecode cannot be set on create (IsValidForCreate false: a record starts Open), only by an update.
+ */
 export function callLogColumns(log: CallLog, p: Parties): Body {
   const start = Date.parse(log.startedAt);
   const text = [`Result: ${log.status}`, callLogBody(log)].filter((s) => s !== '').join('\n\n');
@@ -107,7 +111,6 @@ export function callLogColumns(log: CallLog, p: Parties): Body {
     category: CATEGORY.call,
     subcategory: checkedKey(log.key),
     ...binds('phonecall', p),
-    ...phonecallDone(log.direction),
   };
 }
 
@@ -124,7 +127,6 @@ export function messageColumns(log: MessageLog, p: Parties): Body {
     category: CATEGORY[log.channel],
     subcategory: checkedKey(log.key),
     ...binds('phonecall', p),
-    ...phonecallDone(log.direction),
   };
 }
 
@@ -144,7 +146,6 @@ export function taskColumns(task: CallbackTask, p: Parties): Body {
     category: CATEGORY.callback,
     subcategory: checkedKey(task.key),
     ...binds('task', p),
-    ...TASK_STATE[task.status],
   };
 }
 

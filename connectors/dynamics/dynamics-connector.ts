@@ -2,8 +2,9 @@
 // phone columns and created for unknown callers, call logs, SMS and voicemail as phone call
 // activities and callbacks as task activities (activity-records.ts), each keyed by callsync's key in
 // its subcategory column and found again by it (Dataverse reads are consistent right after a write).
-// Completed and canceled activities are read-only (phonecall and task references: statecode), so an
-// update opens the activity again, then writes its columns and its state in one request.
+// A record is created Open (statecode is not valid for create) and closed by an update; completed and
+// canceled activities are read-only (phonecall and task references: statecode), so an update opens
+// the activity again, then writes its columns and its state in one request.
 import type { DynamicsWebApi } from 'dynamics-web-api';
 import type { TimeSource } from '../../lib/rate-limiter';
 import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
@@ -15,7 +16,9 @@ import {
   messageColumns,
   newContactColumns,
   PHONECALL_OPEN,
+  phonecallDone,
   TASK_OPEN,
+  TASK_STATE,
   taskColumns,
   withParties,
   type ActivityKind,
@@ -175,12 +178,14 @@ export class DynamicsConnector implements CrmConnector {
 
   async createCallLog(log: CallLog): Promise<string> {
     const p = await this.parties(log.contact, log.userEmail);
-    return this.create('phonecalls', withParties(callLogColumns(log, p), log.direction, p));
+    const columns = withParties(callLogColumns(log, p), log.direction, p);
+    return this.create('phonecalls', columns, phonecallDone(log.direction));
   }
 
   async updateCallLog(crmId: string, log: CallLog): Promise<void> {
     const p = await this.parties(log.contact, log.userEmail);
-    await this.reopenAndUpdate('phonecalls', crmId, PHONECALL_OPEN, callLogColumns(log, p));
+    const columns = { ...callLogColumns(log, p), ...phonecallDone(log.direction) };
+    await this.reopenAndUpdate('phonecalls', crmId, PHONECALL_OPEN, columns);
   }
 
   findMessageLog(key: string, log: MessageLog): Promise<string | null> {
@@ -189,12 +194,14 @@ export class DynamicsConnector implements CrmConnector {
 
   async createMessageLog(log: MessageLog): Promise<string> {
     const p = await this.parties(log.contact, log.userEmail);
-    return this.create('phonecalls', withParties(messageColumns(log, p), log.direction, p));
+    const columns = withParties(messageColumns(log, p), log.direction, p);
+    return this.create('phonecalls', columns, phonecallDone(log.direction));
   }
 
   async updateMessageLog(crmId: string, log: MessageLog): Promise<void> {
     const p = await this.parties(log.contact, log.userEmail);
-    await this.reopenAndUpdate('phonecalls', crmId, PHONECALL_OPEN, messageColumns(log, p));
+    const columns = { ...messageColumns(log, p), ...phonecallDone(log.direction) };
+    await this.reopenAndUpdate('phonecalls', crmId, PHONECALL_OPEN, columns);
   }
 
   findTask(key: string): Promise<string | null> {
@@ -202,11 +209,13 @@ export class DynamicsConnector implements CrmConnector {
   }
 
   async createTask(task: CallbackTask): Promise<string> {
-    return this.create('tasks', taskColumns(task, await this.parties(task.contact, task.assigneeEmail)));
+    const columns = taskColumns(task, await this.parties(task.contact, task.assigneeEmail));
+    return this.create('tasks', columns, task.status === 'open' ? null : TASK_STATE[task.status]);
   }
 
   async updateTask(crmId: string, task: CallbackTask): Promise<void> {
-    const columns = taskColumns(task, await this.parties(task.contact, task.assigneeEmail));
+    const p = await this.parties(task.contact, task.assigneeEmail);
+    const columns = { ...taskColumns(task, p), ...TASK_STATE[task.status] };
     await this.reopenAndUpdate('tasks', crmId, TASK_OPEN, columns);
   }
 
@@ -244,7 +253,15 @@ export class DynamicsConnector implements CrmConnector {
     return res.value[0]?.activityid ?? null;
   }
 
-  private async create(collection: string, data: Record<string, unknown>): Promise<string> {
+  /**
+   * Creates a record (Open: statecode cannot be set on create), then closes it in `state` when given.
+   * A failure in between leaves it open with its key; the retry finds it and updates it.
+   */
+  private async create(
+    collection: string,
+    data: Record<string, unknown>,
+    state: Record<string, number> | null,
+  ): Promise<string> {
     const id = await this.call((c) => c.create<Record<string, unknown>, unknown>({ collection, data }));
     if (typeof id !== 'string')
       throw new CrmError({
@@ -252,6 +269,7 @@ export class DynamicsConnector implements CrmConnector {
         message: `created ${collection} record without an OData-EntityId header`,
         retryable: false,
       });
+    if (state) await this.call((c) => c.update({ collection, key: id, data: state }));
     return id;
   }
 

@@ -118,18 +118,24 @@ export class DataverseTables {
     });
   }
 
-  /** statecode and statuscode: a statuscode must belong to the statecode (given or current). */
-  private checkState(t: Table, row: StoredRow, body: Record<string, unknown>): void {
+  /**
+   * statecode and statuscode: a statuscode must belong to the statecode (given or current); on create
+   * statecode is not valid (IsValidForCreate false) and a record starts in its first state, so a
+   * statuscode of another state is refused (0x80048408, "… is not a valid status code for state code …").
+   */
+  private checkState(t: Table, row: StoredRow, body: Record<string, unknown>, creating: boolean): void {
     if (!t.states) return;
-    const state = (body.statecode ?? row.statecode) as number;
-    if (body.statecode !== undefined && body.statuscode === undefined)
+    const initial = Number(Object.keys(t.states)[0]);
+    const state = creating ? initial : ((body.statecode ?? row.statecode) as number);
+    row.statecode = state;
+    if (body.statuscode === undefined && (creating || body.statecode !== undefined))
       row.statuscode = defaultStatus(t, state);
     const status = row.statuscode as number;
     if (!t.states[state]?.includes(status))
       throw new WebApiFault(
         400,
-        '0x8004431a',
-        `${status} is not a valid status code for state code ${t.logical}State.${state}.`,
+        '0x80048408',
+        `${status} is not a valid status code for state code ${t.logical}State.${state} on ${t.logical} with Id ${String(row.__id)}.`,
       );
   }
 
@@ -143,14 +149,9 @@ export class DataverseTables {
       createdon: now.toISOString(),
       modifiedon: now.toISOString(),
     };
-    if (t.states) {
-      const state = Number(Object.keys(t.states)[0]);
-      row.statecode = state;
-      row.statuscode = defaultStatus(t, state);
-    }
     if (ownerId && '_ownerid_value' in t.columns) row._ownerid_value = ownerId;
     this.apply(t, row, body, true);
-    this.checkState(t, row, body);
+    this.checkState(t, row, body, true);
     this.computed(t, row);
     this.rows.get(set)!.set(id, row);
     return row;
@@ -164,7 +165,7 @@ export class DataverseTables {
       throw new WebApiFault(400, '0x8004022e', 'The object cannot be updated because it is read-only.');
     const next: StoredRow = { ...current };
     this.apply(t, next, body, false);
-    this.checkState(t, next, body);
+    this.checkState(t, next, body, false);
     next.modifiedon = now.toISOString();
     this.computed(t, next);
     this.rows.get(set)!.set(current.__id as string, next);

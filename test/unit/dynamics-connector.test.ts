@@ -2,7 +2,12 @@
 // activity columns it writes, its record pages, and prepare()'s word on a missing application user
 // or a refused sign-in (against the local Dataverse, test/fakes/dynamics-server.ts).
 import { CrmError } from '../../connectors/crm/errors';
-import { callLogColumns, taskColumns } from '../../connectors/dynamics/activity-records';
+import {
+  callLogColumns,
+  phonecallDone,
+  TASK_STATE,
+  taskColumns,
+} from '../../connectors/dynamics/activity-records';
 import { dynamicsConfigSchema, type DynamicsConfigInput } from '../../connectors/dynamics/config';
 import { DynamicsConnector } from '../../connectors/dynamics';
 import { holdsNumber, phoneQuery } from '../../connectors/dynamics/phone-filter';
@@ -65,21 +70,24 @@ describe('activity columns', () => {
   it('completes a call log as Received or Made, cuts the description at 2,000, refuses a key over 250', () => {
     const parties = { contactId: 'c1', ownerId: null };
     const inbound = callLogColumns(callLog({ transcriptExcerpt: 'x'.repeat(3000) }), parties);
-    expect(inbound).toMatchObject({ statecode: 1, statuscode: 4, directioncode: false });
+    expect(inbound).toMatchObject({ directioncode: false, category: 'callsync call' });
+    // statecode is not valid on create: the state is written by an update.
+    expect(inbound).not.toHaveProperty('statecode');
+    expect(phonecallDone('inbound')).toEqual({ statecode: 1, statuscode: 4 });
     expect(String(inbound.description)).toHaveLength(2000);
     expect(inbound['regardingobjectid_contact_phonecall@odata.bind']).toBe('/contacts(c1)');
-    expect(callLogColumns(callLog({ direction: 'outbound' }), parties)).toMatchObject({ statuscode: 2 });
+    expect(phonecallDone('outbound')).toEqual({ statecode: 1, statuscode: 2 });
     expect(() => callLogColumns(callLog({ key: `acme:${'9'.repeat(250)}` }), parties)).toThrow(RangeError);
   });
 
   it('keeps a task open, completes it when reached, cancels it when expired', () => {
     const p = { contactId: contact('c1').crmId, ownerId: 'u1' };
-    expect(taskColumns(callbackTask(), p)).toMatchObject({ statecode: 0, statuscode: 2 });
-    expect(taskColumns(callbackTask({ status: 'closed' }), p)).toMatchObject({ statecode: 1, statuscode: 5 });
-    expect(taskColumns(callbackTask({ status: 'expired' }), p)).toMatchObject({
-      statecode: 2,
-      statuscode: 6,
+    expect(TASK_STATE).toEqual({
+      open: { statecode: 0, statuscode: 2 },
+      closed: { statecode: 1, statuscode: 5 },
+      expired: { statecode: 2, statuscode: 6 },
     });
+    expect(taskColumns(callbackTask(), p)).toMatchObject({ prioritycode: 2, category: 'callsync callback' });
     expect(taskColumns(callbackTask(), p)['ownerid@odata.bind']).toBe('/systemusers(u1)');
   });
 });

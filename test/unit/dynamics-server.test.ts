@@ -100,13 +100,25 @@ describe('Dataverse Web API', () => {
     expect(unknown.json?.error.message).toContain("Could not find a property named 'duration'");
     const long = await api('POST', 'phonecalls', { subject: 'x'.repeat(201) });
     expect(long.json?.error.code).toBe('0x80044331');
-    const state = await api('POST', 'tasks', { subject: 'x', statecode: 1, statuscode: 2 });
-    expect(state.res.status).toBe(400);
+    // statecode is not valid for create: a record starts Open, and a Completed statuscode is refused.
+    const state = await api('POST', 'tasks', { subject: 'x', statecode: 1, statuscode: 5 });
+    expect(state.json?.error.code).toBe('0x80048408');
+    const open = await api(
+      'POST',
+      'tasks?$select=statecode,statuscode',
+      { subject: 'x', statecode: 1 },
+      {
+        Prefer: 'return=representation',
+      },
+    );
+    expect(open.json).toEqual({ statecode: 0, statuscode: 2 });
   });
 
   it('keeps a completed activity read-only but for its state, and 404s an update of a deleted one', async () => {
-    const created = await api('POST', 'tasks', { subject: 'Call back', statecode: 1, statuscode: 5 });
+    const created = await api('POST', 'tasks', { subject: 'Call back' });
     const id = /\(([^)]+)\)$/.exec(created.res.headers.get('odata-entityid')!)![1]!;
+    const close = await api('PATCH', `tasks(${id})`, { statecode: 1, statuscode: 5 }, { 'If-Match': '*' });
+    expect(close.res.status).toBe(204);
     const edit = await api('PATCH', `tasks(${id})`, { subject: 'Changed' }, { 'If-Match': '*' });
     expect(edit.json?.error).toEqual({
       code: '0x8004022e',
