@@ -3,9 +3,10 @@
 // that can lose an answer, against the Salesforce test server (test/fakes/salesforce-server.ts). Call
 // logs, callback tasks and messages are all Tasks there (subtype Call, or Task with callsync's key in
 // CallObject); what the org holds is read from the test server's own state. Salesforce has no request
-// rate limit that answers 429 (it counts API calls per 24 hours and answers REQUEST_LIMIT_EXCEEDED:
-// https://developer.salesforce.com/docs/atlas.en-us.salesforce_app_limits_cheatsheet.meta/salesforce_app_limits_cheatsheet/salesforce_app_limits_platform_api.htm),
-// so it does not claim `rateLimits`.
+// rate that answers 429: it counts API calls per 24 hours and caps only concurrent requests of 20
+// seconds or longer, answering REQUEST_LIMIT_EXCEEDED beyond either
+// (https://developer.salesforce.com/docs/platform/salesforce-app-limits-cheatsheet/guide/salesforce-app-limits-platform-api.html),
+// so it does not claim `rateLimits` (crm-salesforce.test.ts tests REQUEST_LIMIT_EXCEEDED).
 import { randomBytes } from 'node:crypto';
 import { createCrmConnectors } from '../../runtime/crm';
 import { startFakeSalesforce, type FakeRecord } from '../fakes/salesforce-server';
