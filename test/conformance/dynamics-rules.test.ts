@@ -21,9 +21,12 @@ const onlyWithKey = async (read: () => Promise<{ key: string | null; crmId: stri
 it('finds a contact by the number in any of its phone columns, typed as people type it', async () => {
   const ada = await h.seedContact({ name: 'Ada Lovelace', phones: ['020 7946 0571'] });
   const bob = await h.seedContact({ name: 'Bob Byron', phones: ['+1 555 0100', '+44 (0)20 7946 0571'] });
+  const cy = await h.seedContact({ name: 'Cy Young', phones: ['020-7946-0571'] });
   await h.seedContact({ name: 'Someone Else', phones: ['020 7946 0572'] });
   const found = await h.connector.findContactsByPhone('+442079460571');
-  expect(found.map((c) => c.crmId).sort()).toEqual([ada, bob].sort());
+  expect(found.map((c) => c.crmId).sort()).toEqual([ada, bob, cy].sort());
+  const us = await h.seedContact({ name: 'Dee Fox', phones: ['213-373-4253'] });
+  expect((await h.connector.findContactsByPhone('+12133734253')).map((c) => c.crmId)).toEqual([us]);
   expect(found.find((c) => c.crmId === ada)?.name).toBe('Ada Lovelace');
 });
 

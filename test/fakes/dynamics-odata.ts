@@ -1,7 +1,9 @@
 // The OData $filter subset the Dynamics 365 test server evaluates, as Dataverse does
 // (https://learn.microsoft.com/power-apps/developer/data-platform/webapi/query/filter-rows):
 // comparison operators eq ne gt ge lt le, logical and / or / not with parentheses, the string query
-// functions contains, startswith and endswith, and literals (strings in single quotes with '' for a
+// functions contains, startswith and endswith, Dataverse's query function
+// Microsoft.Dynamics.CRM.In(PropertyName='…',PropertyValues=[…])
+// (https://learn.microsoft.com/power-apps/developer/data-platform/webapi/reference/in), and literals (strings in single quotes with '' for a
 // quote, numbers, true, false, null, GUIDs unquoted). String comparisons ignore case, as Dataverse's
 // database collation does. Anything else is refused as Dataverse refuses a filter it cannot parse
 // (400, code 0x80060888).
@@ -18,7 +20,7 @@ function tokenize(text: string): Token[] {
   while (i < text.length) {
     const ch = text[i]!;
     if (/\s/.test(ch)) i++;
-    else if (ch === '(' || ch === ')' || ch === ',') {
+    else if ('(),=[]'.includes(ch)) {
       tokens.push({ t: 'punc', v: ch });
       i++;
     } else if (ch === "'") {
@@ -98,6 +100,24 @@ export function parseFilter(text: string, columns: ReadonlySet<string>): Predica
     if (tok.v === 'not') {
       const inner = primary();
       return (row) => !inner(row);
+    }
+    if (tok.v === 'Microsoft.Dynamics.CRM.In') {
+      expect('(');
+      if (next().v !== 'PropertyName') throw new ODataSyntaxError('In takes PropertyName first');
+      expect('=');
+      const name = column(String(literal()));
+      expect(',');
+      if (next().v !== 'PropertyValues') throw new ODataSyntaxError('In takes PropertyValues');
+      expect('=');
+      expect('[');
+      const values: unknown[] = [literal()];
+      while (peek()?.v === ',') {
+        pos++;
+        values.push(literal());
+      }
+      expect(']');
+      expect(')');
+      return (row) => values.some((v) => compare('eq', row[name], v));
     }
     if (FUNCTIONS.has(tok.v)) {
       expect('(');

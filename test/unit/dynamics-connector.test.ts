@@ -10,7 +10,7 @@ import {
 } from '../../connectors/dynamics/activity-records';
 import { dynamicsConfigSchema, type DynamicsConfigInput } from '../../connectors/dynamics/config';
 import { DynamicsConnector } from '../../connectors/dynamics';
-import { holdsNumber, phoneQuery } from '../../connectors/dynamics/phone-filter';
+import { holdsNumber, phoneFilter, phoneQuery } from '../../connectors/dynamics/phone-filter';
 import { startFakeDynamics, type FakeDynamics } from '../fakes/dynamics-server';
 import { trustTestCertificate } from '../fakes/dynamics-tls';
 import { callbackTask, callLog, contact } from './crm-fixtures';
@@ -63,6 +63,17 @@ describe('phone forms', () => {
     for (const typed of ['020 7946 0571', '+44 (0)20 7946 0571', '0044 20 7946 0571', '2079460571'])
       expect(holdsNumber([typed], q)).toBe(true);
     expect(holdsNumber(['020 7946 0572', '7946 0571', null], q)).toBe(false);
+  });
+
+  it('asks with eq only: no leading wildcards (endswith, contains), which scan and time out', () => {
+    const filter = phoneFilter(q);
+    expect(filter).toContain(
+      "Microsoft.Dynamics.CRM.In(PropertyName='mobilephone',PropertyValues=['+442079460571',",
+    );
+    expect(filter).toContain("'+44 (0)20 7946 0571'");
+    expect(filter).not.toMatch(/endswith|contains/);
+    // Under dynamics-web-api's 2,000 characters of path (beyond, it sends a $batch instead).
+    expect(encodeURIComponent(filter).length).toBeLessThan(1700);
   });
 });
 
