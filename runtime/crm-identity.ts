@@ -4,6 +4,7 @@ import { crmDestinationOf } from '../config/account-settings';
 import type { CallsyncConfig } from '../config/schema';
 import { hubspotDestinationId } from '../connectors/hubspot/identity';
 import { salesforceDestinationId } from '../connectors/salesforce/identity';
+import { dynamicsDestinationId } from '../connectors/dynamics/config';
 
 /** `account`'s destination identity, as its connector's destinationIdOf gives it (`builtin` for the built-in). */
 export function crmDestinationIdOf(
@@ -13,5 +14,6 @@ export function crmDestinationIdOf(
   const d = crmDestinationOf(config, account);
   if (d.type === 'hubspot') return hubspotDestinationId(d, account);
   if (d.type === 'salesforce') return salesforceDestinationId(d);
+  if (d.type === 'dynamics') return dynamicsDestinationId(d);
   return d.type;
 }

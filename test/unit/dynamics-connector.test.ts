@@ -11,7 +11,9 @@ import {
 import { dynamicsConfigSchema, type DynamicsConfigInput } from '../../connectors/dynamics/config';
 import { DynamicsConnector } from '../../connectors/dynamics';
 import { holdsNumber, phoneFilter, phoneQuery } from '../../connectors/dynamics/phone-filter';
+import { crmDestinationIdOf } from '../../runtime/crm-identity';
 import { startFakeDynamics, type FakeDynamics } from '../fakes/dynamics-server';
+import { parseTestConfig } from '../support/test-config';
 import { trustTestCertificate } from '../fakes/dynamics-tls';
 import { callbackTask, callLog, contact } from './crm-fixtures';
 
@@ -40,6 +42,25 @@ describe('config', () => {
     expect(c.callLogPageUrl('1b2c')).toBe(
       'https://contoso.crm4.dynamics.com/main.aspx?pagetype=entityrecord&etn=phonecall&id=1b2c',
     );
+  });
+
+  it('is the same destination to the dashboard, from config alone, as to the connector', () => {
+    const config = parseTestConfig({
+      accounts: [
+        {
+          name: 'acme',
+          platform: {
+            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
+            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
+          },
+        },
+      ],
+      crm: { destination: base },
+      logLevel: 'silent',
+    });
+    const d = config.crm.destination;
+    if (d.type !== 'dynamics') throw new Error('parsed as another destination');
+    expect(crmDestinationIdOf(config, 'acme')).toBe(new DynamicsConnector(d).destinationId);
   });
 
   it('opens a new contact form with Business Phone filled in, in the configured app', async () => {
