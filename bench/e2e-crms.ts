@@ -4,6 +4,8 @@
 import { startFakeHubSpot } from '../test/fakes/hubspot-server';
 import { startFakeSalesforce } from '../test/fakes/salesforce-server';
 import type { RecordedRequest } from '../test/fakes/hubspot-server';
+import { startFakeDynamics } from '../test/fakes/dynamics-server';
+import { trustTestCertificate } from '../test/fakes/dynamics-tls';
 
 export interface BenchCrm {
   /** `crm.destination` of the bench's config. */
@@ -55,5 +57,36 @@ async function salesforce(): Promise<BenchCrm> {
   };
 }
 
+async function dynamics(): Promise<BenchCrm> {
+  // Dataverse's service protection limits (6,000 requests per 5 minutes per user, 52 at once), over
+  // https with a test certificate this process trusts (MSAL takes https authorities only).
+  trustTestCertificate();
+  const fake = await startFakeDynamics();
+  return {
+    destination: {
+      type: 'dynamics',
+      url: fake.url,
+      authorityHost: fake.url,
+      tenantId: fake.tenantId,
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+    },
+    counters: fake.limits.counters,
+    requests: fake.requests,
+    callLogKeys: () =>
+      fake
+        .rows('phonecalls')
+        .filter((r) => r.category === 'callsync call')
+        .map((r) => r.subcategory),
+    seedContact: (phone, i) =>
+      fake.seedContact({ firstname: 'Caller', lastname: String(i), telephone1: phone }),
+    close: () => fake.close(),
+  };
+}
+
 /** Each `--crm` value and its test server. */
-export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = { hubspot, salesforce };
+export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = {
+  hubspot,
+  salesforce,
+  dynamics,
+};
