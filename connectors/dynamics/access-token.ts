@@ -49,6 +49,7 @@ export class DynamicsAccessToken {
   private readonly scopes: string[];
   /** A token Dataverse refused: the next current() skips MSAL's cache. */
   private refused: string | undefined;
+  /** The token handed out last. */
   private last: string | undefined;
 
   constructor(private readonly config: DynamicsConfig) {
@@ -72,9 +73,12 @@ export class DynamicsAccessToken {
     return result.accessToken;
   }
 
-  /** Dataverse refused `token` (401): the next current() asks Entra for a new one. */
-  invalidate(token: string): void {
-    this.refused = token;
+  /**
+   * Dataverse refused the token last handed out (401): the next current() asks Entra for a new one.
+   * Should another request have renewed it meanwhile, that costs one token request more, no failure.
+   */
+  invalidate(): void {
+    this.refused = this.last;
   }
 }
 

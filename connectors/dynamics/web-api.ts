@@ -92,13 +92,12 @@ export class WebApi {
 
   /** After a 401 (the token expired or was revoked early), renews the token and sends once more. */
   private async withToken<T>(send: (client: DynamicsWebApi) => Promise<T>): Promise<T> {
-    const used = await this.token.current();
     try {
       return await send(this.client);
     } catch (err) {
       if (statusOf(err) !== 401) throw err;
       // Refused before Dataverse did anything, so sending again cannot write twice.
-      this.token.invalidate(used);
+      this.token.invalidate();
       return await send(this.client);
     }
   }
