@@ -27,6 +27,7 @@ import {
 import { dynamicsDestinationId, environmentUrl, type DynamicsConfig } from './config';
 import { DESTINATION, isNotFound } from './errors';
 import { holdsNumber, odataString, PHONE_COLUMNS, phoneFilter, phoneQuery } from './phone-filter';
+import { CONTACT_COLUMNS, recordPageUrl, toContact, type ContactRow } from './records';
 import { WebApi } from './web-api';
 
 export interface DynamicsConnectorOptions {
@@ -42,15 +43,6 @@ const MAX_REOPENS = 5;
 
 /** Contacts one number's lookup reads at most (one page). */
 const CONTACTS_PER_NUMBER = 100;
-
-interface ContactRow {
-  contactid: string;
-  fullname?: string | null;
-  _ownerid_value?: string | null;
-  /** dynamics-web-api revives ISO dates in answers as Dates. */
-  modifiedon?: Date | string | null;
-  [column: string]: unknown;
-}
 
 export class DynamicsConnector implements CrmConnector {
   readonly name = DESTINATION;
@@ -121,7 +113,7 @@ export class DynamicsConnector implements CrmConnector {
     const res = await this.call((c) =>
       c.retrieveMultiple<ContactRow>({
         collection: 'contacts',
-        select: ['contactid', 'fullname', '_ownerid_value', 'modifiedon', ...PHONE_COLUMNS],
+        select: [...CONTACT_COLUMNS, ...PHONE_COLUMNS],
         filter: `statecode eq 0 and (${phoneFilter(q)})`,
         maxPageSize: CONTACTS_PER_NUMBER,
       }),
@@ -142,7 +134,7 @@ export class DynamicsConnector implements CrmConnector {
         collection: 'contacts',
         data: newContactColumns(input),
         returnRepresentation: true,
-        select: ['contactid', 'fullname', '_ownerid_value', 'modifiedon'],
+        select: [...CONTACT_COLUMNS],
       }),
     );
     return toContact(row);
@@ -161,15 +153,8 @@ export class DynamicsConnector implements CrmConnector {
     return this.recordPage('phonecall', { id: crmId });
   }
 
-  /** A model-driven app form URL (main.aspx?pagetype=entityrecord&etn=…). */
   private recordPage(etn: string, params: Record<string, string>): string {
-    const q = new URLSearchParams({
-      ...(this.config.appId ? { appid: this.config.appId } : {}),
-      pagetype: 'entityrecord',
-      etn,
-      ...params,
-    });
-    return `${this.url}/main.aspx?${q.toString()}`;
+    return recordPageUrl(this.url, this.config.appId, etn, params);
   }
 
   findCallLog(key: string): Promise<string | null> {
@@ -303,14 +288,4 @@ export class DynamicsConnector implements CrmConnector {
       if (!isNotFound(err)) throw err;
     }
   }
-}
-
-function toContact(row: ContactRow): CrmContact {
-  return {
-    crmId: row.contactid,
-    kind: 'contact',
-    name: row.fullname ?? null,
-    ownerId: row._ownerid_value ?? null,
-    updatedAt: row.modifiedon instanceof Date ? row.modifiedon.toISOString() : (row.modifiedon ?? null),
-  };
 }
