@@ -17,10 +17,23 @@ afterAll(async () => {
 });
 
 it('completes a call log, and opens it again to update it, completed once more', async () => {
-  const log = callLog({ key: uniqueKey(h.account), direction: 'outbound' });
+  const agent = h.server.seedUser('agent.smith@example.com', 'Agent Smith');
+  const person = await h.seedContact({ name: 'Called Person', phones: ['020 7946 0123'] });
+  const [contact] = await h.connector.findContactsByPhone('+442079460123');
+  const log = callLog({
+    key: uniqueKey(h.account),
+    direction: 'outbound',
+    userEmail: 'Agent.Smith@example.com',
+    contact: contact!,
+  });
   const { crmId } = await upsertCallLog(h.db, h.connector, log, { mayExist: false });
   const stored = () => h.server.rows('phonecalls').find((r) => r.__id === crmId)!;
-  expect(stored()).toMatchObject({ statecode: 1, statuscode: 2, directioncode: true });
+  expect(stored()).toMatchObject({ statecode: 1, statuscode: 2, directioncode: true, _ownerid_value: agent });
+  // Outgoing: the agent (a Dataverse user) called the contact.
+  expect(stored().parties).toEqual([
+    { participationtypemask: 2, partyType: 'contacts', partyid: person },
+    { participationtypemask: 1, partyType: 'systemusers', partyid: agent },
+  ]);
   await upsertCallLog(h.db, h.connector, { ...log, summary: 'Called back about the invoice.' });
   expect(stored()).toMatchObject({ statecode: 1, statuscode: 2 });
   expect(String(stored().description)).toContain('Called back about the invoice.');
