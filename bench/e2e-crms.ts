@@ -7,6 +7,8 @@ import { startFakePipedrive } from '../test/fakes/pipedrive-server';
 import { keyOf } from '../connectors/pipedrive/records';
 import { startFakeZendesk } from '../test/fakes/zendesk-server';
 import type { RecordedRequest } from '../test/fakes/hubspot-server';
+import { startFakeDynamics } from '../test/fakes/dynamics-server';
+import { trustTestCertificate } from '../test/fakes/dynamics-tls';
 
 export interface BenchCrm {
   /** `crm.destination` of the bench's config. */
@@ -96,6 +98,29 @@ async function pipedrive(): Promise<BenchCrm> {
         .map((a) => keyOf(a.note))
         .filter((k) => k !== null && !k.includes(':callback:')),
     seedContact: (phone, i) => String(fake.seedPerson({ name: `Caller ${i}`, phones: [phone] })),
+async function dynamics(): Promise<BenchCrm> {
+  // Dataverse's service protection limits (6,000 requests per 5 minutes per user, 52 at once), over
+  // https with a test certificate this process trusts (MSAL takes https authorities only).
+  trustTestCertificate();
+  const fake = await startFakeDynamics();
+  return {
+    destination: {
+      type: 'dynamics',
+      url: fake.url,
+      authorityHost: fake.url,
+      tenantId: fake.tenantId,
+      clientId: fake.clientId,
+      clientSecret: fake.clientSecret,
+    },
+    counters: fake.limits.counters,
+    requests: fake.requests,
+    callLogKeys: () =>
+      fake
+        .rows('phonecalls')
+        .filter((r) => r.category === 'callsync call')
+        .map((r) => r.subcategory),
+    seedContact: (phone, i) =>
+      fake.seedContact({ firstname: 'Caller', lastname: String(i), telephone1: phone }),
     close: () => fake.close(),
   };
 }
@@ -106,4 +131,5 @@ export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = {
   salesforce,
   zendesk,
   pipedrive,
+  dynamics,
 };

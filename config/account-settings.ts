@@ -73,6 +73,7 @@ const DESTINATIONS_WITH_PAGES: ReadonlySet<CrmDestinationConfig['type']> = new S
   'salesforce',
   'zendesk',
   'pipedrive',
+  'dynamics',
 ]);
 
 /**

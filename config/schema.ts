@@ -7,6 +7,7 @@ import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { pipedriveConfigSchema } from '../connectors/pipedrive/config';
+import { dynamicsConfigSchema } from '../connectors/dynamics/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
@@ -76,6 +77,7 @@ export const crmDestinationSchema = z.discriminatedUnion('type', [
   googleTasksConfigSchema,
   zendeskConfigSchema,
   pipedriveConfigSchema,
+  dynamicsConfigSchema,
 ]);
 export type CrmDestinationConfig = z.infer<typeof crmDestinationSchema>;
 

@@ -6,6 +6,7 @@ import { hubspotDestinationId } from '../connectors/hubspot/identity';
 import { salesforceDestinationId } from '../connectors/salesforce/identity';
 import { zendeskDestinationId } from '../connectors/zendesk/identity';
 import { pipedriveDestinationId } from '../connectors/pipedrive/identity';
+import { dynamicsDestinationId } from '../connectors/dynamics/config';
 
 /** `account`'s destination identity, as its connector's destinationIdOf gives it (`builtin` for the built-in). */
 export function crmDestinationIdOf(
@@ -17,5 +18,6 @@ export function crmDestinationIdOf(
   if (d.type === 'salesforce') return salesforceDestinationId(d);
   if (d.type === 'zendesk') return zendeskDestinationId(d);
   if (d.type === 'pipedrive') return pipedriveDestinationId(d);
+  if (d.type === 'dynamics') return dynamicsDestinationId(d);
   return d.type;
 }

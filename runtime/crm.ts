@@ -16,6 +16,7 @@ import { secretBoxFromConfig } from '../lib/encryption-keys';
 import { claimTypeOnlyRows, type Database } from '../connectors/postgres';
 import { OUTCOMES_STREAM } from '../activities/outcome-activities';
 import { SalesforceConnector } from '../connectors/salesforce';
+import { DynamicsConnector } from '../connectors/dynamics';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
 import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforce/config';
 import { ZendeskConnector } from '../connectors/zendesk';
@@ -79,6 +80,11 @@ export function createCrmConnectors(
         });
         shared.set(key, c);
       }
+    if (d.type === 'dynamics') {
+      const key = JSON.stringify(d);
+      let c = shared.get(key);
+      if (!c)
+        shared.set(key, (c = new DynamicsConnector(d, { limiters: sharedRateLimiters(db, 'dynamics') })));
       return c;
     }
     let c = perAccount.get(account);
