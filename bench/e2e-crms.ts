@@ -98,6 +98,10 @@ async function pipedrive(): Promise<BenchCrm> {
         .map((a) => keyOf(a.note))
         .filter((k) => k !== null && !k.includes(':callback:')),
     seedContact: (phone, i) => String(fake.seedPerson({ name: `Caller ${i}`, phones: [phone] })),
+    close: () => fake.close(),
+  };
+}
+
 async function dynamics(): Promise<BenchCrm> {
   // Dataverse's service protection limits (6,000 requests per 5 minutes per user, 52 at once), over
   // https with a test certificate this process trusts (MSAL takes https authorities only).

@@ -1,7 +1,7 @@
 // The CRM destination from config: HubSpot, Salesforce, or the built-in warehouse destination.
 import type { Kysely } from 'kysely';
 import type { CountryCode } from 'libphonenumber-js';
-import type { CallsyncConfig } from '../config/schema';
+import type { CallsyncConfig, CrmDestinationConfig } from '../config/schema';
 import { crmDestinationOf } from '../config/account-settings';
 import { BuiltinCrmConnector } from '../connectors/builtin-crm';
 import { destinationIdOf, type CrmConnector } from '../connectors/crm/crm-connector';
@@ -38,6 +38,27 @@ export function createCrmConnectors(
   let tokenStore: VendorTokenStore | undefined;
   // Built on first need: only OAuth destinations keep tokens (and need temporal.encryption's keys).
   const tokens = () => (tokenStore ??= new VendorTokenStore(db, secretBoxFromConfig(config.temporal)));
+  /** A connector shared by every account with this destination (its rate windows are in PostgreSQL). */
+  const sharedConnector = (d: SharedDestination): CrmConnector => {
+    switch (d.type) {
+      case 'hubspot':
+        return new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') });
+      case 'salesforce':
+        return salesforceConnector(d, db, tokens);
+      case 'pipedrive':
+        return pipedriveConnector(d, db, tokens);
+      case 'zendesk':
+        if (d.auth.type === 'oauth') metrics().tokenRefreshFailures.inc({ vendor: 'zendesk' }, 0);
+        return new ZendeskConnector(d, {
+          country: config.crm.defaultCountry as CountryCode,
+          limiters: sharedRateLimiters(db, 'zendesk'),
+          tokenStore: tokens,
+          onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'zendesk' }),
+        });
+      case 'dynamics':
+        return new DynamicsConnector(d, { limiters: sharedRateLimiters(db, 'dynamics') });
+    }
+  };
   return (account) => {
     const d = crmDestinationOf(config, account);
     if (d.type === 'hubspot' && d.oauth) {
@@ -50,41 +71,10 @@ export function createCrmConnectors(
       }
       return c;
     }
-    if (d.type === 'hubspot' || d.type === 'salesforce' || d.type === 'pipedrive') {
+    if (d.type !== 'builtin' && d.type !== 'google-tasks') {
       const key = JSON.stringify(d);
       let c = shared.get(key);
-      if (!c)
-        // The vendor's request rate is kept in PostgreSQL (rate slots), shared by every worker process.
-        shared.set(
-          key,
-          (c =
-            d.type === 'hubspot'
-              ? new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') })
-              : d.type === 'pipedrive'
-                ? pipedriveConnector(d, db, tokens)
-                : salesforceConnector(d, db, tokens)),
-        );
-      return c;
-    }
-    if (d.type === 'zendesk') {
-      const key = JSON.stringify(d);
-      let c = shared.get(key);
-      if (!c) {
-        if (d.auth.type === 'oauth') metrics().tokenRefreshFailures.inc({ vendor: 'zendesk' }, 0);
-        // One connector per Zendesk account: its per-minute window is shared by every worker (PostgreSQL).
-        c = new ZendeskConnector(d, {
-          country: config.crm.defaultCountry as CountryCode,
-          limiters: sharedRateLimiters(db, 'zendesk'),
-          tokenStore: tokens,
-          onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'zendesk' }),
-        });
-        shared.set(key, c);
-      }
-    if (d.type === 'dynamics') {
-      const key = JSON.stringify(d);
-      let c = shared.get(key);
-      if (!c)
-        shared.set(key, (c = new DynamicsConnector(d, { limiters: sharedRateLimiters(db, 'dynamics') })));
+      if (!c) shared.set(key, (c = sharedConnector(d)));
       return c;
     }
     let c = perAccount.get(account);
@@ -99,6 +89,9 @@ export function createCrmConnectors(
     return c;
   };
 }
+
+/** Destinations whose connector every account with the same config shares. */
+type SharedDestination = Exclude<CrmDestinationConfig, { type: 'builtin' | 'google-tasks' }>;
 
 /**
  * A Salesforce destination's connector: rate slots and, for `auth: refresh-token`, the current
