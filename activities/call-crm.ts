@@ -98,7 +98,13 @@ export function createCallCrm(deps: ActivityDeps) {
     if (found || !rules.createUnknownContacts) return found;
     // Keyed per account and number: calls and callbacks of one unknown caller followed at once (on
     // any worker) create one contact between them.
-    const { contact } = await ensureUnknownContact(deps.warehouse.db, crm, { account, e164: number }, choose);
+    const { contact } = await ensureUnknownContact(
+      deps.warehouse.db,
+      crm,
+      { account, e164: number },
+      choose,
+      mayExist(false),
+    );
     await lookup.remember(account, crm, number, contact);
     return contact;
   };

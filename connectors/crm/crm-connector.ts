@@ -153,6 +153,11 @@ export interface CrmConnector {
    */
   readonly destinationId?: string;
   /**
+   * How long a created contact may take to appear in findContactsByPhone (HubSpot's search index
+   * lags behind writes); 0 or absent where the search sees every write at once.
+   */
+  readonly searchLagMs?: number;
+  /**
    * Makes sure the CRM has what callsync writes (custom properties, writable fields); run once at
    * worker start, idempotent. Throws a non-retryable CrmError naming the missing permission.
    */
@@ -164,8 +169,16 @@ export interface CrmConnector {
   ownerId?(email: string | null): Promise<string | null>;
   /** Contacts (and leads) whose phone fields hold this E.164 number. */
   findContactsByPhone(e164: string): Promise<CrmContact[]>;
-  /** Creates a contact for an unknown caller. */
-  createContact(input: { phone: string; name: string | null }): Promise<CrmContact>;
+  /**
+   * Creates a contact for an unknown caller. `key` (`<account>:contact:<E.164>`) is stored on it
+   * where the vendor has a place that findContactByKey reads.
+   */
+  createContact(input: { phone: string; name: string | null; key?: string }): Promise<CrmContact>;
+  /**
+   * The contact callsync created under `key`, read where the vendor answers at once (unlike its
+   * search): a create whose answer was lost is found by it. Absent where contacts carry no key.
+   */
+  findContactByKey?(key: string): Promise<CrmContact | null>;
   /** The contact's page in the CRM's web UI (screen-pop links); absent where the CRM has no UI. */
   contactPageUrl?(contact: CrmContact): Promise<string>;
   /** The CRM's page where an agent creates a contact, with the number filled in where the CRM allows. */

@@ -189,13 +189,18 @@ export type UnknownContactOutcome = 'mapped' | 'found' | 'created';
  * calls and callbacks of theirs are followed at once: the mapping (kind `contact`) is read, then,
  * under the key's lock, read again and the CRM searched again (another worker may have just created
  * the contact, or someone added it by hand since the cache said "nobody"); only then is one created,
- * and its mapping recorded before the lock is released. `choose` picks among contacts found.
+ * and its mapping recorded before the lock is released. `choose` picks among contacts found. When an
+ * earlier attempt may have created the contact (`opts.mayExist`, default true), the contact whose create
+ * answer was lost is looked for first: by the key it was created with (`connector.findContactByKey`),
+ * or, where contacts carry no key and the vendor's search lags behind writes (`connector.searchLagMs`),
+ * by a search made again once that lag has passed.
  */
 export async function ensureUnknownContact(
   db: Kysely<Database>,
   connector: CrmConnector,
   caller: { account: string; e164: string },
   choose: (contacts: CrmContact[]) => CrmContact | null = (contacts) => contacts[0] ?? null,
+  opts: UpsertOptions = {},
 ): Promise<{ contact: CrmContact; outcome: UnknownContactOutcome }> {
   const key: MappingKey = {
     destination: destinationIdOf(connector),
@@ -216,7 +221,23 @@ export async function ensureUnknownContact(
     if (again !== null) return { contact: mapped(again), outcome: 'mapped' as const };
     const found = choose(await connector.findContactsByPhone(caller.e164));
     if (found) return { contact: found, outcome: 'found' as const };
-    const created = await connector.createContact({ phone: caller.e164, name: null });
+    const record = async (contact: CrmContact) => {
+      const crmId = await recordMapping(trx, { ...key, account: caller.account, crmId: contact.crmId });
+      return { contact: crmId === contact.crmId ? contact : mapped(crmId), outcome: 'found' as const };
+    };
+    const lag = connector.searchLagMs ?? 0;
+    if (opts.mayExist !== false && connector.findContactByKey) {
+      // An earlier attempt may have created the contact and lost the answer: its key finds it.
+      const ours = await connector.findContactByKey(key.sourceKey);
+      if (ours) return record(ours);
+    } else if (opts.mayExist !== false && lag > 0) {
+      // An earlier attempt may have created the contact and lost the answer, and the vendor's search
+      // may not show it yet: it is searched for again once the search has caught up.
+      await new Promise((resolve) => setTimeout(resolve, lag));
+      const late = choose(await connector.findContactsByPhone(caller.e164));
+      if (late) return record(late);
+    }
+    const created = await connector.createContact({ phone: caller.e164, name: null, key: key.sourceKey });
     const crmId = await recordMapping(trx, { ...key, account: caller.account, crmId: created.crmId });
     return { contact: crmId === created.crmId ? created : mapped(crmId), outcome: 'created' as const };
   });

@@ -90,6 +90,8 @@ export class HubSpotConnector implements CrmConnector {
   private readonly owners = new Map<string, Promise<string | null>>();
   readonly batch: HubSpotBatch;
   private readonly keySearch: KeySearchContext;
+  /** How long HubSpot's search takes to see a write (config searchLagSeconds). */
+  readonly searchLagMs: number;
   private readonly schema: SchemaContext;
   private readonly erasure: HubSpotErasure;
   private portal: Promise<string> | undefined;
@@ -126,6 +128,7 @@ export class HubSpotConnector implements CrmConnector {
     this.time = opts.time ?? realTime;
     this.schema = { client: this.client, call: (send) => this.call(send) };
     this.erasure = new HubSpotErasure({ ...this.schema, messageTypes: this.messageTypes });
+    this.searchLagMs = config.searchLagSeconds * 1000;
     this.keySearch = {
       client: this.client,
       search: (send) => this.search(send),

@@ -21,6 +21,7 @@ const userSchema = z.looseObject({
   role: z.string().nullish(),
   active: z.boolean().nullish(),
   updated_at: z.string().nullish(),
+  external_id: z.string().nullish(),
 });
 export type ZendeskUser = z.infer<typeof userSchema>;
 
@@ -71,13 +72,33 @@ export class ZendeskUsers {
   }
 
   /** Creates an end user for an unknown caller (Zendesk requires a name: the number stands in). */
-  async create(input: { phone: string; name: string | null }): Promise<CrmContact> {
+  async create(input: { phone: string; name: string | null; key?: string }): Promise<CrmContact> {
     const result = await this.api.send('create end user', (c) =>
       c.users.create({
-        user: { name: input.name ?? input.phone, phone: input.phone, role: 'end-user' },
+        user: {
+          name: input.name ?? input.phone,
+          phone: input.phone,
+          role: 'end-user',
+          // callsync's key, so a create whose answer was lost is found (findByKey) before search sees it.
+          ...(input.key !== undefined ? { external_id: input.key } : {}),
+        },
       }),
     );
     return toCrmContact(userSchema.parse(result));
+  }
+
+  /**
+   * The end user callsync created under `key`: GET /api/v2/users/show_many?external_ids=… reads users
+   * by external id directly, not through the search index, which lags minutes behind
+   * (https://developer.zendesk.com/api-reference/ticketing/users/users/#show-many-users).
+   */
+  async findByKey(key: string): Promise<CrmContact | null> {
+    const result = await this.api.send('find end user by external_id', (c) =>
+      c.users.get(['users', 'show_many', { external_ids: key }]),
+    );
+    const users = z.array(userSchema).parse(result);
+    const ours = users.find((u) => u.active !== false && u.external_id === key);
+    return ours ? toCrmContact(ours) : null;
   }
 
   /**

@@ -93,8 +93,12 @@ export class ZendeskConnector implements CrmConnector {
     return this.users.findByPhone(e164);
   }
 
-  createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
+  createContact(input: { phone: string; name: string | null; key?: string }): Promise<CrmContact> {
     return this.users.create(input);
+  }
+
+  findContactByKey(key: string): Promise<CrmContact | null> {
+    return this.users.findByKey(key);
   }
 
   contactPageUrl(contact: CrmContact): Promise<string> {

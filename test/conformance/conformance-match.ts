@@ -83,9 +83,11 @@ export function matchScenarios(h: () => DestinationHarness, features: Destinatio
       it('creates an unknown caller once, asked twice at once and once more later', async () => {
         const { e164 } = freshNumber();
         const caller = { account: h().account, e164 };
+        // Both first attempts (as a call's first activity attempt is: nothing can exist yet).
+        const first = { mayExist: false };
         const both = await Promise.all([
-          ensureUnknownContact(h().db, h().connector, caller),
-          ensureUnknownContact(h().db, h().connector, caller),
+          ensureUnknownContact(h().db, h().connector, caller, undefined, first),
+          ensureUnknownContact(h().db, h().connector, caller, undefined, first),
         ]);
         const later = await ensureUnknownContact(h().db, h().connector, caller);
         const all = [...both, later];
@@ -93,6 +95,22 @@ export function matchScenarios(h: () => DestinationHarness, features: Destinatio
         expect(new Set(all.map((r) => r.contact.crmId)).size).toBe(1);
         const held = await h().contactsWithPhone(e164);
         expect(held.map((c) => c.crmId)).toEqual([later.contact.crmId]);
+      });
+
+      it("lost answer on an unknown caller's contact create: the retry finds that contact, one contact", async () => {
+        const { e164 } = freshNumber();
+        const caller = { account: h().account, e164 };
+        h().loseNextAnswer('contact');
+        await expect(
+          ensureUnknownContact(h().db, h().connector, caller, undefined, { mayExist: false }),
+        ).rejects.toThrow();
+        expect(await h().contactsWithPhone(e164)).toHaveLength(1);
+        // The retry (a later activity attempt) knows an earlier one may have created it.
+        const retried = await ensureUnknownContact(h().db, h().connector, caller);
+        // Found by its number (after the vendor's search lag), or (Salesforce) the vendor's duplicate
+        // rule names it when the retry creates.
+        const held = await h().contactsWithPhone(e164);
+        expect(held.map((c) => c.crmId)).toEqual([retried.contact.crmId]);
       });
     }
   });

@@ -194,6 +194,8 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         return { status: 200, body: users.search(q) };
       case 'GET users/search':
         return { status: 200, body: users.searchUsers(q) };
+      case 'GET users/show_many':
+        return { status: 200, body: users.showMany(q) };
       case 'GET users/me':
         return { status: 200, body: { user: userJson(adminUser) } };
       case 'POST users': {

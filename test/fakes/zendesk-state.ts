@@ -13,6 +13,8 @@ export interface FakeUser {
   phone: string | null;
   role: UserRole;
   active: boolean;
+  /** Unique among the account's users when set. */
+  external_id: string | null;
   created_at: string;
   updated_at: string;
   /** When the search index sees the user (ms since the epoch); not part of Zendesk's JSON. */

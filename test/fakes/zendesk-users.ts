@@ -46,6 +46,7 @@ export class FakeUsers {
     role?: UserRole;
     updatedAt?: string;
     indexed?: boolean;
+    externalId?: string | null;
   }): FakeUser {
     const now = this.state.now();
     const user: FakeUser = {
@@ -55,6 +56,7 @@ export class FakeUsers {
       phone: input.phone ?? null,
       role: input.role ?? 'end-user',
       active: true,
+      external_id: input.externalId ?? null,
       created_at: now,
       updated_at: input.updatedAt ?? now,
       indexedAt: input.indexed === false ? Date.now() + this.searchLagMs : 0,
@@ -75,13 +77,32 @@ export class FakeUsers {
     const email = typeof u.email === 'string' ? u.email.toLowerCase() : null;
     if (email && [...this.state.users.values()].some((x) => x.active && x.email === email))
       throw invalid('email', 'Email: is already being used by another user');
+    // "external_id … must be unique" among the account's users (https://developer.zendesk.com/api-reference/ticketing/users/users/).
+    const externalId = typeof u.external_id === 'string' ? u.external_id : null;
+    if (externalId !== null && [...this.state.users.values()].some((x) => x.external_id === externalId))
+      throw invalid('external_id', 'External: has already been taken');
     return this.add({
       name: u.name,
       email,
       phone: typeof u.phone === 'string' ? u.phone : null,
       role,
       indexed: false,
+      externalId,
     });
+  }
+
+  /**
+   * GET /api/v2/users/show_many?external_ids=a,b: the users with those external ids, read directly
+   * (not through search), at most 100 (https://developer.zendesk.com/api-reference/ticketing/users/users/#show-many-users).
+   */
+  showMany(query: URLSearchParams): Json {
+    const ids = (query.get('external_ids') ?? '').split(',').filter((s) => s !== '');
+    if (ids.length === 0 || ids.length > 100)
+      throw badRequest('InvalidEndpoint', 'ids or external_ids: between 1 and 100 values are required');
+    const found = [...this.state.users.values()].filter(
+      (u) => u.external_id !== null && ids.includes(u.external_id),
+    );
+    return { users: found.map(userJson) };
   }
 
   show(id: number): FakeUser {

@@ -165,3 +165,22 @@ it('loses the answer of the next create of a kind, with the ticket committed', a
   expect(fake.tickets().map((t) => t.tags)).toEqual([['callsync', 'callsync_call']]);
   expect((await newTicket({ tags: ['callsync', 'callsync_call'] })).status).toBe(201);
 });
+
+it("reads users by external_id at once (show_many), while search lags; an external_id is one user's", async () => {
+  const key = 'acme:contact:+442079460123';
+  const created = await api('POST', 'users.json', {
+    user: { name: '+442079460123', phone: '+442079460123', external_id: key },
+  });
+  expect(created.status).toBe(201);
+  const shown = (await api(
+    'GET',
+    `users/show_many.json?external_ids=${encodeURIComponent(key)}`,
+  )) as unknown as {
+    body: { users: { id: number; external_id: string }[] };
+  };
+  expect(shown.body.users).toEqual([expect.objectContaining({ id: created.body.user.id, external_id: key })]);
+  // Search has not indexed it yet.
+  expect((await api('GET', 'search.json?query=type:user%20phone:*2079460123')).body.results).toEqual([]);
+  const again = await api('POST', 'users.json', { user: { name: 'Other', external_id: key } });
+  expect(again.status).toBe(422);
+});
