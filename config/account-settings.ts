@@ -68,7 +68,11 @@ export function conversationsOf(config: CallsyncConfig, account: string): Conver
 }
 
 /** Destinations with web pages of their own for a contact and a new contact (their connectors' contactPageUrl). */
-const DESTINATIONS_WITH_PAGES: ReadonlySet<CrmDestinationConfig['type']> = new Set(['hubspot', 'salesforce']);
+const DESTINATIONS_WITH_PAGES: ReadonlySet<CrmDestinationConfig['type']> = new Set([
+  'hubspot',
+  'salesforce',
+  'zoho',
+]);
 
 /**
  * Whether a ringing call of `account` can get a screen-pop link: screen-pop is on and there is a page

@@ -6,6 +6,7 @@ import { hubspotConfigSchema } from '../connectors/hubspot/config';
 import { gcsArchiveConfigSchema } from '../connectors/object-store/gcs-config';
 import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
+import { zohoConfigSchema } from '../connectors/zoho/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
@@ -72,6 +73,7 @@ export const crmDestinationSchema = z.discriminatedUnion('type', [
   hubspotConfigSchema,
   salesforceConfigSchema,
   googleTasksConfigSchema,
+  zohoConfigSchema,
 ]);
 export type CrmDestinationConfig = z.infer<typeof crmDestinationSchema>;
 

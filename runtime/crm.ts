@@ -17,6 +17,7 @@ import { OUTCOMES_STREAM } from '../activities/outcome-activities';
 import { SalesforceConnector } from '../connectors/salesforce';
 import { GoogleTasksConnector } from '../connectors/google-tasks';
 import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforce/config';
+import { ZohoConnector, type ZohoConfig } from '../connectors/zoho';
 
 export { crmDestinationOf } from '../config/account-settings';
 
@@ -46,7 +47,7 @@ export function createCrmConnectors(
       }
       return c;
     }
-    if (d.type === 'hubspot' || d.type === 'salesforce') {
+    if (d.type === 'hubspot' || d.type === 'salesforce' || d.type === 'zoho') {
       const key = JSON.stringify(d);
       let c = shared.get(key);
       if (!c)
@@ -56,7 +57,9 @@ export function createCrmConnectors(
           (c =
             d.type === 'hubspot'
               ? new HubSpotConnector(d, { limiters: sharedRateLimiters(db, 'hubspot') })
-              : salesforceConnector(d, db, tokens)),
+              : d.type === 'zoho'
+                ? zohoConnector(d, db, tokens)
+                : salesforceConnector(d, db, tokens)),
         );
       return c;
     }
@@ -88,6 +91,16 @@ function salesforceConnector(
     limiters: sharedRateLimiters(db, 'salesforce'),
     tokenStore: tokens,
     onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'salesforce' }),
+  });
+}
+
+/** A Zoho CRM destination's connector: rate slots, and its access token renewed through the shared store. */
+function zohoConnector(d: ZohoConfig, db: Kysely<Database>, tokens: () => VendorTokenStore): ZohoConnector {
+  metrics().tokenRefreshFailures.inc({ vendor: 'zoho' }, 0);
+  return new ZohoConnector(d, {
+    limiters: sharedRateLimiters(db, 'zoho'),
+    tokenStore: tokens,
+    onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'zoho' }),
   });
 }
 

@@ -52,15 +52,18 @@ export interface ZohoSdk {
   }>;
   LogBuilder: Ctor<{ level(l: unknown): { build(): unknown } }>;
   Levels: { OFF: unknown };
-  InitializeBuilder: Ctor<{
-    environment(e: Env): {
-      token(t: unknown): {
-        SDKConfig(c: unknown): {
-          logger(l: unknown): { resourcePath(p: string): { initialize(): Promise<void> } };
+  /** Its constructor answers a promise of the builder. */
+  InitializeBuilder: Ctor<
+    PromiseLike<{
+      environment(e: Env): {
+        token(t: unknown): {
+          SDKConfig(c: unknown): {
+            logger(l: unknown): { resourcePath(p: string): { initialize(): Promise<void> } };
+          };
         };
       };
-    };
-  }>;
+    }>
+  >;
   ParameterMap: Ctor<ParamMap>;
   HeaderMap: Ctor;
   Choice: Ctor;
@@ -75,9 +78,9 @@ export interface ZohoSdk {
     }>;
     SearchRecordsParam: { PHONE: unknown; PER_PAGE: unknown; PAGE: unknown };
   };
-  Query: {
+  Coql: {
     BodyWrapper: Ctor<{ setSelectQuery(q: string): void }>;
-    QueryOperations: Ctor<{ getRecords(body: unknown): Promise<RawResponse> }>;
+    CoqlOperations: Ctor<{ getRecords(body: unknown): Promise<RawResponse> }>;
   };
   Users: {
     UsersOperations: Ctor<{ getUsers(params: unknown, headers: unknown): Promise<RawResponse> }>;
@@ -148,7 +151,8 @@ function initialize(apiUrl: string): Promise<string> {
     // Field metadata the SDK caches per module, in a directory of this process's own.
     const resources = mkdtempSync(join(tmpdir(), 'callsync-zoho-sdk-'));
     const env = sdk.DataCenter.setEnvironment(apiUrl, `${apiUrl}/oauth/v2/token`, apiUrl);
-    await new sdk.InitializeBuilder()
+    const builder = await new sdk.InitializeBuilder();
+    await builder
       .environment(env)
       .token(token)
       .SDKConfig(config)

@@ -185,9 +185,9 @@ export class ZohoClient {
   /** The rows of a COQL query (https://www.zoho.com/crm/developer/docs/api/v8/COQL-Overview.html). */
   async coql(query: string): Promise<Record<string, unknown>[]> {
     const answer = await this.send('COQL query', (sdk) => {
-      const body = new sdk.Query.BodyWrapper();
+      const body = new sdk.Coql.BodyWrapper();
       body.setSelectQuery(query);
-      return new sdk.Query.QueryOperations().getRecords(body);
+      return new sdk.Coql.CoqlOperations().getRecords(body);
     });
     return dataOf(answer);
   }
