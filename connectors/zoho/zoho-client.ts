@@ -182,6 +182,25 @@ export class ZohoClient {
     return dataOf(answer);
   }
 
+  /** The org's active users, page by page (users API, at most 200 a page). */
+  async activeUsers(): Promise<{ id: string; email: string }[]> {
+    const users: { id: string; email: string }[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await this.send('list users', async (sdk) => {
+        const params = new sdk.ParameterMap();
+        await params.add(sdk.Users.GetUsersParam.TYPE, 'ActiveUsers');
+        await params.add(sdk.Users.GetUsersParam.PAGE, page);
+        await params.add(sdk.Users.GetUsersParam.PER_PAGE, 200);
+        return new sdk.Users.UsersOperations().getUsers(params, new sdk.HeaderMap());
+      });
+      const body = answer.body as { users?: unknown; info?: { more_records?: unknown } } | null;
+      for (const u of Array.isArray(body?.users) ? (body.users as Record<string, unknown>[]) : []) {
+        if (typeof u.id === 'string' && typeof u.email === 'string') users.push({ id: u.id, email: u.email });
+      }
+      if (body?.info?.more_records !== true) return users;
+    }
+  }
+
   /** The rows of a COQL query (https://www.zoho.com/crm/developer/docs/api/v8/COQL-Overview.html). */
   async coql(query: string): Promise<Record<string, unknown>[]> {
     const answer = await this.send('COQL query', (sdk) => {

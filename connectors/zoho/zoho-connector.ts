@@ -19,6 +19,9 @@ const CRM_WEB: Record<ZohoConfig['dataCentre'], string> = {
   cn: 'https://crm.zoho.com.cn',
 };
 
+/** How long the org's user list is trusted for owner lookups. */
+const USERS_TTL_MS = 3_600_000;
+
 /** callsync's keys are `<account>:…` of these characters: safe inside a COQL string literal. */
 const KEY_SHAPE = /^[A-Za-z0-9_.:@+-]+$/;
 
@@ -55,6 +58,8 @@ export class ZohoConnector implements CrmConnector {
   /** The request core (exposed for tests). */
   readonly client: ZohoClient;
   private readonly web: string;
+  /** User ids by lower-case e-mail, read once in a while (a new rep appears within the hour). */
+  private users: { at: number; byEmail: Promise<Map<string, string>> } | undefined;
 
   constructor(
     private readonly config: ZohoConfig,
@@ -63,6 +68,18 @@ export class ZohoConnector implements CrmConnector {
     this.client = new ZohoClient(config, opts);
     this.destinationId = `zoho:${config.orgId ?? `${this.client.apiUrl}#${config.clientId}`}`;
     this.web = `${CRM_WEB[config.dataCentre]}/crm${config.orgId ? `/${config.orgId}` : ''}`;
+  }
+
+  async ownerId(email: string | null): Promise<string | null> {
+    if (!email) return null;
+    if (!this.users || Date.now() - this.users.at > USERS_TTL_MS) {
+      const byEmail = this.client
+        .activeUsers()
+        .then((list) => new Map(list.map((u) => [u.email.toLowerCase(), u.id])));
+      this.users = { at: Date.now(), byEmail };
+      byEmail.catch(() => (this.users = undefined));
+    }
+    return (await this.users.byEmail).get(email.toLowerCase()) ?? null;
   }
 
   async findContactsByPhone(e164: string): Promise<CrmContact[]> {

@@ -15,7 +15,7 @@ import { startLossyProxy } from './lossy-proxy';
 
 export const ZOHO_FEATURES: DestinationFeatures = {
   createContacts: true,
-  owners: false,
+  owners: true,
   messages: false,
   outcomes: false,
   erasure: true,
@@ -86,6 +86,12 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
       logLevel: 'silent',
     });
   let connector: CrmConnector = createCrmConnectors(configFor(FREE_CONCURRENCY), warehouse.db)(account);
+  const owners = new Map<string, string>();
+  const ownerOf = (email: string) => {
+    let id = owners.get(email);
+    if (id === undefined) owners.set(email, (id = fake.seedUser(email)));
+    return id;
+  };
   const name = (r: ZohoRecord) =>
     [r.fields.First_Name, r.fields.Last_Name].filter((p) => typeof p === 'string' && p).join(' ');
 
@@ -102,6 +108,7 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
       const fields: Record<string, unknown> = { Last_Name: words.at(-1)!, Phone: c.phones[0] ?? null };
       if (words.length > 1) fields.First_Name = words.slice(0, -1).join(' ');
       if (c.phones[1]) fields.Mobile = c.phones[1];
+      if (c.ownerEmail) fields.Owner = { id: ownerOf(c.ownerEmail), email: c.ownerEmail };
       const modified = c.updatedAt ? Date.parse(c.updatedAt) : Date.now();
       return Promise.resolve(fake.records.seed('Contacts', fields, modified).id);
     },

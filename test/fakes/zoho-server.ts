@@ -29,6 +29,8 @@ export interface FakeZoho {
   url: string;
   records: ZohoRecords;
   counters: { requests: number; limited: number; grants: number };
+  /** An active CRM user with this e-mail; answers its id. */
+  seedUser(email: string): string;
   /** Every access token issued so far stops working. */
   expireTokens(): void;
   /** The org's concurrency limit from now on. */
@@ -58,6 +60,7 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
   const tokens = new Map<string, number>();
   const counters = { requests: 0, limited: 0, grants: 0 };
   const credits: number[] = [];
+  const users: { id: string; email: string; full_name: string; status: string }[] = [];
   let concurrency = opts.concurrency ?? 5;
   const creditsPerDay = opts.creditsPerDay ?? 5000;
   let inFlight = 0;
@@ -79,6 +82,24 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     };
   };
 
+  // GET /users?type=ActiveUsers (https://www.zoho.com/crm/developer/docs/api/v8/get-users.html): at
+  // most 200 a page, `info.more_records` when there are more.
+  const usersPage = (query: URLSearchParams): Answer => {
+    const page = Number(query.get('page') ?? 1);
+    const perPage = Number(query.get('per_page') ?? 200);
+    if (!(perPage >= 1 && perPage <= 200) || !(page >= 1))
+      return { status: 400, body: error('INVALID_DATA', 'invalid page or per_page') };
+    const type = query.get('type') ?? 'AllUsers';
+    const all = users.filter((u) => type !== 'ActiveUsers' || u.status === 'active');
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    if (slice.length === 0) return { status: 204, body: null };
+    const more = page * perPage < all.length;
+    return {
+      status: 200,
+      body: { users: slice, info: { page, per_page: perPage, count: slice.length, more_records: more } },
+    };
+  };
+
   const api = (method: string, path: string, query: URLSearchParams, text: string): Answer => {
     const json = (): unknown => {
       try {
@@ -94,6 +115,7 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         : { status: 400, body: error('INVALID_MODULE', 'the module name given seems to be invalid') };
     }
     if (method === 'POST' && path === '/crm/v8/coql') return records.coql(json());
+    if (method === 'GET' && path === '/crm/v8/users') return usersPage(query);
     const m = /^\/crm\/v8\/(\w+)(?:\/(search|\d+))?$/.exec(path);
     if (!m || !records.modules.has(m[1]!))
       return {
@@ -163,6 +185,11 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     url,
     records,
     counters,
+    seedUser: (email) => {
+      const id = String(5_725_767_000_000_000_001n + BigInt(users.length));
+      users.push({ id, email, full_name: email.split('@')[0]!, status: 'active' });
+      return id;
+    },
     expireTokens: () => {
       for (const t of tokens.keys()) tokens.set(t, 0);
     },
