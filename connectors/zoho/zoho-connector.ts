@@ -6,6 +6,7 @@ import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../crm/crm
 import type { ZohoConfig } from './config';
 import { DESTINATION } from './errors';
 import { callFields, personRecordFields, searchDigits, taskFields } from './fields';
+import { ZohoOutcomes } from './outcomes';
 import { ZohoClient, type ZohoClientOptions } from './zoho-client';
 
 /** Zoho's web UI per data centre (record pages). */
@@ -58,8 +59,9 @@ export class ZohoConnector implements CrmConnector {
   /** The request core (exposed for tests). */
   readonly client: ZohoClient;
   private readonly web: string;
-  /** User ids by lower-case e-mail, read once in a while (a new rep appears within the hour). */
-  private users: { at: number; byEmail: Promise<Map<string, string>> } | undefined;
+  /** The org's active users, read once in a while (a new rep appears within the hour). */
+  private users: { at: number; list: Promise<{ id: string; email: string }[]> } | undefined;
+  private outcomeSource: ZohoOutcomes | undefined;
 
   constructor(
     private readonly config: ZohoConfig,
@@ -72,14 +74,27 @@ export class ZohoConnector implements CrmConnector {
 
   async ownerId(email: string | null): Promise<string | null> {
     if (!email) return null;
+    return (await this.userList()).find((u) => u.email.toLowerCase() === email.toLowerCase())?.id ?? null;
+  }
+
+  /** The outcomes agents set on callsync's call logs (Call_Result). */
+  outcomes(): ZohoOutcomes {
+    return (this.outcomeSource ??= new ZohoOutcomes(
+      {
+        coql: (query) => this.client.coql(query),
+        userEmail: async (id) => (await this.userList()).find((u) => u.id === id)?.email ?? null,
+      },
+      this.config.keyField,
+    ));
+  }
+
+  private userList(): Promise<{ id: string; email: string }[]> {
     if (!this.users || Date.now() - this.users.at > USERS_TTL_MS) {
-      const byEmail = this.client
-        .activeUsers()
-        .then((list) => new Map(list.map((u) => [u.email.toLowerCase(), u.id])));
-      this.users = { at: Date.now(), byEmail };
-      byEmail.catch(() => (this.users = undefined));
+      const list = this.client.activeUsers();
+      this.users = { at: Date.now(), list };
+      list.catch(() => (this.users = undefined));
     }
-    return (await this.users.byEmail).get(email.toLowerCase()) ?? null;
+    return this.users.list;
   }
 
   async findContactsByPhone(e164: string): Promise<CrmContact[]> {

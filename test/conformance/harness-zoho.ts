@@ -17,7 +17,7 @@ export const ZOHO_FEATURES: DestinationFeatures = {
   createContacts: true,
   owners: true,
   messages: false,
-  outcomes: false,
+  outcomes: true,
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
@@ -136,6 +136,14 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
           .map((r) => ({ crmId: r.id, key: null, title: name(r), status: null, contactId: null, body: '' })),
       ),
     loseNextAnswer: (kind) => proxy.loseNext((method, path) => method === 'POST' && CREATES[kind].test(path)),
+    setOutcome: async (crmId, label) => {
+      // An agent picks the call's result in Zoho's UI: the record is modified now.
+      const r = fake.records.get(crmId);
+      if (!r) throw new Error(`Zoho holds no call ${crmId}`);
+      r.fields.Call_Result = label;
+      r.modifiedAt = Date.now();
+      return Promise.resolve();
+    },
     expireTokens: () => fake.expireTokens(),
     tooManyRequests: () => fake.counters.limited,
     tightenRateLimit: () => {

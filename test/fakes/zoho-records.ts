@@ -4,7 +4,7 @@
 // delete (delete-specific-record.html), search by phone (search-records.html: at most 200 a page, 204
 // when nothing matches, and records appear in search only once indexed, a while after the write) and
 // COQL (consistent with the writes). Each answer is {status, body} in Zoho's shapes.
-import { parseCoql } from './zoho-coql';
+import { parseCoql, type CoqlCondition } from './zoho-coql';
 import { mandatoryFields, moduleFields } from './zoho-fields';
 
 export interface ZohoRecord {
@@ -218,14 +218,30 @@ export class ZohoRecords {
     if ('error' in q) return { status: 400, body: error('SYNTAX_ERROR', q.error) };
     if (!this.modules.has(q.module))
       return { status: 400, body: error('INVALID_QUERY', 'invalid module', { api_name: q.module }) };
-    let rows = this.all(q.module).filter((r) => text(r.fields[q.where.field]) === q.where.value);
-    if (q.orderBy?.field === 'Created_Time')
-      rows.sort((a, b) => (a.createdAt - b.createdAt) * (q.orderBy!.desc ? -1 : 1));
+    const valueOf = (r: ZohoRecord, f: string): unknown => this.row(r)[f];
+    // Datetimes compare as instants, other values as text (callsync compares keys and Modified_Time).
+    const holds = (r: ZohoRecord, c: CoqlCondition) => {
+      const v = valueOf(r, c.field);
+      if (c.op === 'is not null') return v !== null && v !== undefined && v !== '';
+      if (c.op === '=') return text(v) === c.value;
+      return Date.parse(text(v)) >= Date.parse(c.value);
+    };
+    let rows = this.all(q.module).filter((r) => q.where.every((c) => holds(r, c)));
+    const order = q.orderBy;
+    if (order) {
+      const at = (r: ZohoRecord) => (order.field === 'Created_Time' ? r.createdAt : r.modifiedAt);
+      if (order.field !== 'Created_Time' && order.field !== 'Modified_Time')
+        return {
+          status: 400,
+          body: error('SYNTAX_ERROR', `order by ${order.field} is not implemented here`),
+        };
+      rows.sort((a, b) => (at(a) - at(b) || a.id.localeCompare(b.id)) * (order.desc ? -1 : 1));
+    }
     const total = rows.length;
     rows = rows.slice(q.offset, q.offset + q.limit);
     if (rows.length === 0) return { status: 204, body: null };
     const pick = (r: ZohoRecord) =>
-      Object.fromEntries(['id', ...q.fields].map((f) => [f, f === 'id' ? r.id : (r.fields[f] ?? null)]));
+      Object.fromEntries(['id', ...q.fields].map((f) => [f, valueOf(r, f) ?? null]));
     return {
       status: 200,
       body: {
