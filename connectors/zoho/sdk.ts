@@ -82,6 +82,10 @@ export interface ZohoSdk {
     BodyWrapper: Ctor<{ setSelectQuery(q: string): void }>;
     CoqlOperations: Ctor<{ getRecords(body: unknown): Promise<RawResponse> }>;
   };
+  Fields: {
+    FieldsOperations: Ctor<{ getFields(params: unknown): Promise<RawResponse> }>;
+    GetFieldsParam: { MODULE: unknown };
+  };
   Users: {
     UsersOperations: Ctor<{ getUsers(params: unknown, headers: unknown): Promise<RawResponse> }>;
     GetUsersParam: { TYPE: unknown; PAGE: unknown; PER_PAGE: unknown };

@@ -182,6 +182,21 @@ export class ZohoClient {
     return dataOf(answer);
   }
 
+  /** The API names of a module's fields (the field metadata API). */
+  async fieldNames(module: string): Promise<string[]> {
+    const answer = await this.send(`fields of ${module}`, async (sdk) => {
+      const params = new sdk.ParameterMap();
+      await params.add(sdk.Fields.GetFieldsParam.MODULE, module);
+      return new sdk.Fields.FieldsOperations().getFields(params);
+    });
+    const fields = (answer.body as { fields?: unknown } | null)?.fields;
+    return Array.isArray(fields)
+      ? fields
+          .map((f) => (f as { api_name?: unknown }).api_name)
+          .filter((n): n is string => typeof n === 'string')
+      : [];
+  }
+
   /** The org's active users, page by page (users API, at most 200 a page). */
   async activeUsers(): Promise<{ id: string; email: string }[]> {
     const users: { id: string; email: string }[] = [];

@@ -4,6 +4,7 @@
 // (which reads the records themselves, not the search index that lags a write).
 import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../crm/crm-connector';
 import type { ZohoConfig } from './config';
+import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
 import { callFields, personRecordFields, searchDigits, taskFields } from './fields';
 import { ZohoOutcomes } from './outcomes';
@@ -70,6 +71,25 @@ export class ZohoConnector implements CrmConnector {
     this.client = new ZohoClient(config, opts);
     this.destinationId = `zoho:${config.orgId ?? `${this.client.apiUrl}#${config.clientId}`}`;
     this.web = `${CRM_WEB[config.dataCentre]}/crm${config.orgId ? `/${config.orgId}` : ''}`;
+  }
+
+  /**
+   * Checks that Calls and Tasks have callsync's key field (an admin creates it; docs/crm.md "Zoho
+   * CRM"). Reading the field metadata through the SDK here also fills its cache with the answers of a
+   * live token, before the first write needs them.
+   */
+  async prepare(): Promise<void> {
+    const field = this.config.keyField;
+    for (const module of ['Calls', 'Tasks']) {
+      if (!(await this.client.fieldNames(module)).includes(field)) {
+        throw new CrmError({
+          destination: DESTINATION,
+          code: 'KEY_FIELD_MISSING',
+          message: `${module} has no field ${field}: create a single-line field with that API name in ${module} (Setup → Modules and Fields), "Do not allow duplicate values" ticked, or set crm.destination.keyField`,
+          retryable: false,
+        });
+      }
+    }
   }
 
   async ownerId(email: string | null): Promise<string | null> {

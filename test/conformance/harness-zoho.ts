@@ -86,6 +86,7 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
       logLevel: 'silent',
     });
   let connector: CrmConnector = createCrmConnectors(configFor(FREE_CONCURRENCY), warehouse.db)(account);
+  await connector.prepare!();
   const owners = new Map<string, string>();
   const ownerOf = (email: string) => {
     let id = owners.get(email);
