@@ -2,7 +2,7 @@
 // (https://www.zoho.com/crm/developer/docs/api/v8/insert-records.html, Calls module fields), Tasks,
 // Contacts and Leads. Values are plain: the SDK serialises them by the module's field metadata
 // (Date for datetime and date fields, Choice for picklists, a Record for lookups).
-import type { CallbackTask, CallLog, CrmContact } from '../crm/crm-connector';
+import type { CallbackTask, CallLog, CrmContact, MessageLog } from '../crm/crm-connector';
 import { callLogBody, splitName, truncate } from '../crm/call-log-body';
 
 /** Zoho's multi-line text fields hold at most 32,000 characters. */
@@ -11,7 +11,7 @@ export const TEXTAREA_MAX = 32_000;
 export const TEXT_MAX = 255;
 
 /** A record's fields before the SDK wraps them: `lookup` fields as `{ id }`, `choice` as `{ choice }`. */
-export type FieldValue = string | number | Date | { id: string } | { choice: string } | null;
+export type FieldValue = string | number | Date | { id: string; module?: string } | { choice: string } | null;
 export type Fields = Record<string, FieldValue>;
 
 /** The digits Zoho's phone search is given: E.164 without "+", which a query string would read as a space. */
@@ -77,4 +77,26 @@ export function taskFields(task: CallbackTask, keyField: string, priority: strin
 export function personRecordFields(input: { phone: string; name: string | null }): Fields {
   const { first, last } = splitName(input.name);
   return { ...(first ? { First_Name: first } : {}), Last_Name: last ?? input.phone, Phone: input.phone };
+}
+
+/** The line a note ends with: callsync's key, as Notes have no custom fields to hold it. */
+export function noteKeyLine(key: string): string {
+  return `callsync key: ${key}`;
+}
+
+/** The key a note's content ends with, if callsync wrote it. */
+export function keyOfNote(content: unknown): string | null {
+  if (typeof content !== 'string') return null;
+  return /(?:^|\n)callsync key: (\S+)$/.exec(content)?.[1] ?? null;
+}
+
+/** An SMS or voicemail as a note on its Contact or Lead (Parent_Id names the record and its module). */
+export function noteFields(log: MessageLog): Fields {
+  const module = log.contact.kind === 'lead' ? 'Leads' : 'Contacts';
+  const keyLine = noteKeyLine(log.key);
+  return {
+    Note_Title: truncate(log.title, TEXT_MAX),
+    Note_Content: `${truncate(log.body, TEXTAREA_MAX - keyLine.length - 2)}\n\n${keyLine}`,
+    Parent_Id: { id: log.contact.crmId, module },
+  };
 }

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { lazyPackage } from '../../lib/lazy-package';
 import type { ZohoConfig, ZohoDataCentre } from './config';
 
@@ -82,6 +82,13 @@ export interface ZohoSdk {
     BodyWrapper: Ctor<{ setSelectQuery(q: string): void }>;
     CoqlOperations: Ctor<{ getRecords(body: unknown): Promise<RawResponse> }>;
   };
+  Modules: { MinifiedModule: Ctor<{ setAPIName(name: string): void }> };
+  RelatedRecords: {
+    RelatedRecordsOperations: Ctor<{
+      getRelatedRecords(id: bigint, params: unknown, headers: unknown): Promise<RawResponse>;
+    }>;
+    GetRelatedRecordsParam: { FIELDS: unknown; PAGE: unknown; PER_PAGE: unknown };
+  };
   Fields: {
     FieldsOperations: Ctor<{ getFields(params: unknown): Promise<RawResponse> }>;
     GetFieldsParam: { MODULE: unknown };
@@ -153,7 +160,8 @@ function initialize(apiUrl: string): Promise<string> {
     // Off: the SDK's log lines carry request URLs (phone numbers in searches).
     const logger = new sdk.LogBuilder().level(sdk.Levels.OFF).build();
     // Field metadata the SDK caches per module, in a directory of this process's own.
-    const resources = mkdtempSync(join(tmpdir(), 'callsync-zoho-sdk-'));
+    // The trailing separator: the SDK appends "resources/…" to it without one for related lists.
+    const resources = `${mkdtempSync(join(tmpdir(), 'callsync-zoho-sdk-'))}${sep}`;
     const env = sdk.DataCenter.setEnvironment(apiUrl, `${apiUrl}/oauth/v2/token`, apiUrl);
     const builder = await new sdk.InitializeBuilder();
     await builder

@@ -127,6 +127,11 @@ export class ZohoClient {
       if (value !== null && typeof value === 'object' && 'id' in value) {
         const ref = new sdk.Record.Record();
         ref.setId(BigInt(value.id));
+        if (value.module !== undefined) {
+          const module = new sdk.Modules.MinifiedModule();
+          module.setAPIName(value.module);
+          ref.addKeyValue('module', module);
+        }
         rec.addKeyValue(name, ref);
       } else if (value !== null && typeof value === 'object' && 'choice' in value) {
         rec.addKeyValue(name, new sdk.Choice(value.choice));
@@ -180,6 +185,23 @@ export class ZohoClient {
       return new sdk.Record.RecordOperations(module).searchRecords(params, new sdk.HeaderMap());
     });
     return dataOf(answer);
+  }
+
+  /** A record's notes, page by page (related records API; `fields` is mandatory in v8). */
+  async *notesOf(module: string, id: string): AsyncIterable<Record<string, unknown>[]> {
+    for (let page = 1; ; page++) {
+      const answer = await this.send(`notes of a ${module} record`, async (sdk) => {
+        const params = new sdk.ParameterMap();
+        await params.add(sdk.RelatedRecords.GetRelatedRecordsParam.FIELDS, 'Note_Title,Note_Content');
+        await params.add(sdk.RelatedRecords.GetRelatedRecordsParam.PAGE, page);
+        await params.add(sdk.RelatedRecords.GetRelatedRecordsParam.PER_PAGE, 200);
+        const ops = new sdk.RelatedRecords.RelatedRecordsOperations('Notes', module);
+        return ops.getRelatedRecords(BigInt(id), params, new sdk.HeaderMap());
+      });
+      yield dataOf(answer);
+      const info = (answer.body as { info?: { more_records?: unknown } } | null)?.info;
+      if (info?.more_records !== true) return;
+    }
   }
 
   /** The API names of a module's fields (the field metadata API). */

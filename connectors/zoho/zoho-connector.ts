@@ -2,11 +2,11 @@
 // Contacts, then Leads, by the search API's `phone` parameter; call logs in the Calls module and
 // callback tasks in Tasks, each carrying callsync's key in a custom unique field, found again by COQL
 // (which reads the records themselves, not the search index that lags a write).
-import type { CallbackTask, CallLog, CrmConnector, CrmContact } from '../crm/crm-connector';
+import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
 import type { ZohoConfig } from './config';
 import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
-import { callFields, personRecordFields, searchDigits, taskFields } from './fields';
+import { callFields, keyOfNote, noteFields, personRecordFields, searchDigits, taskFields } from './fields';
 import { ZohoOutcomes } from './outcomes';
 import { ZohoClient, type ZohoClientOptions } from './zoho-client';
 
@@ -174,6 +174,30 @@ export class ZohoConnector implements CrmConnector {
   updateTask(crmId: string, task: CallbackTask): Promise<void> {
     const fields = taskFields(task, this.config.keyField, this.config.taskPriority);
     return this.client.update('Tasks', crmId, fields);
+  }
+
+  /** The note on the log's contact whose content ends with callsync's key line. */
+  async findMessageLog(key: string, log: MessageLog): Promise<string | null> {
+    const module = log.contact.kind === 'lead' ? 'Leads' : 'Contacts';
+    for await (const page of this.client.notesOf(module, log.contact.crmId)) {
+      const hit = page.find((n) => keyOfNote(n.Note_Content) === key);
+      if (hit) return idOf(hit.id);
+    }
+    return null;
+  }
+
+  createMessageLog(log: MessageLog): Promise<string> {
+    return this.client.create('Notes', noteFields(log));
+  }
+
+  updateMessageLog(crmId: string, log: MessageLog): Promise<void> {
+    // Parent_Id stays: a note does not move to another record.
+    const { Parent_Id: _parent, ...fields } = noteFields(log);
+    return this.client.update('Notes', crmId, fields);
+  }
+
+  deleteMessageLog(crmId: string): Promise<void> {
+    return this.client.delete('Notes', crmId);
   }
 
   deleteCallLog(crmId: string): Promise<void> {

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CallsyncConfig } from '../../config/schema';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
+import { keyOfNote } from '../../connectors/zoho/fields';
 import { createCrmConnectors } from '../../runtime/crm';
 import { startFakeZoho } from '../fakes/zoho-server';
 import type { ZohoRecord } from '../fakes/zoho-records';
@@ -16,7 +17,7 @@ import { startLossyProxy } from './lossy-proxy';
 export const ZOHO_FEATURES: DestinationFeatures = {
   createContacts: true,
   owners: true,
-  messages: false,
+  messages: true,
   outcomes: true,
   erasure: true,
   rateLimits: true,
@@ -34,7 +35,7 @@ const TIGHT_CONCURRENCY = 2;
 const CREATES = {
   callLog: /^\/crm\/v8\/Calls$/,
   task: /^\/crm\/v8\/Tasks$/,
-  message: /^$/,
+  message: /^\/crm\/v8\/Notes$/,
   contact: /^\/crm\/v8\/(Contacts|Leads)$/,
 } as const;
 
@@ -125,7 +126,17 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
           .all('Tasks')
           .map((r) => held(r, typeof r.fields.Status === 'string' ? r.fields.Status : null)),
       ),
-    messages: async () => Promise.resolve([]),
+    messages: async () =>
+      Promise.resolve(
+        fake.records.all('Notes').map((r) => ({
+          crmId: r.id,
+          key: keyOfNote(r.fields.Note_Content),
+          title: typeof r.fields.Note_Title === 'string' ? r.fields.Note_Title : '',
+          status: null,
+          contactId: idOf(r.fields.Parent_Id),
+          body: typeof r.fields.Note_Content === 'string' ? r.fields.Note_Content : '',
+        })),
+      ),
     contactsWithPhone: async (e164) =>
       Promise.resolve(
         [...fake.records.all('Contacts'), ...fake.records.all('Leads')]

@@ -59,6 +59,12 @@ export function moduleFields(keyField: string): Record<string, FieldMeta[]> {
       field('Call_Duration', 'text'),
       field('Call_Result', 'picklist'),
     ],
+    // Notes have no custom fields: callsync's key is the last line of Note_Content.
+    Notes: [
+      field('Note_Title', 'text'),
+      field('Note_Content', 'textarea', { system_mandatory: true }),
+      field('Parent_Id', 'lookup', { system_mandatory: true }),
+    ],
     Tasks: [
       ...activity(),
       field('Status', 'picklist'),
@@ -77,4 +83,22 @@ export function mandatoryFields(keyField: string): Record<string, string[]> {
       fields.filter((f) => f.system_mandatory).map((f) => f.api_name),
     ]),
   );
+}
+
+/**
+ * The related lists of Contacts and Leads the SDK reads before a related-records request
+ * (https://www.zoho.com/crm/developer/docs/api/v8/related-list-meta.html): Notes, with its href.
+ */
+export function relatedLists(module: string): Record<string, unknown>[] {
+  return [
+    {
+      id: String((nextId += 1n)),
+      api_name: 'Notes',
+      name: 'Notes',
+      display_label: 'Notes',
+      type: 'default',
+      module: { api_name: 'Notes', id: String((nextId += 1n)) },
+      href: `${module}/{${module}Id}/Notes`,
+    },
+  ];
 }

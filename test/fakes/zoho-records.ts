@@ -125,6 +125,12 @@ export class ZohoRecords {
     const who = (fields.Who_Id as { id?: unknown } | undefined)?.id;
     if (who !== undefined && this.get(text(who))?.module !== 'Contacts')
       return error('INVALID_DATA', 'invalid data', { api_name: 'Who_Id' });
+    const parent = fields.Parent_Id as { id?: unknown; module?: { api_name?: unknown } } | undefined;
+    if (
+      parent !== undefined &&
+      (!parent.module || this.get(text(parent.id))?.module !== parent.module.api_name)
+    )
+      return error('INVALID_DATA', 'invalid data', { api_name: 'Parent_Id' });
     const what = (fields.What_Id as { id?: unknown } | undefined)?.id;
     if (what !== undefined && this.get(text(what))?.module !== fields.$se_module)
       return error('INVALID_DATA', 'invalid data', { api_name: 'What_Id' });
@@ -207,6 +213,40 @@ export class ZohoRecords {
           page: 1,
           per_page: perPage,
         },
+      },
+    };
+  }
+
+  /**
+   * GET /{module}/{id}/Notes (https://www.zoho.com/crm/developer/docs/api/v8/get-related-records.html):
+   * `fields` is mandatory, at most 200 a page, 204 when there are none.
+   */
+  relatedNotes(module: string, id: string, query: URLSearchParams): Answer {
+    const fields = query.get('fields');
+    if (!fields)
+      return {
+        status: 400,
+        body: error('REQUIRED_PARAM_MISSING', 'fields is required', { param: 'fields' }),
+      };
+    const perPage = Number(query.get('per_page') ?? 200);
+    const page = Number(query.get('page') ?? 1);
+    if (!(perPage >= 1 && perPage <= MAX_PER_PAGE) || !(page >= 1))
+      return { status: 400, body: error('INVALID_DATA', 'invalid page or per_page') };
+    if (this.get(id)?.module !== module)
+      return { status: 400, body: error('INVALID_DATA', 'the id given seems to be invalid', { id }) };
+    const notes = this.all('Notes').filter(
+      (n) => (n.fields.Parent_Id as { id?: unknown } | undefined)?.id === id,
+    );
+    const slice = notes.slice((page - 1) * perPage, page * perPage);
+    if (slice.length === 0) return { status: 204, body: null };
+    const names = fields.split(',');
+    return {
+      status: 200,
+      body: {
+        data: slice.map((n) =>
+          Object.fromEntries(['id', ...names].map((f) => [f, f === 'id' ? n.id : (n.fields[f] ?? null)])),
+        ),
+        info: { page, per_page: perPage, count: slice.length, more_records: page * perPage < notes.length },
       },
     };
   }

@@ -9,7 +9,7 @@
 //   either exceeded: 429 {code: TOO_MANY_REQUESTS} with X-RATELIMIT-LIMIT/REMAINING/RESET.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { moduleFields } from './zoho-fields';
+import { moduleFields, relatedLists } from './zoho-fields';
 import { ZohoRecords, type Answer } from './zoho-records';
 
 export interface FakeZohoOptions {
@@ -114,6 +114,14 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         ? { status: 200, body: { fields: list } }
         : { status: 400, body: error('INVALID_MODULE', 'the module name given seems to be invalid') };
     }
+    if (method === 'GET' && path === '/crm/v8/settings/related_lists') {
+      const module = query.get('module') ?? '';
+      return module === 'Contacts' || module === 'Leads'
+        ? { status: 200, body: { related_lists: relatedLists(module) } }
+        : { status: 400, body: error('INVALID_MODULE', 'the module name given seems to be invalid') };
+    }
+    const notes = /^\/crm\/v8\/(Contacts|Leads)\/(\d+)\/Notes$/.exec(path);
+    if (notes && method === 'GET') return records.relatedNotes(notes[1]!, notes[2]!, query);
     if (method === 'POST' && path === '/crm/v8/coql') return records.coql(json());
     if (method === 'GET' && path === '/crm/v8/users') return usersPage(query);
     const m = /^\/crm\/v8\/(\w+)(?:\/(search|\d+))?$/.exec(path);

@@ -4,6 +4,8 @@ import {
   callDuration,
   callFields,
   callType,
+  keyOfNote,
+  noteFields,
   personFields,
   searchDigits,
   taskFields,
@@ -94,5 +96,25 @@ describe('Zoho CRM fields', () => {
       maxConcurrentRequests: 5,
       keyField: 'Callsync_Key',
     });
+  });
+});
+
+describe('Zoho CRM notes', () => {
+  it("ends an SMS note with callsync's key line, read back by keyOfNote, on the lead's module", () => {
+    const f = noteFields({
+      key: 'acme:sms:7',
+      channel: 'sms',
+      direction: 'inbound',
+      at: '2026-11-24T10:00:00.000Z',
+      fromNumber: '+442079460000',
+      toNumber: null,
+      title: 'SMS from +442079460000',
+      body: 'Running late',
+      userEmail: null,
+      contact: { crmId: '5725767000000000009', kind: 'lead', name: null, ownerId: null, updatedAt: null },
+    });
+    expect(f.Parent_Id).toEqual({ id: '5725767000000000009', module: 'Leads' });
+    expect(keyOfNote(f.Note_Content)).toBe('acme:sms:7');
+    expect(keyOfNote('callsync key: acme:sms:7 and more')).toBeNull();
   });
 });
