@@ -1,9 +1,9 @@
-// bench:e2e — simulator → webhooks → receiver → relay → call workflows → CRM (the HubSpot or the
-// Salesforce test server, each enforcing its vendor's documented limits).
+// bench:e2e — simulator → webhooks → receiver → relay → call workflows → CRM (a CRM's test server,
+// enforcing its vendor's documented limits: bench/e2e-crms.ts).
 // Times run from a call's CDR becoming available on the platform to its CRM call log existing.
-// Usage: npm run bench:e2e -- [--calls 3000] [--rate 10] [--crm hubspot|salesforce]
+// Usage: npm run bench:e2e -- [--calls 3000] [--rate 10] [--crm hubspot|salesforce|…]
 //   (rate = calls placed per second). Prints, besides throughput and latency, the CRM requests per
-//   call and the vendor's rate-limit refusals (HubSpot 429, Salesforce REQUEST_LIMIT_EXCEEDED).
+//   call and the vendor's rate-limit refusals (429, Salesforce REQUEST_LIMIT_EXCEEDED).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,8 +21,7 @@ import { createActivityDeps } from '../runtime/activity-deps';
 import { connectTemporalClient } from '../runtime/temporal-connection';
 import { createWorker } from '../runtime/worker';
 import { startServer } from '../server';
-import { startFakeHubSpot } from '../test/fakes/hubspot-server';
-import { startFakeSalesforce } from '../test/fakes/salesforce-server';
+import { BENCH_CRMS } from './e2e-crms';
 import { historyStats } from './history-stats';
 import { runBenchmark } from './run';
 import { screenPopTiming, warmContactCache } from './screen-pop-timing';
@@ -58,8 +57,8 @@ async function main(): Promise<Record<string, unknown>> {
   const calls = Number(values.calls);
   const rate = Number(values.rate);
   const vendor = values.crm;
-  if (vendor !== 'hubspot' && vendor !== 'salesforce')
-    throw new Error(`--crm must be hubspot or salesforce, not ${vendor}`);
+  const startCrm = BENCH_CRMS[vendor];
+  if (!startCrm) throw new Error(`--crm must be one of ${Object.keys(BENCH_CRMS).join(', ')}, not ${vendor}`);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
 
   const scratch = mkdtempSync(join(tmpdir(), 'callsync-bench-e2e-'));
@@ -69,12 +68,7 @@ async function main(): Promise<Record<string, unknown>> {
   const databaseUrl = process.env.DATABASE_URL ?? pg!.url;
   const temporal = await startTemporalDevServer();
   const emulator = await startEmulator({ port: 0, seed: 3, cdrs: 1000, now: DEFAULT_NOW });
-  // HubSpot: a Professional private app's limits (190 per 10 s, 5 searches/s); Salesforce: an org.
-  // Both search indexes lag a second behind writes (HubSpot's test server by default).
-  const hubspot = vendor === 'hubspot' ? await startFakeHubSpot() : undefined;
-  const salesforce =
-    vendor === 'salesforce' ? await startFakeSalesforce({ searchIndexDelayMs: 1000 }) : undefined;
-  const crm = (hubspot ?? salesforce)!;
+  const crm = await startCrm();
   say(`services up (crm ${vendor})`);
 
   const config = parseConfig({
@@ -95,17 +89,7 @@ async function main(): Promise<Record<string, unknown>> {
       taskQueue: 'bench-e2e',
       encryption: { keys: [{ id: 'bench', key: randomBytes(32).toString('base64') }], activeKeyId: 'bench' },
     },
-    crm: {
-      destination: hubspot
-        ? {
-            type: 'hubspot',
-            accessToken: hubspot.token,
-            basePath: hubspot.url,
-            requestsPer10Seconds: 190,
-            searchRequestsPerSecond: 5,
-          }
-        : { type: 'salesforce', instanceUrl: salesforce!.url, accessToken: salesforce!.token },
-    },
+    crm: { destination: crm.destination },
     archive: { dir: join(scratch, 'archive') },
     logLevel: 'silent',
   });
@@ -168,13 +152,7 @@ async function main(): Promise<Record<string, unknown>> {
   const logsPerCall = new Map<number, number>();
   const watch = setInterval(() => {
     logsPerCall.clear();
-    const keys = hubspot
-      ? hubspot.objects('calls').map((o) => o.properties.callsync_key)
-      : salesforce!
-          .records('Task')
-          .filter((r) => r.fields.TaskSubtype === 'Call')
-          .map((r) => r.fields.CallObject);
-    for (const key of keys) {
+    for (const key of crm.callLogKeys()) {
       const id = Number((typeof key === 'string' ? key : '').split(':')[1]);
       if (!Number.isFinite(id)) continue;
       logsPerCall.set(id, (logsPerCall.get(id) ?? 0) + 1);
@@ -190,11 +168,7 @@ async function main(): Promise<Record<string, unknown>> {
   // The CRM knows the callers (each log is matched to, and associated with, its contact), and the
   // contact cache knows them as the contact sync leaves it (screen-pop reads the cache).
   const cache = { account: 'acme', destination: destinationIdOf(deps.crm('acme')) };
-  await warmContactCache(deps.warehouse.db, cache, numbers, (phone, i) =>
-    hubspot
-      ? hubspot.seedContact({ phone, firstname: 'Caller', lastname: String(i) })
-      : salesforce!.seed('Contact', { FirstName: 'Caller', LastName: String(i), Phone: phone }),
-  );
+  await warmContactCache(deps.warehouse.db, cache, numbers, (phone, i) => crm.seedContact(phone, i));
   const started = Date.now();
   const requestsBefore = crm.counters.requests;
   const limitedBefore = crm.counters.limited;

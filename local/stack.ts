@@ -25,6 +25,7 @@ import { temporalDataConverter } from '../runtime/temporal-encryption';
 import { erasureHashKey } from '../lib/encryption-keys';
 import { serverObservability } from '../runtime/server-observability';
 import { dashboardSettings } from '../runtime/dashboard-settings';
+import { callLogPages } from '../runtime/crm';
 import { startReloadingWorker, type WorkerGeneration } from '../runtime/reloading-worker';
 import { watchStoredAccounts } from '../runtime/account-watch';
 import { withStoredAccounts } from '../runtime/stored-accounts';
@@ -261,7 +262,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
           erasure: { key: erasureHashKey(config), defaultCountry: config.crm.defaultCountry },
           archiveMaxAgeMs: config.archive.maxAge,
           screenPops: (account) => screenPopLinks(config, account),
-          dashboard,
+          dashboard: dashboard && { ...dashboard, callLogPage: callLogPages(deps.crm) },
         }),
       taken('webhook receiver'),
     );

@@ -207,3 +207,18 @@ export function claimCrmDestinations(
     [OUTCOMES_STREAM],
   );
 }
+
+/**
+ * The dashboard's call-log links: the page of a call log in the account's CRM, through the connector
+ * that wrote it (null when that CRM has no pages, or the log belongs to a destination the account no
+ * longer has).
+ */
+export function callLogPages(
+  crm: (account: string) => CrmConnector,
+): (account: string, destination: string, crmId: string) => Promise<string | null> {
+  return async (account, destination, crmId) => {
+    const connector = crm(account);
+    if (!connector.callLogPageUrl || destinationIdOf(connector) !== destination) return null;
+    return connector.callLogPageUrl(crmId);
+  };
+}

@@ -20,6 +20,9 @@ import { withStoredAccounts } from '../../runtime/stored-accounts';
 import { installTemporalRuntime } from './worker';
 import { serverObservability } from '../../runtime/server-observability';
 import { dashboardSettings } from '../../runtime/dashboard-settings';
+import { callLogPages, createCrmConnectors } from '../../runtime/crm';
+import type { CrmConnector } from '../../connectors/crm/crm-connector';
+import type { CallsyncConfig } from '../../config/schema';
 import { screenPopLinks } from '../../config/account-settings';
 
 const optionsSchema = z.object({
@@ -64,8 +67,19 @@ export function registerServerCommand(program: Command): void {
       const observability = serverObservability(config, host);
       if (observability.codecOff) logger.warn(`codec endpoint off: ${observability.codecOff}`);
       if (observability.metricsOff) logger.warn(`/metrics off: ${observability.metricsOff}`);
+      // The call page's CRM links, through connectors of the server's own (built anew when the
+      // stored accounts change).
+      let crm: { config: CallsyncConfig; connectors: (account: string) => CrmConnector } | undefined;
+      const crmOf = () => {
+        if (crm?.config !== current)
+          crm = { config: current, connectors: createCrmConnectors(current, server.warehouse.db) };
+        return crm.connectors;
+      };
       const server = await startServer({
-        dashboard,
+        dashboard: dashboard && {
+          ...dashboard,
+          callLogPage: (account, destination, crmId) => callLogPages(crmOf())(account, destination, crmId),
+        },
         codec: observability.codec,
         metrics: observability.metrics,
         metricsEndpoint: observability.metricsEndpoint,

@@ -172,9 +172,10 @@ export interface CrmConnector {
   newContactPageUrl?(e164: string): Promise<string>;
   /**
    * The call log's page in the CRM's web UI (the dashboard's call page links to it); absent where the
-   * CRM has no UI. Built from ids alone, with no request.
+   * CRM has no UI. Built from ids and what the connector already knows (a HubSpot portal id is read
+   * once).
    */
-  callLogPageUrl?(crmId: string): string;
+  callLogPageUrl?(crmId: string): string | Promise<string>;
   /** The call log carrying `key`, if one exists (recovers a create whose mapping was not recorded). */
   findCallLog(key: string): Promise<string | null>;
   createCallLog(log: CallLog): Promise<string>;

@@ -289,6 +289,11 @@ export class HubSpotConnector implements CrmConnector {
     return `${HUBSPOT_APP}/contacts/${await this.portalId()}/record/0-1/${encodeURIComponent(contact.crmId)}`;
   }
 
+  /** The call's record page (calls are object type 0-48). */
+  async callLogPageUrl(crmId: string): Promise<string> {
+    return `${HUBSPOT_APP}/contacts/${await this.portalId()}/record/0-48/${encodeURIComponent(crmId)}`;
+  }
+
   /** HubSpot has no prefilled create form by URL: the contacts index, whose "Create contact" opens it. */
   async newContactPageUrl(): Promise<string> {
     return `${HUBSPOT_APP}/contacts/${await this.portalId()}/objects/0-1/views/all/list`;

@@ -81,6 +81,11 @@ export class SalesforcePeople {
     return `${this.uiBase()}/lightning/r/${type}/${encodeURIComponent(contact.crmId)}/view`;
   }
 
+  /** A call log's page: callsync logs calls as Tasks. */
+  taskPageUrl(crmId: string): string {
+    return `${this.uiBase()}/lightning/r/Task/${encodeURIComponent(crmId)}/view`;
+  }
+
   /** Lightning's new-Contact form with the phone filled in (defaultFieldValues). */
   newContactUrl(e164: string): string {
     return `${this.uiBase()}/lightning/o/Contact/new?defaultFieldValues=${encodeURIComponent(`Phone=${e164}`)}`;

@@ -214,6 +214,10 @@ export class SalesforceConnector implements CrmConnector {
     return this.people.createContact(input);
   }
 
+  callLogPageUrl(crmId: string): string {
+    return this.people.taskPageUrl(crmId);
+  }
+
   contactPageUrl(contact: CrmContact): Promise<string> {
     return Promise.resolve(this.people.pageUrl(contact));
   }

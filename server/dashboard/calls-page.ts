@@ -85,6 +85,24 @@ function crmLink(destination: string, crmId: string, sobject: string): string {
   return esc(crmId);
 }
 
+/** How long the call page waits for a CRM's page address (a HubSpot portal id is one request). */
+const CRM_PAGE_WAIT_MS = 2000;
+
+/** A call log as a link to its page in the CRM that logged it, where that CRM has pages. */
+async function callLogLink(opts: DashboardOptions, account: string, destination: string, crmId: string) {
+  if (!opts.callLogPage) return crmLink(destination, crmId, 'Task');
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), CRM_PAGE_WAIT_MS).unref());
+  let url: string | null = null;
+  try {
+    url = await Promise.race([opts.callLogPage(account, destination, crmId), timeout]);
+  } catch (err) {
+    opts.logger.warn({ err, destination: destinationType(destination) }, 'dashboard: no CRM page address');
+  }
+  return url === null
+    ? crmLink(destination, crmId, 'Task')
+    : `<a class="crm-page" href="${esc(url)}" target="_blank" rel="noopener">${esc(crmId)}</a>`;
+}
+
 /** The destination's type for people (`hubspot`): its identity holds a token digest or a URL. */
 const destinationType = (destination: string) => destination.split(':')[0] ?? destination;
 
@@ -123,12 +141,14 @@ ${r.summary ? `<p><b>Summary:</b> ${esc(r.summary)}</p>` : ''}${r.sentiment ? `<
 <h2 style="margin-top:12px">Transcript</h2>${r.transcript ? `<pre id="transcript">${esc(r.transcript)}</pre>` : '<span class="muted">no transcript yet</span>'}</div>`;
     })
     .join('');
-  const logs = d.crm
-    .map(
-      (o) =>
-        `<tr><td>${esc(destinationType(o.destination))}</td><td>${crmLink(o.destination, o.crm_id, 'Task')}</td><td class="muted">${time(o.updated_at)}</td></tr>`,
+  const logs = (
+    await Promise.all(
+      d.crm.map(
+        async (o) =>
+          `<tr><td>${esc(destinationType(o.destination))}</td><td>${await callLogLink(opts, account, o.destination, o.crm_id)}</td><td class="muted">${time(o.updated_at)}</td></tr>`,
+      ),
     )
-    .join('');
+  ).join('');
   const builtin = d.builtinLog
     ? `<p>Built-in call log #${d.builtinLog.id}: ${esc(d.builtinLog.title)} ${pill(d.builtinLog.status)}</p>`
     : '';

@@ -38,6 +38,11 @@ export interface DashboardOptions {
    * `hubspot:<token id>`, `builtin`): the call page shows the objects callsync created there.
    */
   destinations: Readonly<Record<string, string>>;
+  /**
+   * The page of a call log in the CRM that logged it (its connector's callLogPageUrl), or null when
+   * that CRM has no pages or `destination` is no longer the account's; the call page links to it.
+   */
+  callLogPage?: ((account: string, destination: string, crmId: string) => Promise<string | null>) | undefined;
   /** Cookies always marked Secure; otherwise only when the request came over HTTPS (server.trustProxy). */
   secureCookies?: boolean;
   /** Accounts with a HubSpot OAuth app: the install pages (/dashboard/hubspot/install); off when absent. */

@@ -1,5 +1,6 @@
 // Contact match by E.164: a seeded contact found by its number in the vendor's own formatting, the
 // matching rules among several contacts with one number, and unknown callers created once.
+import { resolveCallOwner } from '../../connectors/crm/call-owner';
 import { chooseContact } from '../../connectors/crm/match';
 import { ensureUnknownContact } from '../../connectors/crm/upsert';
 import { freshNumber } from './conformance-fixtures';
@@ -48,12 +49,33 @@ export function matchScenarios(h: () => DestinationHarness, features: Destinatio
           ownerEmail: 'rep.two@example.com',
           updatedAt: '2026-11-01T00:00:00.000Z',
         });
-        const owner = await h().connector.ownerId!('rep.one@example.com');
+        const { connector } = h();
+        // The call's user as the platform knows them (its user id, its e-mail as typed there).
+        const owner = await resolveCallOwner({
+          userId: 7,
+          email: 'Rep.One@Example.com',
+          overrides: {},
+          connector,
+        });
         expect(owner).not.toBeNull();
-        expect(await h().connector.ownerId!('nobody@example.com')).toBeNull();
-        const found = await h().connector.findContactsByPhone(e164);
+        expect(await connector.ownerId!('nobody@example.com')).toBeNull();
+        const found = await connector.findContactsByPhone(e164);
         expect(chooseContact(found, 'call_owner', owner)?.crmId).toBe(owned);
         expect(chooseContact(found, 'most_recent', owner)?.crmId).toBe(newer);
+        // A platform user id is no CRM owner id: without the mapping the rule falls back to most recent.
+        expect(chooseContact(found, 'call_owner', '7')?.crmId).toBe(newer);
+        // The configuration may name the owner (by platform user id or e-mail) instead.
+        const two = await connector.ownerId!('rep.two@example.com');
+        expect(two).not.toBeNull();
+        for (const overrides of [{ '7': two! }, { 'unknown@example.com': two! }]) {
+          const configured = await resolveCallOwner({
+            userId: 7,
+            email: 'Unknown@example.com',
+            overrides,
+            connector,
+          });
+          expect(chooseContact(found, 'call_owner', configured)?.crmId).toBe(newer);
+        }
       });
     }
 

@@ -43,7 +43,7 @@ export function taskScenarios(h: () => DestinationHarness): void {
       const { contact, e164 } = await seededContact(h(), 'Lost Task');
       const task = conformanceTask(h().account, e164, contact);
       h().loseNextAnswer('task');
-      await expect(upsertTask(h().db, h().connector, task)).rejects.toThrow();
+      await expect(upsertTask(h().db, h().connector, task, { mayExist: false })).rejects.toThrow();
       expect(onlyWithKey(await h().tasks(), task.key).title).toBe(task.subject);
 
       const retry = { ...task, body: 'Written by the retry.' };

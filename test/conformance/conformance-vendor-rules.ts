@@ -45,9 +45,19 @@ export function vendorRuleScenarios(h: () => DestinationHarness, features: Desti
         const first = { mayExist: false };
         const log = await upsertCallLog(db, c, conformanceCallLog(h().account, e164, contact), first);
         const task = await upsertTask(db, c, conformanceTask(h().account, e164, contact), first);
-        const sms = features.messages
-          ? await upsertMessageLog(db, c, conformanceMessage(h().account, 'sms', e164, contact), first)
-          : null;
+        const messages = features.messages
+          ? await Promise.all(
+              (['sms', 'voicemail'] as const).map(async (channel) => ({
+                channel,
+                crmId: (await upsertMessageLog(
+                  db,
+                  c,
+                  conformanceMessage(h().account, channel, e164, contact),
+                  first,
+                ))!.crmId,
+              })),
+            )
+          : [];
         const stranger = freshNumber().e164;
         const unknown = features.createContacts
           ? await ensureUnknownContact(db, c, { account: h().account, e164: stranger })
@@ -55,12 +65,13 @@ export function vendorRuleScenarios(h: () => DestinationHarness, features: Desti
         for (let round = 0; round < 2; round++) {
           await c.deleteCallLog!(log.crmId);
           await c.deleteTask!(task.crmId);
-          if (sms) await c.deleteMessageLog!(sms.crmId, 'sms');
+          for (const m of messages) await c.deleteMessageLog!(m.crmId, m.channel);
           if (unknown) await c.deleteContact!(unknown.contact.crmId);
         }
         expect((await h().callLogs()).map((r) => r.crmId)).not.toContain(log.crmId);
         expect((await h().tasks()).map((r) => r.crmId)).not.toContain(task.crmId);
-        if (sms) expect((await h().messages()).map((r) => r.crmId)).not.toContain(sms.crmId);
+        const heldMessages = (await h().messages()).map((r) => r.crmId);
+        for (const m of messages) expect(heldMessages).not.toContain(m.crmId);
         if (unknown) expect(await h().contactsWithPhone(stranger)).toEqual([]);
         // The seeded contact is the agent's, not callsync's: it stays.
         expect(await h().connector.findContactsByPhone(e164)).toEqual([
@@ -103,8 +114,11 @@ export function vendorRuleScenarios(h: () => DestinationHarness, features: Desti
         expect(results.every((r) => r.outcome === 'created')).toBe(true);
         const held = await h().callLogs();
         for (const log of logs) onlyWithKey(held, log.key);
-        // The connector's rate gate kept under the vendor's limit: the vendor refused nothing.
-        expect(h().tooManyRequests!() - before).toBe(0);
+        // The connector's rate gate kept under the vendor's limit: the vendor refused nothing. (A vendor
+        // whose documentation makes 429s part of normal work declares 'retried': every write landed
+        // once, as checked above, is then the promise.)
+        if ((h().tooManyRequestsPolicy ?? 'avoided') === 'avoided')
+          expect(h().tooManyRequests!() - before).toBe(0);
       });
     });
   }

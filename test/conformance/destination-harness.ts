@@ -83,6 +83,13 @@ export interface DestinationHarness {
   tooManyRequests?(): number;
   /** Makes the test server's request limit small enough that the suite's burst would cross it. */
   tightenRateLimit?(): void;
+  /**
+   * With `features.rateLimits`: 'avoided' (the default) when the connector's rate gate keeps under the
+   * vendor's documented limit, so the vendor answers no 429; 'retried' when the vendor's documentation
+   * makes 429s part of normal work (a limit not known in advance) and the connector waits them out:
+   * the suite then asserts that every write landed exactly once instead.
+   */
+  readonly tooManyRequestsPolicy?: 'avoided' | 'retried';
   dispose(): Promise<void>;
 }
 

@@ -29,10 +29,14 @@ export const HUBSPOT_FEATURES: DestinationFeatures = {
 
 const APP = { clientId: 'conformance-app', clientSecret: 'conformance-secret' };
 /** The test server's search sees a write after this long; the connector searches again after SEARCH_LAG_S. */
-const SEARCH_LAG_MS = 100;
-const SEARCH_LAG_S = 0.25;
-/** The lower tier tightenRateLimit moves the portal to (requests per rolling 10 seconds). */
-const TIGHT_PER_10_SECONDS = 20;
+const SEARCH_LAG_MS = 400;
+const SEARCH_LAG_S = 0.6;
+/**
+ * The lower tier tightenRateLimit moves the portal to (requests per rolling 10 seconds): the suite's
+ * burst (a search and 30 creates) crosses it, and the connector's gate (95% of it, 23, per 10.5 s)
+ * keeps two requests' margin for answers that arrive late on a busy machine.
+ */
+const TIGHT_PER_10_SECONDS = 25;
 /** Where each kind's create goes (a single create, not a batch). */
 const CREATES = {
   callLog: /^\/crm\/v3\/objects\/calls$/,

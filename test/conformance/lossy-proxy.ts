@@ -4,8 +4,8 @@
 // Harnesses point the connector's base URL at it (DestinationHarness.loseNextAnswer).
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 
-/** Which request loses its answer: by method and path (without the query). */
-export type AnswerRule = (method: string, path: string) => boolean;
+/** Which request loses its answer: by method, path (without the query) and body (as text). */
+export type AnswerRule = (method: string, path: string, body: string) => boolean;
 
 export interface LossyProxy {
   /** The proxy's origin, for the connector's base URL. */
@@ -32,7 +32,7 @@ export async function startLossyProxy(target: string): Promise<LossyProxy> {
     void (async () => {
       const body = await bodyOf(req);
       const path = (req.url ?? '/').split('?')[0]!;
-      const at = rules.findIndex((rule) => rule(req.method ?? 'GET', path));
+      const at = rules.findIndex((rule) => rule(req.method ?? 'GET', path, body.toString('utf8')));
       const loseIt = at >= 0;
       if (loseIt) rules.splice(at, 1);
       const out = request(

@@ -96,6 +96,11 @@ export class FakeSalesforceOAuth {
     return token;
   }
 
+  /** Ends every session issued so far now, as the org's session timeout would (tests need not wait). */
+  expireSessions(): void {
+    for (const token of this.sessions.keys()) this.sessions.set(token, this.now() - 1);
+  }
+
   /** Whether `authorization` carries a session that is live now. */
   liveSession(authorization: string | undefined): boolean {
     const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : undefined;
