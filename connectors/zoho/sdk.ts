@@ -37,6 +37,17 @@ interface ZohoRecord {
   addKeyValue(key: string, value: unknown): void;
   setId(id: bigint): void;
 }
+/** The SDK's InitializeBuilder: each setter answers the builder. */
+interface InitializeBuilder {
+  environment(e: Env): InitializeBuilder;
+  token(t: unknown): InitializeBuilder;
+  store(s: unknown): InitializeBuilder;
+  SDKConfig(c: unknown): InitializeBuilder;
+  logger(l: unknown): InitializeBuilder;
+  resourcePath(p: string): InitializeBuilder;
+  initialize(): Promise<void>;
+}
+
 export interface ZohoSdk {
   DataCenter: { setEnvironment(url: string, accountsUrl: string, fileUploadUrl: string): Env };
   USDataCenter: DataCentre;
@@ -53,17 +64,8 @@ export interface ZohoSdk {
   LogBuilder: Ctor<{ level(l: unknown): { build(): unknown } }>;
   Levels: { OFF: unknown };
   /** Its constructor answers a promise of the builder. */
-  InitializeBuilder: Ctor<
-    PromiseLike<{
-      environment(e: Env): {
-        token(t: unknown): {
-          SDKConfig(c: unknown): {
-            logger(l: unknown): { resourcePath(p: string): { initialize(): Promise<void> } };
-          };
-        };
-      };
-    }>
-  >;
+  InitializeBuilder: Ctor<PromiseLike<InitializeBuilder>>;
+  TokenStore: { TokenStore: Ctor };
   ParameterMap: Ctor<ParamMap>;
   HeaderMap: Ctor;
   Choice: Ctor;
@@ -156,6 +158,15 @@ function initialize(apiUrl: string): Promise<string> {
       connector.addHeader('Authorization', `Zoho-oauthtoken ${ctx.accessToken}`);
       return Promise.resolve();
     };
+    // No store either: without one the SDK writes its token to sdk_tokens.txt in the working directory.
+    class NoTokenStore extends sdk.TokenStore.TokenStore {
+      findToken = () => Promise.resolve(null);
+      findTokenById = () => Promise.resolve(null);
+      saveToken = () => Promise.resolve();
+      deleteToken = () => Promise.resolve();
+      getTokens = () => Promise.resolve([]);
+      deleteTokens = () => Promise.resolve();
+    }
     const config = new sdk.SDKConfigBuilder().autoRefreshFields(false).pickListValidation(false).build();
     // Off: the SDK's log lines carry request URLs (phone numbers in searches).
     const logger = new sdk.LogBuilder().level(sdk.Levels.OFF).build();
@@ -167,6 +178,7 @@ function initialize(apiUrl: string): Promise<string> {
     await builder
       .environment(env)
       .token(token)
+      .store(new NoTokenStore())
       .SDKConfig(config)
       .logger(logger)
       .resourcePath(resources)
