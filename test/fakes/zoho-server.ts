@@ -29,6 +29,8 @@ export interface FakeZoho {
   url: string;
   records: ZohoRecords;
   counters: { requests: number; limited: number; grants: number };
+  /** Every API request answered (method, path without the query, status), for benches and tests. */
+  requests: { method: string; path: string; status: number }[];
   /** An active CRM user with this e-mail; answers its id. */
   seedUser(email: string): string;
   /** Every access token issued so far stops working. */
@@ -59,6 +61,7 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
   const fields = moduleFields(keyField);
   const tokens = new Map<string, number>();
   const counters = { requests: 0, limited: 0, grants: 0 };
+  const requests: FakeZoho['requests'] = [];
   const credits: number[] = [];
   const users: { id: string; email: string; full_name: string; status: string }[] = [];
   let concurrency = opts.concurrency ?? 5;
@@ -158,6 +161,9 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     void (async () => {
       const text = await bodyOf(req);
       const u = new URL(req.url ?? '/', 'http://x');
+      res.on('finish', () =>
+        requests.push({ method: req.method ?? 'GET', path: u.pathname, status: res.statusCode }),
+      );
       const send = (a: Answer) => {
         if (a.status === 204) return void res.writeHead(204).end();
         res.writeHead(a.status, { 'content-type': 'application/json;charset=utf-8' });
@@ -193,6 +199,7 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     url,
     records,
     counters,
+    requests,
     seedUser: (email) => {
       const id = String(5_725_767_000_000_000_001n + BigInt(users.length));
       users.push({ id, email, full_name: email.split('@')[0]!, status: 'active' });
