@@ -28,12 +28,14 @@ interface DataCentre {
 interface ParamMap {
   add(param: unknown, value: unknown): Promise<void>;
 }
-interface RawResponse {
+/** An SDK answer (APIResponse). */
+export interface RawResponse {
   getStatusCode(): number;
   getHeaders(): Map<string, unknown>;
   getResponseJSON(): unknown;
 }
-interface ZohoRecord {
+/** An SDK Record. */
+export interface ZohoRecord {
   addKeyValue(key: string, value: unknown): void;
   setId(id: bigint): void;
 }

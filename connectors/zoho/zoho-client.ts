@@ -11,7 +11,15 @@ import type { ZohoConfig } from './config';
 import { DESTINATION, refusal, toCrmError, zohoErrorOf, zohoRateLimit } from './errors';
 import type { Fields } from './fields';
 import { zohoRefreshGrant, zohoTokenKey } from './oauth';
-import { withZohoContext, zohoEndpoints, zohoSdk, type ZohoAnswer, type ZohoSdk } from './sdk';
+import {
+  withZohoContext,
+  zohoEndpoints,
+  zohoSdk,
+  type RawResponse,
+  type ZohoAnswer,
+  type ZohoRecord,
+  type ZohoSdk,
+} from './sdk';
 
 /** At most `max` tasks at once, the rest queued in order. */
 class ConcurrencyLimit {
@@ -77,7 +85,7 @@ export class ZohoClient {
   }
 
   /** Sends one SDK request; answers its JSON (null for 204), throws a CrmError for a refusal. */
-  async send(what: string, request: (sdk: ZohoSdk) => Promise<unknown>): Promise<ZohoAnswer> {
+  async send(what: string, request: (sdk: ZohoSdk) => Promise<RawResponse>): Promise<ZohoAnswer> {
     try {
       return await this.gate.run(() => this.concurrency.run(() => this.once(what, request)), zohoRateLimit);
     } catch (err) {
@@ -85,14 +93,11 @@ export class ZohoClient {
     }
   }
 
-  private async once(what: string, request: (sdk: ZohoSdk) => Promise<unknown>): Promise<ZohoAnswer> {
+  private async once(what: string, request: (sdk: ZohoSdk) => Promise<RawResponse>): Promise<ZohoAnswer> {
     await this.seed();
     for (let renewed = false; ; renewed = true) {
       const accessToken = await this.tokens.current();
-      const answer = await withZohoContext(
-        { apiUrl: this.apiUrl, accessToken },
-        request as Parameters<typeof withZohoContext>[1],
-      );
+      const answer = await withZohoContext({ apiUrl: this.apiUrl, accessToken }, request);
       if (answer.status === 401 && !renewed) {
         // INVALID_TOKEN: expired or revoked; the next current() renews it (or takes another worker's).
         this.tokens.invalidate(accessToken);
@@ -120,7 +125,7 @@ export class ZohoClient {
   }
 
   /** A Record of the SDK holding `fields`. */
-  record(fields: Fields): unknown {
+  record(fields: Fields): ZohoRecord {
     const sdk = zohoSdk();
     const rec = new sdk.Record.Record();
     for (const [name, value] of Object.entries(fields)) {
@@ -144,7 +149,7 @@ export class ZohoClient {
   async create(module: string, fields: Fields): Promise<string> {
     const answer = await this.send(`insert into ${module}`, (sdk) => {
       const body = new sdk.Record.BodyWrapper();
-      body.setData([this.record(fields) as never]);
+      body.setData([this.record(fields)]);
       return new sdk.Record.RecordOperations(module).createRecords(body, new sdk.HeaderMap());
     });
     return recordId(module, answer, 'insert');
@@ -154,7 +159,7 @@ export class ZohoClient {
   async update(module: string, id: string, fields: Fields): Promise<void> {
     const answer = await this.send(`update in ${module}`, (sdk) => {
       const body = new sdk.Record.BodyWrapper();
-      body.setData([this.record(fields) as never]);
+      body.setData([this.record(fields)]);
       return new sdk.Record.RecordOperations(module).updateRecord(BigInt(id), body, new sdk.HeaderMap());
     });
     recordId(module, answer, 'update');
