@@ -55,6 +55,18 @@ export function refusal(what: string, answer: ZohoAnswer): ZohoHttpError {
   );
 }
 
+/**
+ * The refusal inside an SDKException, when the SDK met one in a request of its own (the field
+ * metadata it reads before a module's first request) and threw it with Zoho's code in `details`.
+ */
+export function sdkRefusal(err: unknown): ZohoHttpError | null {
+  const details = (err as { details?: { code?: unknown; message?: unknown } } | null)?.details;
+  if (typeof details?.code !== 'string') return null;
+  const status = details.code === 'INVALID_TOKEN' ? 401 : details.code === 'TOO_MANY_REQUESTS' ? 429 : 400;
+  const message = typeof details.message === 'string' ? details.message : '';
+  return new ZohoHttpError(status, details.code, `field metadata: ${details.code} ${message}`.trim());
+}
+
 /** The wait when `err` is Zoho's 429, else null. */
 export function zohoRateLimit(err: unknown, now = Date.now()): RateLimitSignal | null {
   if (!(err instanceof ZohoHttpError) || err.status !== 429) return null;

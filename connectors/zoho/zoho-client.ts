@@ -8,7 +8,7 @@ import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
 import { RenewingToken } from '../crm/renewing-token';
 import type { TokenStore, VendorTokenKey } from '../crm/vendor-token-store';
 import type { ZohoConfig } from './config';
-import { DESTINATION, refusal, toCrmError, zohoErrorOf, zohoRateLimit } from './errors';
+import { DESTINATION, refusal, sdkRefusal, toCrmError, zohoErrorOf, zohoRateLimit } from './errors';
 import type { Fields } from './fields';
 import { zohoRefreshGrant, zohoTokenKey } from './oauth';
 import {
@@ -97,7 +97,18 @@ export class ZohoClient {
     await this.seed();
     for (let renewed = false; ; renewed = true) {
       const accessToken = await this.tokens.current();
-      const answer = await withZohoContext({ apiUrl: this.apiUrl, accessToken }, request);
+      let answer: ZohoAnswer;
+      try {
+        answer = await withZohoContext({ apiUrl: this.apiUrl, accessToken }, request);
+      } catch (err) {
+        const refused = sdkRefusal(err);
+        if (!refused) throw err;
+        answer = {
+          status: refused.status,
+          headers: new Map(),
+          body: { code: refused.code, message: refused.message },
+        };
+      }
       if (answer.status === 401 && !renewed) {
         // INVALID_TOKEN: expired or revoked; the next current() renews it (or takes another worker's).
         this.tokens.invalidate(accessToken);

@@ -73,4 +73,14 @@ describe('Zoho connector', () => {
     expect(err).toMatchObject({ status: 401, code: 'invalid_code', retryable: false });
     expect((err as Error).message).not.toMatch(/revoked-refresh-token|prepare-secret/);
   });
+
+  it("renews a token Zoho refused in the SDK's own field-metadata request, and answers", async () => {
+    const c = connector();
+    expect(await c.findCallLog('acme:1')).toBeNull();
+    fake.expireTokens();
+    // The first search in Contacts makes the SDK read Contacts' fields first: that request is refused.
+    const grants = fake.counters.grants;
+    expect(await c.findContactsByPhone('+442079460000')).toEqual([]);
+    expect(fake.counters.grants).toBe(grants + 1);
+  });
 });
