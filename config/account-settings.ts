@@ -74,6 +74,7 @@ const DESTINATIONS_WITH_PAGES: ReadonlySet<CrmDestinationConfig['type']> = new S
   'zendesk',
   'pipedrive',
   'dynamics',
+  'zoho',
 ]);
 
 /**

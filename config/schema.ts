@@ -8,6 +8,7 @@ import { platformClientConfigSchema } from '../connectors/platform/config';
 import { salesforceConfigSchema } from '../connectors/salesforce/config';
 import { pipedriveConfigSchema } from '../connectors/pipedrive/config';
 import { dynamicsConfigSchema } from '../connectors/dynamics/config';
+import { zohoConfigSchema } from '../connectors/zoho/config';
 import { s3ConfigSchema } from '../connectors/object-store/s3-config';
 import { reportsBuildConfigShape } from '../reports/config';
 import { reportDeliveryConfigSchema } from './report-delivery';
@@ -78,6 +79,7 @@ export const crmDestinationSchema = z.discriminatedUnion('type', [
   zendeskConfigSchema,
   pipedriveConfigSchema,
   dynamicsConfigSchema,
+  zohoConfigSchema,
 ]);
 export type CrmDestinationConfig = z.infer<typeof crmDestinationSchema>;
 

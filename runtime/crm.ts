@@ -21,6 +21,7 @@ import { GoogleTasksConnector } from '../connectors/google-tasks';
 import { salesforceAuthOf, type SalesforceConfig } from '../connectors/salesforce/config';
 import { ZendeskConnector } from '../connectors/zendesk';
 import { pipedriveConnector } from './crm-pipedrive';
+import { ZohoConnector, type ZohoConfig } from '../connectors/zoho';
 
 export { crmDestinationOf } from '../config/account-settings';
 
@@ -57,6 +58,8 @@ export function createCrmConnectors(
         });
       case 'dynamics':
         return new DynamicsConnector(d, { limiters: sharedRateLimiters(db, 'dynamics') });
+      case 'zoho':
+        return zohoConnector(d, db, tokens);
     }
   };
   return (account) => {
@@ -108,6 +111,16 @@ function salesforceConnector(
     limiters: sharedRateLimiters(db, 'salesforce'),
     tokenStore: tokens,
     onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'salesforce' }),
+  });
+}
+
+/** A Zoho CRM destination's connector: rate slots, and its access token renewed through the shared store. */
+function zohoConnector(d: ZohoConfig, db: Kysely<Database>, tokens: () => VendorTokenStore): ZohoConnector {
+  metrics().tokenRefreshFailures.inc({ vendor: 'zoho' }, 0);
+  return new ZohoConnector(d, {
+    limiters: sharedRateLimiters(db, 'zoho'),
+    tokenStore: tokens,
+    onTokenRefreshFailed: () => metrics().tokenRefreshFailures.inc({ vendor: 'zoho' }),
   });
 }
 

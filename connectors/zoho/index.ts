@@ -1,0 +1,3 @@
+// Zoho CRM destination.
+export { zohoConfigSchema, type ZohoConfig, type ZohoConfigInput } from './config';
+export { ZohoConnector } from './zoho-connector';
