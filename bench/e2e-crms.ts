@@ -6,6 +6,7 @@ import { startFakeSalesforce } from '../test/fakes/salesforce-server';
 import { startFakePipedrive } from '../test/fakes/pipedrive-server';
 import { keyOf } from '../connectors/pipedrive/records';
 import { startFakeZendesk } from '../test/fakes/zendesk-server';
+import { startFakeZoho } from '../test/fakes/zoho-server';
 import type { RecordedRequest } from '../test/fakes/hubspot-server';
 import { startFakeDynamics } from '../test/fakes/dynamics-server';
 import { trustTestCertificate } from '../test/fakes/dynamics-tls';
@@ -129,6 +130,30 @@ async function dynamics(): Promise<BenchCrm> {
   };
 }
 
+async function zoho(): Promise<BenchCrm> {
+  // An Enterprise org: 20 concurrent requests, a day's credits for this many calls; callsync keeps
+  // its own concurrency under the org's.
+  const client = { clientId: '1000.BENCH', clientSecret: 'bench-secret', refreshToken: '1000.bench' };
+  const fake = await startFakeZoho({ client, concurrency: 20, creditsPerDay: 1_000_000 });
+  return {
+    destination: {
+      type: 'zoho',
+      dataCentre: 'eu',
+      ...client,
+      orgId: 'org20012345',
+      apiUrl: fake.url,
+      accountsUrl: fake.url,
+      maxConcurrentRequests: 15,
+    },
+    counters: fake.counters,
+    requests: fake.requests,
+    callLogKeys: () => fake.records.all('Calls').map((r) => r.fields.Callsync_Key),
+    seedContact: (phone, i) =>
+      fake.records.seed('Contacts', { First_Name: 'Caller', Last_Name: String(i), Phone: phone }).id,
+    close: () => fake.close(),
+  };
+}
+
 /** Each `--crm` value and its test server. */
 export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = {
   hubspot,
@@ -136,4 +161,5 @@ export const BENCH_CRMS: Readonly<Record<string, () => Promise<BenchCrm>>> = {
   zendesk,
   pipedrive,
   dynamics,
+  zoho,
 };

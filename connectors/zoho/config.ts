@@ -52,6 +52,12 @@ export const zohoConfigSchema = z
     requestsPerSecond: z.number().positive().max(50).default(5),
     /** Renew the access token (Zoho's live an hour) when it expires within this many seconds. */
     refreshBeforeExpirySeconds: z.number().min(0).max(1800).default(300),
+    /**
+     * How long Zoho's search takes to see a record callsync just created ("records are indexed for
+     * search shortly after they are created", https://www.zoho.com/crm/developer/docs/api/v8/search-records.html):
+     * an unknown caller's contact whose create answer was lost is searched for again after it.
+     */
+    searchLagSeconds: z.number().min(0).max(60).default(5),
     /** Priority of callback tasks. */
     taskPriority: z.enum(['Highest', 'High', 'Normal', 'Low', 'Lowest']).default('High'),
   })

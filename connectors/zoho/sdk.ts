@@ -8,7 +8,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { lazyPackage } from '../../lib/lazy-package';
 import type { ZohoConfig, ZohoDataCentre } from './config';
 
 /** The SDK's pieces callsync uses (the package ships no types). */
@@ -103,7 +102,30 @@ export interface ZohoSdk {
   };
 }
 
-export const zohoSdk = lazyPackage<ZohoSdk>('@zohocrm/nodejs-sdk-8.0');
+/** A variable, not a literal: the package ships no type declarations. */
+const ZOHO_SDK = '@zohocrm/nodejs-sdk-8.0';
+let loaded: Promise<ZohoSdk> | undefined;
+let sdkModule: ZohoSdk | undefined;
+
+/**
+ * The SDK, loaded on first need by import(): it is an ES module that checks what it is given with
+ * `instanceof` against classes it loads by import() itself, so it must be loaded the same way (a
+ * require() through a TypeScript loader such as tsx gives another copy of its classes, and every
+ * request fails "EXPECTED TYPE: BodyWrapper").
+ */
+async function loadZohoSdk(): Promise<ZohoSdk> {
+  loaded ??= import(ZOHO_SDK).then((m: unknown) => {
+    sdkModule = ((m as { default?: ZohoSdk }).default ?? m) as ZohoSdk;
+    return sdkModule;
+  });
+  return loaded;
+}
+
+/** The SDK, once a request has loaded it (every request awaits initialize() first). */
+export function zohoSdk(): ZohoSdk {
+  if (!sdkModule) throw new Error('the Zoho SDK is used before its first request loaded it');
+  return sdkModule;
+}
 
 /** Where one connector's requests go and with which token. */
 export interface RequestContext {
@@ -116,22 +138,33 @@ export interface RequestContext {
 const context = new AsyncLocalStorage<RequestContext>();
 let initialized: Promise<string> | undefined;
 
-/** The SDK's data centre of a config, production, sandbox or developer. */
+/**
+ * Each data centre's API and accounts domains (https://www.zoho.com/crm/developer/docs/api/v8/multi-dc.html),
+ * as the SDK's USDataCenter … CNDataCenter have them; sandbox and developer environments have API
+ * hosts of their own.
+ */
+const DATA_CENTRES: Record<ZohoDataCentre, { api: string; accounts: string }> = {
+  us: { api: 'zohoapis.com', accounts: 'accounts.zoho.com' },
+  eu: { api: 'zohoapis.eu', accounts: 'accounts.zoho.eu' },
+  in: { api: 'zohoapis.in', accounts: 'accounts.zoho.in' },
+  au: { api: 'zohoapis.com.au', accounts: 'accounts.zoho.com.au' },
+  jp: { api: 'zohoapis.jp', accounts: 'accounts.zoho.jp' },
+  ca: { api: 'zohoapis.ca', accounts: 'accounts.zohocloud.ca' },
+  cn: { api: 'zohoapis.com.cn', accounts: 'accounts.zoho.com.cn' },
+};
+
 function environmentOf(config: Pick<ZohoConfig, 'dataCentre' | 'environment'>): Env {
-  const sdk = zohoSdk();
-  const byDc: Record<ZohoDataCentre, DataCentre> = {
-    us: sdk.USDataCenter,
-    eu: sdk.EUDataCenter,
-    in: sdk.INDataCenter,
-    au: sdk.AUDataCenter,
-    jp: sdk.JPDataCenter,
-    ca: sdk.CADataCenter,
-    cn: sdk.CNDataCenter,
+  const dc = DATA_CENTRES[config.dataCentre];
+  const host =
+    config.environment === 'sandbox'
+      ? `sandbox.${dc.api}`
+      : config.environment === 'developer'
+        ? `developer.${dc.api}`
+        : `www.${dc.api}`;
+  return {
+    getUrl: () => `https://${host}`,
+    getAccountsUrl: () => `https://${dc.accounts}/oauth/v2/token`,
   };
-  const dc = byDc[config.dataCentre];
-  if (config.environment === 'sandbox') return dc.SANDBOX();
-  if (config.environment === 'developer') return dc.DEVELOPER();
-  return dc.PRODUCTION();
 }
 
 /** The API origin and the token endpoint of a config: its data centre's, or the configured overrides. */
@@ -149,7 +182,7 @@ export function zohoEndpoints(config: ZohoConfig): { apiUrl: string; tokenUrl: s
 /** Initialises the SDK once per process; answers the origin it was initialised with. */
 function initialize(apiUrl: string): Promise<string> {
   initialized ??= (async () => {
-    const sdk = zohoSdk();
+    const sdk = await loadZohoSdk();
     // Never the SDK's file store or refresh: authenticate() reads the current request's context.
     const token = new sdk.OAuthBuilder().accessToken('callsync-context-token').findUser(false).build();
     token.authenticate = (connector: { url: string; addHeader(k: string, v: string): void }) => {

@@ -57,6 +57,8 @@ function contactOf(row: Record<string, unknown>, kind: CrmContact['kind']): CrmC
 export class ZohoConnector implements CrmConnector {
   readonly name = DESTINATION;
   readonly destinationId: string;
+  /** How long Zoho's search takes to see a write (config searchLagSeconds). */
+  readonly searchLagMs: number;
   /** The request core (exposed for tests). */
   readonly client: ZohoClient;
   private readonly web: string;
@@ -69,6 +71,7 @@ export class ZohoConnector implements CrmConnector {
     opts: ZohoClientOptions,
   ) {
     this.client = new ZohoClient(config, opts);
+    this.searchLagMs = config.searchLagSeconds * 1000;
     this.destinationId = `zoho:${config.orgId ?? `${this.client.apiUrl}#${config.clientId}`}`;
     this.web = `${CRM_WEB[config.dataCentre]}/crm${config.orgId ? `/${config.orgId}` : ''}`;
   }

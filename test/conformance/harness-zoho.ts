@@ -81,6 +81,8 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
           accountsUrl: fake.url,
           maxConcurrentRequests,
           requestsPerSecond: 50,
+          // Above the test server's 200 ms.
+          searchLagSeconds: 0.5,
         },
       },
       temporal: { encryption },
