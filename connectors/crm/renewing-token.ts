@@ -6,7 +6,7 @@
 // vendor's grant (injected: HubSpot's, Salesforce's), and writes the new tokens, a rotated refresh
 // token included, before the transaction ends and before the new access token is used. So one refresh
 // runs at a time per install, and a refresh token is never used after the vendor replaced it.
-import type { StoredTokens, TokenStore, VendorTokenKey } from './vendor-token-store';
+import type { StoredTokens, TokenStore, VendorTokenKey, VendorTokens } from './vendor-token-store';
 
 /** What a refresh grant answers. */
 export interface RefreshedTokens {
@@ -32,6 +32,12 @@ export interface RenewingTokenOptions<S = never> {
   onRefreshFailed?: (err: unknown) => void;
   /** The error when the store has no tokens for the key (e.g. one saying how to install the app). */
   notInstalled?: () => Error;
+  /**
+   * The tokens the configuration gives (a refresh token, perhaps an access token), stored once when
+   * the store has none for the key, under its lock: two workers' first uses store one pair. Without
+   * it the store must already hold them (an install flow wrote them).
+   */
+  seed?: () => VendorTokens;
 }
 
 /** A token source for an install whose tokens live in the store. */
@@ -40,6 +46,7 @@ export class RenewingToken<S = never> {
   /** The version of a token the vendor refused: that one and older ones are not used again. */
   private refusedVersion = 0;
   private renewing: Promise<StoredTokens> | undefined;
+  private seeded: Promise<void> | undefined;
   private readonly skewMs: number;
   private readonly now: () => number;
 
@@ -51,6 +58,13 @@ export class RenewingToken<S = never> {
   /** A valid access token: the one in memory, the store's, or a new one from the vendor. */
   async current(): Promise<string> {
     if (this.cached && this.usable(this.cached)) return this.cached.accessToken;
+    if (this.opts.seed) {
+      this.seeded ??= this.storeSeed(this.opts.seed).catch((err: unknown) => {
+        this.seeded = undefined;
+        throw err;
+      });
+      await this.seeded;
+    }
     // One renewal at a time in this process; the advisory lock makes it one across processes.
     this.renewing ??= this.renew().finally(() => {
       this.renewing = undefined;
@@ -105,6 +119,15 @@ export class RenewingToken<S = never> {
     });
     this.cached = renewed;
     return renewed;
+  }
+
+  /** Stores the configured tokens when the store has none for the key (once, under its lock). */
+  private async storeSeed(seed: () => VendorTokens): Promise<void> {
+    const { store, key } = this.opts;
+    if (await store.load(key)) return;
+    await store.withLock(key, async (session) => {
+      if (!(await store.load(key, session))) await store.save(key, seed(), session);
+    });
   }
 
   private notInstalled(): Error {

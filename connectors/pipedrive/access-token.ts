@@ -73,49 +73,30 @@ export function pipedriveRefreshGrant(oauth: PipedriveOAuthConfig) {
 /** An OAuth install's access tokens, renewed one worker at a time through the shared store. */
 export class OAuthAccessToken<S> implements AccessTokenSource {
   private readonly renewing: RenewingToken<S>;
-  private readonly key: VendorTokenKey;
-  private seeded: Promise<void> | undefined;
 
   constructor(
     config: PipedriveConfig & { oauth: PipedriveOAuthConfig },
-    private readonly store: TokenStore<S>,
+    store: TokenStore<S>,
     onRefreshFailed: () => void = () => undefined,
   ) {
-    this.key = pipedriveInstallKey(config.companyDomain, config.oauth);
+    const { refreshToken } = config.oauth;
     this.renewing = new RenewingToken({
       store,
-      key: this.key,
+      key: pipedriveInstallKey(config.companyDomain, config.oauth),
       refresh: pipedriveRefreshGrant(config.oauth),
       skewMs: config.oauth.refreshBeforeExpirySeconds * 1000,
       onRefreshFailed,
+      // No access token yet: expired from the start, so the first use refreshes.
+      seed: () => ({ accessToken: '', refreshToken, expiresAt: new Date(0), details: {} }),
     });
-    this.seedToken = config.oauth.refreshToken;
   }
 
-  private readonly seedToken: string;
-
-  async current(): Promise<string> {
-    this.seeded ??= this.seed().catch((err: unknown) => {
-      this.seeded = undefined;
-      throw err;
-    });
-    await this.seeded;
+  current(): Promise<string> {
     return this.renewing.current();
   }
 
   invalidate(token: string): boolean {
     this.renewing.invalidate(token);
     return true;
-  }
-
-  /** Stores the configured refresh token once (under the lock: two workers' first uses store one). */
-  private async seed(): Promise<void> {
-    if (await this.store.load(this.key)) return;
-    await this.store.withLock(this.key, async (session) => {
-      if (await this.store.load(this.key, session)) return;
-      // No access token yet: expired from the start, so the first use refreshes.
-      const tokens = { accessToken: '', refreshToken: this.seedToken, expiresAt: new Date(0), details: {} };
-      await this.store.save(this.key, tokens, session);
-    });
   }
 }

@@ -85,20 +85,17 @@ export function refreshTokenKey(
 /** The refresh token flow through the shared token store (rotation persisted before use). */
 class RefreshTokenSession<S> implements SessionSource {
   private readonly renewing: RenewingToken<S>;
-  private seeded: Promise<void> | undefined;
-  private readonly key: VendorTokenKey;
 
   constructor(
-    private readonly auth: Extract<SalesforceAuth, { type: 'refresh-token' }>,
+    auth: Extract<SalesforceAuth, { type: 'refresh-token' }>,
     instanceUrl: string,
-    private readonly store: TokenStore<S>,
-    private readonly initialAccessToken: string | undefined,
+    store: TokenStore<S>,
+    initialAccessToken: string | undefined,
     onFailed: () => void,
   ) {
-    this.key = refreshTokenKey(instanceUrl, auth.clientId, auth.refreshToken);
     this.renewing = new RenewingToken({
       store,
-      key: this.key,
+      key: refreshTokenKey(instanceUrl, auth.clientId, auth.refreshToken),
       skewMs: 0,
       onRefreshFailed: onFailed,
       refresh: async (refreshToken) => {
@@ -109,40 +106,23 @@ class RefreshTokenSession<S> implements SessionSource {
           expiresAt: new Date(Date.now() + UNTIL_REFUSED_MS),
         };
       },
+      seed: () => ({
+        accessToken: initialAccessToken ?? '',
+        refreshToken: auth.refreshToken,
+        // A configured access token is used until refused; without one the first use refreshes.
+        expiresAt: new Date(initialAccessToken ? Date.now() + UNTIL_REFUSED_MS : 0),
+        details: {},
+      }),
     });
   }
 
-  async current(): Promise<string> {
-    this.seeded ??= this.seed().catch((err: unknown) => {
-      this.seeded = undefined;
-      throw err;
-    });
-    await this.seeded;
+  current(): Promise<string> {
     return this.renewing.current();
   }
 
   invalidate(token: string): boolean {
     this.renewing.invalidate(token);
     return true;
-  }
-
-  /** Stores the configured refresh token once (under the lock: two workers' first uses store one). */
-  private async seed(): Promise<void> {
-    if (await this.store.load(this.key)) return;
-    await this.store.withLock(this.key, async (session) => {
-      if (await this.store.load(this.key, session)) return;
-      await this.store.save(
-        this.key,
-        {
-          accessToken: this.initialAccessToken ?? '',
-          refreshToken: this.auth.refreshToken,
-          // A configured access token is used until refused; without one the first use refreshes.
-          expiresAt: new Date(this.initialAccessToken ? Date.now() + UNTIL_REFUSED_MS : 0),
-          details: {},
-        },
-        session,
-      );
-    });
   }
 }
 

@@ -82,57 +82,36 @@ export function zendeskTokenKey(origin: string, clientId: string, seedRefreshTok
 
 class OAuthCredentials<S> implements CredentialSource {
   private readonly renewing: RenewingToken<S>;
-  private readonly key: VendorTokenKey;
-  private seeded: Promise<void> | undefined;
-
   constructor(
-    private readonly auth: Extract<ZendeskConfig['auth'], { type: 'oauth' }>,
+    auth: Extract<ZendeskConfig['auth'], { type: 'oauth' }>,
     config: ZendeskConfig,
-    private readonly store: TokenStore<S>,
+    store: TokenStore<S>,
     onRefreshFailed: () => void,
   ) {
-    this.key = zendeskTokenKey(zendeskOrigin(config), auth.clientId, auth.refreshToken);
+    const access = auth.accessToken;
     this.renewing = new RenewingToken({
       store,
-      key: this.key,
+      key: zendeskTokenKey(zendeskOrigin(config), auth.clientId, auth.refreshToken),
       refresh: zendeskRefreshGrant(config, auth),
       skewMs: auth.refreshBeforeExpirySeconds * 1000,
       onRefreshFailed,
+      seed: () => ({
+        accessToken: access ?? '',
+        refreshToken: auth.refreshToken,
+        // A configured access token is used until refused; without one the first use refreshes.
+        expiresAt: new Date(access ? Date.now() + UNTIL_REFUSED_MS : 0),
+        details: {},
+      }),
     });
   }
 
   async current(): Promise<ZendeskAuthHeader> {
-    this.seeded ??= this.seed().catch((err: unknown) => {
-      this.seeded = undefined;
-      throw err;
-    });
-    await this.seeded;
     return { kind: 'oauth', token: await this.renewing.current() };
   }
 
   invalidate(auth: ZendeskAuthHeader): boolean {
     this.renewing.invalidate(auth.token);
     return true;
-  }
-
-  /** Stores the configured tokens once, under the lock (two workers' first uses store one pair). */
-  private async seed(): Promise<void> {
-    if (await this.store.load(this.key)) return;
-    await this.store.withLock(this.key, async (session) => {
-      if (await this.store.load(this.key, session)) return;
-      const access = this.auth.accessToken;
-      await this.store.save(
-        this.key,
-        {
-          accessToken: access ?? '',
-          refreshToken: this.auth.refreshToken,
-          // A configured access token is used until refused; without one the first use refreshes.
-          expiresAt: new Date(access ? Date.now() + UNTIL_REFUSED_MS : 0),
-          details: {},
-        },
-        session,
-      );
-    });
   }
 }
 

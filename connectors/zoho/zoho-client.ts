@@ -6,7 +6,7 @@
 import { CrmError } from '../crm/errors';
 import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
 import { RenewingToken } from '../crm/renewing-token';
-import type { TokenStore, VendorTokenKey } from '../crm/vendor-token-store';
+import type { TokenStore } from '../crm/vendor-token-store';
 import type { ZohoConfig } from './config';
 import { DESTINATION, refusal, sdkRefusal, toCrmError, zohoErrorOf, zohoRateLimit } from './errors';
 import type { Fields } from './fields';
@@ -53,9 +53,6 @@ export class ZohoClient {
   private readonly gate: RateGate;
   private readonly concurrency: ConcurrencyLimit;
   private readonly tokens: RenewingToken<unknown>;
-  private readonly store: TokenStore<unknown>;
-  private readonly key: VendorTokenKey;
-  private seeded: Promise<void> | undefined;
 
   constructor(
     private readonly config: ZohoConfig,
@@ -73,14 +70,19 @@ export class ZohoClient {
         : {}),
     });
     this.concurrency = new ConcurrencyLimit(config.maxConcurrentRequests);
-    this.store = opts.tokenStore();
-    this.key = zohoTokenKey(tokenUrl, config.clientId, config.refreshToken);
     this.tokens = new RenewingToken({
-      store: this.store,
-      key: this.key,
+      store: opts.tokenStore(),
+      key: zohoTokenKey(tokenUrl, config.clientId, config.refreshToken),
       refresh: zohoRefreshGrant(tokenUrl, config),
       skewMs: config.refreshBeforeExpirySeconds * 1000,
       ...(opts.onTokenRefreshFailed ? { onRefreshFailed: opts.onTokenRefreshFailed } : {}),
+      // No access token yet: expired from the start, so the first use refreshes.
+      seed: () => ({
+        accessToken: '',
+        refreshToken: config.refreshToken,
+        expiresAt: new Date(0),
+        details: {},
+      }),
     });
   }
 
@@ -94,7 +96,6 @@ export class ZohoClient {
   }
 
   private async once(what: string, request: (sdk: ZohoSdk) => Promise<RawResponse>): Promise<ZohoAnswer> {
-    await this.seed();
     for (let renewed = false; ; renewed = true) {
       const accessToken = await this.tokens.current();
       let answer: ZohoAnswer;
@@ -117,22 +118,6 @@ export class ZohoClient {
       if (answer.status >= 400) throw refusal(what, answer);
       return answer;
     }
-  }
-
-  /** Stores the configured refresh token once (under the lock: two workers' first uses store one). */
-  private seed(): Promise<void> {
-    this.seeded ??= (async () => {
-      if (await this.store.load(this.key)) return;
-      await this.store.withLock(this.key, async (session) => {
-        if (await this.store.load(this.key, session)) return;
-        const tokens = { accessToken: '', refreshToken: this.config.refreshToken, details: {} };
-        await this.store.save(this.key, { ...tokens, expiresAt: new Date(0) }, session);
-      });
-    })().catch((err: unknown) => {
-      this.seeded = undefined;
-      throw err;
-    });
-    return this.seeded;
   }
 
   /** A Record of the SDK holding `fields`. */

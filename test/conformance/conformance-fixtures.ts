@@ -106,3 +106,17 @@ export function onlyWithKey(records: readonly HeldRecord[], key: string): HeldRe
   expect(matching).toHaveLength(1);
   return matching[0]!;
 }
+
+/**
+ * The harness's one account in a config: its platform is never called by the suite (nothing listens
+ * on port 1), only its name keys what callsync writes.
+ */
+export function harnessAccount(name: string) {
+  return {
+    name,
+    platform: {
+      baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
+      credentials: { type: 'apiKey' as const, userId: 1, apiKey: 'k' },
+    },
+  };
+}

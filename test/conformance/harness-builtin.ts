@@ -1,3 +1,4 @@
+import { harnessAccount } from './conformance-fixtures';
 // The built-in destination (warehouse tables) for the CRM conformance suite: the connector
 // createCrmConnectors builds when no CRM is configured, on a fresh migrated warehouse. It has no
 // network, so a lost answer is a database answer lost: the INSERT commits and the connector sees an
@@ -55,15 +56,7 @@ export async function createBuiltinHarness(): Promise<DestinationHarness> {
   const db = warehouse.db.withPlugin(lose);
   // No crm section: the built-in destination, as `npm start` runs it.
   const config = parseTestConfig({
-    accounts: [
-      {
-        name: account,
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-        },
-      },
-    ],
+    accounts: [harnessAccount(account)],
     logLevel: 'silent',
   });
   const connector = createCrmConnectors(config, db)(account);

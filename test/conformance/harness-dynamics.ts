@@ -1,3 +1,4 @@
+import { harnessAccount } from './conformance-fixtures';
 // The Dynamics 365 destination for the CRM conformance suite: the connector as runtime/crm.ts builds
 // it from a parsed config, pointed at the local Dataverse (test/fakes/dynamics-server.ts, over https
 // with a test certificate this process trusts), and the vendor's view read from the test server's
@@ -76,15 +77,7 @@ export async function startDynamicsHarness(): Promise<DynamicsHarness> {
   const warehouse = await createMigratedWarehouse('conformance_dynamics');
   const configFor = (requestsPerSecond: number): CallsyncConfig =>
     parseTestConfig({
-      accounts: [
-        {
-          name: ACCOUNT,
-          platform: {
-            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-          },
-        },
-      ],
+      accounts: [harnessAccount(ACCOUNT)],
       crm: {
         destination: {
           type: 'dynamics',

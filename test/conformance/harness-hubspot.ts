@@ -14,6 +14,7 @@ import { startFakeHubSpot, type FakeObject } from '../fakes/hubspot-server';
 import type { FakeEngagement } from '../fakes/hubspot-conversations';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
+import { harnessAccount } from './conformance-fixtures';
 import type { DestinationFeatures, DestinationHarness, HeldRecord } from './destination-harness';
 import { startLossyProxy } from './lossy-proxy';
 
@@ -75,15 +76,7 @@ export async function createHubSpotHarness(): Promise<DestinationHarness> {
   const encryption = { keys: [{ id: 'k1', key: randomBytes(32).toString('base64') }], activeKeyId: 'k1' };
   const configFor = (requestsPer10Seconds: number): CallsyncConfig =>
     parseTestConfig({
-      accounts: [
-        {
-          name: account,
-          platform: {
-            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-          },
-        },
-      ],
+      accounts: [harnessAccount(account)],
       crm: {
         destination: {
           type: 'hubspot',

@@ -10,6 +10,7 @@ import { startFakePipedrive } from '../fakes/pipedrive-server';
 import type { FakeActivity } from '../fakes/pipedrive-records';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
+import { harnessAccount } from './conformance-fixtures';
 import type { DestinationFeatures, DestinationHarness, HeldRecord } from './destination-harness';
 
 export const PIPEDRIVE_FEATURES: DestinationFeatures = {
@@ -33,15 +34,7 @@ export async function createPipedriveHarness(): Promise<DestinationHarness> {
   const fake = await startFakePipedrive();
   const warehouse = await createMigratedWarehouse('conformance_pipedrive');
   const config = parseTestConfig({
-    accounts: [
-      {
-        name: account,
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-        },
-      },
-    ],
+    accounts: [harnessAccount(account)],
     crm: {
       destination: {
         type: 'pipedrive',

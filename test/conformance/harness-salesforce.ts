@@ -12,6 +12,7 @@ import { createCrmConnectors } from '../../runtime/crm';
 import { startFakeSalesforce, type FakeRecord } from '../fakes/salesforce-server';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
+import { harnessAccount } from './conformance-fixtures';
 import type { DestinationFeatures, DestinationHarness, HeldRecord } from './destination-harness';
 import { startLossyProxy } from './lossy-proxy';
 
@@ -57,15 +58,7 @@ export async function createSalesforceHarness(): Promise<DestinationHarness> {
   const proxy = await startLossyProxy(fake.url);
   const warehouse = await createMigratedWarehouse('conformance_salesforce');
   const config = parseTestConfig({
-    accounts: [
-      {
-        name: account,
-        platform: {
-          baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-          credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-        },
-      },
-    ],
+    accounts: [harnessAccount(account)],
     crm: {
       destination: {
         type: 'salesforce',

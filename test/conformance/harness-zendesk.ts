@@ -10,6 +10,7 @@ import { createCrmConnectors } from '../../runtime/crm';
 import { startFakeZendesk, type FakeTicket, type FakeZendesk, type LostKind } from '../fakes/zendesk-server';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
+import { harnessAccount } from './conformance-fixtures';
 import type { DestinationFeatures, DestinationHarness, HeldRecord } from './destination-harness';
 
 const ACCOUNT = 'acme';
@@ -56,15 +57,7 @@ export async function zendeskHarnessWithServer(): Promise<{
   const pair = fake.oauth.authorize();
   const configFor = (requestsPerMinute: number, rateWindowSeconds: number) =>
     parseTestConfig({
-      accounts: [
-        {
-          name: ACCOUNT,
-          platform: {
-            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-          },
-        },
-      ],
+      accounts: [harnessAccount(ACCOUNT)],
       crm: {
         destination: {
           type: 'zendesk',

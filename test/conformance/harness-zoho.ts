@@ -11,6 +11,7 @@ import { startFakeZoho } from '../fakes/zoho-server';
 import type { ZohoRecord } from '../fakes/zoho-records';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
+import { harnessAccount } from './conformance-fixtures';
 import type { DestinationFeatures, DestinationHarness, HeldRecord } from './destination-harness';
 import { startLossyProxy } from './lossy-proxy';
 
@@ -62,15 +63,7 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
   const encryption = { keys: [{ id: 'k1', key: randomBytes(32).toString('base64') }], activeKeyId: 'k1' };
   const configFor = (maxConcurrentRequests: number): CallsyncConfig =>
     parseTestConfig({
-      accounts: [
-        {
-          name: account,
-          platform: {
-            baseUrl: 'http://127.0.0.1:1/v1.1/voipstudio',
-            credentials: { type: 'apiKey', userId: 1, apiKey: 'k' },
-          },
-        },
-      ],
+      accounts: [harnessAccount(account)],
       crm: {
         destination: {
           type: 'zoho',

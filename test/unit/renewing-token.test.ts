@@ -149,3 +149,36 @@ describe('RenewingToken', () => {
     await expect(token.current()).rejects.toThrow('hubspot acme/app: no tokens stored');
   });
 });
+
+describe('seeding from the configuration', () => {
+  it('stores the configured refresh token once for many first uses, then refreshes once with it', async () => {
+    const store = new MemoryStore();
+    const grants: string[] = [];
+    let saves = 0;
+    const save = store.save.bind(store);
+    store.save = (key, tokens) => {
+      saves++;
+      return save(key, tokens);
+    };
+    const worker = () =>
+      new RenewingToken({
+        store,
+        key: KEY,
+        refresh: async (refreshToken) => {
+          grants.push(refreshToken);
+          await new Promise((r) => setImmediate(r));
+          return { accessToken: 'fresh', expiresAt: new Date(Date.now() + 3_600_000) };
+        },
+        seed: () => ({ accessToken: '', refreshToken: 'configured', expiresAt: new Date(0), details: {} }),
+      });
+    // Two workers' first uses, several callers each.
+    const [a, b] = [worker(), worker()];
+    const tokens = await Promise.all([a.current(), a.current(), b.current(), b.current()]);
+    expect(tokens).toEqual(['fresh', 'fresh', 'fresh', 'fresh']);
+    expect(grants).toEqual(['configured']);
+    // One seed and one renewal written; a later worker finds the row and seeds nothing.
+    expect(saves).toBe(2);
+    expect(await worker().current()).toBe('fresh');
+    expect(saves).toBe(2);
+  });
+});
