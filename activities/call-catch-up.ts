@@ -1,11 +1,12 @@
-// A continued call's catch-up: the events the relay handed to the call's workflow that are neither on
-// its timeline nor (as the workflow checks) taken in. Temporal's TypeScript SDK (1.24) can lose a
+// A continued call's catch-up: the events the relay handed to the call's workflow that it has not
+// taken in (the run says which it has). Temporal's TypeScript SDK (1.24) can lose a
 // signal that races a continue-as-new: when the server refuses the hand-over because a signal came in
 // meanwhile and sends the next workflow task before the refusal reaches the worker, core logs "Trying
 // to send a new WFT for a run which already has one!" and the run can hand over without that signal
-// (seen in the hundreds-of-events lifecycle test under load). The inbox keeps every delivered event,
-// so each new run reads back what it may have missed.
-import { relayedUnsavedCallEvents } from '../connectors/postgres';
+// (seen in the hundreds-of-events lifecycle test under load). The refused task may even have saved
+// those events to the timeline before the refusal (its local activity ran), so what the timeline holds
+// is no guide: the inbox keeps every delivered event, and each new run reads back those it lacks.
+import { relayedUntakenCallEvents } from '../connectors/postgres';
 import { storedCallSignal } from '../connectors/platform/webhook-body';
 import type { CallEventSignal } from '../contracts';
 import type { ActivityDeps } from './deps';
@@ -19,11 +20,17 @@ const MAX_BODY_CHARS = 512 * 1024;
 export function createCallCatchUpActivities(deps: ActivityDeps) {
   return {
     /** A call's delivered events not on its timeline, in arrival order (the workflow drops those it has). */
-    async relayedCallEvents(input: { account: string; callId: number }): Promise<CallEventSignal[]> {
-      const bodies = await relayedUnsavedCallEvents(
+    async relayedCallEvents(input: {
+      account: string;
+      callId: number;
+      /** The event ids the workflow has taken in (runs from before this field: none). */
+      taken?: string[];
+    }): Promise<CallEventSignal[]> {
+      const bodies = await relayedUntakenCallEvents(
         deps.warehouse.pool,
         input.account,
         input.callId,
+        input.taken ?? [],
         MAX_EVENTS,
       );
       const events: CallEventSignal[] = [];

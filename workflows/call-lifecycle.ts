@@ -142,7 +142,7 @@ async function followCall(input: CallLifecycleInput): Promise<CallState> {
   // (a signal racing the hand-over can be lost: activities/call-catch-up.ts). Runs from before keep
   // their history.
   if (catchUp && v2) {
-    (await local.relayedCallEvents({ account, callId })).forEach(receive);
+    (await local.relayedCallEvents({ account, callId, taken: [...seen] })).forEach(receive);
   }
 
   const saveTimeline = async (): Promise<void> => {

@@ -20,7 +20,7 @@ import { temporalDataConverter } from '../../runtime/temporal-encryption';
 import { payloadCodecFromConfig } from '../../lib/encryption-keys';
 import { storedCallSignal } from '../../connectors/platform/webhook-body';
 import { silentLogger } from '../../lib/logger';
-import { claimInboxRows, markInboxDone } from '../../connectors/postgres';
+import { addCallEvents, claimInboxRows, markInboxDone } from '../../connectors/postgres';
 import { InboxWriter } from '../../server/inbox-writer';
 import { Relay, temporalSignaller } from '../../server/relay';
 import { deliverCallEvents } from './missed-call';
@@ -508,6 +508,25 @@ describe('call lifecycle', () => {
       h.deps.warehouse.pool,
       claimed.filter((c) => c.event_id === `${callId}-lost`).map((c) => c.id),
     );
+    // And one whose signal was lost in a workflow task the server refused after that task had saved
+    // it to the timeline (its local activity ran): on the timeline, yet never taken in by any run.
+    const savedButLost = webhookBody(callId, `${callId}-saved-lost`, 1, 'call.hold');
+    await storeWebhook(inbox, 'acme', savedButLost);
+    const claimedToo = await claimInboxRows(h.deps.warehouse.pool, 1000);
+    await markInboxDone(
+      h.deps.warehouse.pool,
+      claimedToo.filter((c) => c.event_id === `${callId}-saved-lost`).map((c) => c.id),
+    );
+    await addCallEvents(h.deps.warehouse.db, 'acme', callId, [
+      {
+        eventId: `${callId}-saved-lost`,
+        name: 'call.hold',
+        time: null,
+        state: null,
+        context: null,
+        detail: {},
+      },
+    ]);
     expect((await handle.query(callStateQuery)).events).toBe(1);
     // Enough events for the workflow to hand over to a new run.
     const more = Array.from({ length: 40 }, (_, i) =>
@@ -517,9 +536,9 @@ describe('call lifecycle', () => {
     const st = await eventually(
       async () => {
         const now = await handle.query(callStateQuery);
-        return now.events === 42 && now.continuedRuns >= 1 ? now : undefined;
+        return now.events === 43 && now.continuedRuns >= 1 ? now : undefined;
       },
-      'the lost event read back by the run that took over',
+      'the lost events read back by the run that took over',
       60_000,
       () => workflowStory(handle),
     );

@@ -86,13 +86,12 @@ const FAILED_SQL = `
 // A call's events not on its timeline, relayed or still pending (the relay marks a row done after its
 // signal went, so a signal can be in a workflow while its row is pending); not those that can never be
 // relayed (failed), nor an erased person's (done with the suppression as their error).
-const UNSAVED_CALL_SQL = `
+const UNTAKEN_CALL_SQL = `
   SELECT w.body::text AS body
     FROM webhook_inbox AS w
    WHERE w.account = $1 AND w.call_id = $2
      AND (w.status = 'pending' OR (w.status = 'done' AND w.last_error IS NULL))
-     AND NOT EXISTS (
-       SELECT 1 FROM call_events AS e WHERE e.account = w.account AND e.event_id = w.event_id)
+     AND NOT (w.event_id = ANY($4::text[]))
    ORDER BY w.id
    LIMIT $3`;
 
@@ -272,19 +271,21 @@ export async function inboxBacklog(q: Queryable): Promise<{ pending: number; old
 
 /**
  * The stored bodies (JSON text, in arrival order, at most `limit`) of a call's events, relayed or
- * pending, that are not on its timeline: what its workflow was sent but has not saved yet, or never
- * took in.
+ * pending, other than those `taken` (the event ids its workflow has): what it was sent but never took
+ * in. Not "not on its timeline": a workflow task that the server refused (a hand-over racing a
+ * signal) may have saved events to the timeline that the run it handed over to never got.
  */
-export async function relayedUnsavedCallEvents(
+export async function relayedUntakenCallEvents(
   q: Queryable,
   account: string,
   callId: number,
+  taken: readonly string[],
   limit: number,
 ): Promise<string[]> {
   const { rows } = await q.query<{ body: string }>({
-    name: 'webhook_inbox_unsaved_call',
-    text: UNSAVED_CALL_SQL,
-    values: [account, callId, limit],
+    name: 'webhook_inbox_untaken_call',
+    text: UNTAKEN_CALL_SQL,
+    values: [account, callId, limit, taken],
   });
   return rows.map((r) => r.body);
 }
