@@ -61,7 +61,7 @@ export function stackBanner(input: StackBannerInput): string {
           `                      CLI: temporal workflow show --codec-endpoint ${server.url}/codec --codec-auth "Bearer <token>"`,
         ]
       : []),
-    `  schedules           ${schedules.created.length} created, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
+    `  sync loops          ${schedules.created.length} started, ${schedules.updated.length} updated, ${schedules.deleted.length} deleted, ${schedules.unchanged.length} unchanged`,
     `  report schedules    ${reportSchedules.mirrored} mirrored, ${reportSchedules.quarantined} quarantined (more follow the report_schedules sync)`,
     `  report files        ${resolve(config.reports.directory)}`,
     `  report e-mails      ${config.reports.delivery.email.smtp ? 'SMTP' : `${resolve(config.reports.delivery.email.outboxDir)} (.eml files; no SMTP configured)`}`,
