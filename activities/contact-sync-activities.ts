@@ -4,8 +4,6 @@ import type { CountryCode } from 'libphonenumber-js';
 import { contactSyncOf } from '../config/account-settings';
 import type { CrmContactBook } from '../connectors/crm/contact-book';
 import { destinationIdOf } from '../connectors/crm/crm-connector';
-import { HubSpotConnector } from '../connectors/hubspot';
-import { SalesforceConnector } from '../connectors/salesforce';
 import { putContactSyncState } from '../connectors/postgres/repositories/contact-sync';
 import {
   forgetCrmContact,
@@ -17,13 +15,9 @@ import type { ActivityDeps } from './deps';
 
 /** The contact book of an account's CRM, or null when its destination keeps no contacts to sync. */
 export function contactBookOf(deps: ActivityDeps, account: string): CrmContactBook | null {
-  const connector = deps.crm(account);
+  const createAs = contactSyncOf(deps.config, account).salesforceCreateAs === 'Lead' ? 'lead' : 'contact';
   const country = deps.config.crm.defaultCountry as CountryCode;
-  if (connector instanceof HubSpotConnector) return connector.contactBook(country);
-  if (connector instanceof SalesforceConnector) {
-    return connector.contactBook(country, contactSyncOf(deps.config, account).salesforceCreateAs);
-  }
-  return null;
+  return deps.crm(account).contactBook?.({ country, createAs }) ?? null;
 }
 
 export function createContactSyncActivities(deps: ActivityDeps) {
@@ -33,7 +27,7 @@ export function createContactSyncActivities(deps: ActivityDeps) {
       const book = contactBookOf(deps, input.account);
       if (!book) {
         throw ApplicationFailure.nonRetryable(
-          `account ${input.account}: its CRM destination has no contact sync (HubSpot and Salesforce only)`,
+          `account ${input.account}: its CRM destination (${deps.crm(input.account).name}) keeps no contact book to sync with`,
           'ConfigError',
         );
       }

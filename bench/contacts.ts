@@ -134,7 +134,7 @@ async function main(): Promise<Record<string, unknown>> {
       searchRequestsPerSecond: SEARCH_PER_S,
       taskPriority: 'HIGH',
     });
-    const book = connector.contactBook('GB');
+    const book = connector.contactBook({ country: 'GB' });
     await book.prepare();
     const scope = { account: 'bench', destination: 'hubspot' };
     const config = { ...contactSyncConfigSchema.parse({ enabled: true }), every: 300_000 };

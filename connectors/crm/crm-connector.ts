@@ -1,5 +1,7 @@
 // The one small interface every CRM destination implements (HubSpot, Salesforce, and the built-in
 // warehouse destination used when no CRM is configured).
+import type { CountryCode } from 'libphonenumber-js';
+import type { CrmContactBook } from './contact-book';
 
 /** A person in the CRM that a phone number matched. */
 export interface CrmContact {
@@ -144,6 +146,14 @@ export interface CrmBatchOps {
   updateTasks(updates: readonly TaskUpdate[]): Promise<void>;
 }
 
+/** The account's settings a contact book is built with (config `contacts`, `crm.defaultCountry`). */
+export interface ContactBookOptions {
+  /** Where numbers typed without a country code are read (CRM records' free-form phone fields). */
+  country: CountryCode;
+  /** What a platform contact becomes where the CRM has both (config `contacts.salesforceCreateAs`). */
+  createAs: 'contact' | 'lead';
+}
+
 /** What a CRM destination can do for callsync. Every method is safe to call again after a failure. */
 export interface CrmConnector {
   readonly name: string;
@@ -219,6 +229,11 @@ export interface CrmConnector {
   deleteMessageLog?(crmId: string, channel: MessageLog['channel']): Promise<void>;
   /** Deletes a contact callsync created for an unknown caller (erasure); one already gone counts as deleted. */
   deleteContact?(crmId: string): Promise<void>;
+  /**
+   * The two-way contact sync's view of the CRM's people (sync/contacts), through this connector's
+   * rate gates and tokens; absent where the destination keeps no contact book to sync with.
+   */
+  contactBook?(options: ContactBookOptions): CrmContactBook;
 }
 
 /** The destination's identity (type plus portal, org or instance), for keys of caches and windows. */

@@ -7,7 +7,6 @@
 // passed before it reports a key missing (key-search.ts).
 import type { Client } from '@hubspot/api-client';
 import { lazyPackage } from '../../lib/lazy-package';
-import type { CountryCode } from 'libphonenumber-js';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { realTime, type TimeSource } from '../../lib/rate-limiter';
 import { hubspotDestinationId } from './identity';
@@ -15,6 +14,7 @@ import type {
   CallbackTask,
   CallLog,
   CallLogUpdate,
+  ContactBookOptions,
   CrmConnector,
   CrmContact,
   MessageLog,
@@ -197,7 +197,7 @@ export class HubSpotConnector implements CrmConnector {
   }
 
   /** The contact sync's view of this portal's contacts, through this connector's rate gates. */
-  contactBook(country: CountryCode): HubSpotContactBook {
+  contactBook({ country }: Pick<ContactBookOptions, 'country'>): HubSpotContactBook {
     return new HubSpotContactBook(
       {
         client: this.client,

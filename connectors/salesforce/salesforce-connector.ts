@@ -10,15 +10,14 @@ import type {
   CallbackTask,
   CallLog,
   CallLogUpdate,
+  ContactBookOptions,
   CrmConnector,
   CrmContact,
   MessageLog,
 } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
-import type { CountryCode } from 'libphonenumber-js';
 import { SalesforceContactBook } from './contact-book';
-import type { SalesforcePersonType } from './contact-records';
 import { SalesforceBatch } from './salesforce-batch';
 import { SalesforcePeople } from './people';
 import { SalesforceOutcomes } from './outcomes';
@@ -131,11 +130,11 @@ export class SalesforceConnector implements CrmConnector {
   }
 
   /** The contact sync's view of this org's Contacts and Leads, through this connector's rate gate. */
-  contactBook(country: CountryCode, createAs: SalesforcePersonType = 'Contact'): SalesforceContactBook {
+  contactBook({ country, createAs = 'contact' }: ContactBookOptions): SalesforceContactBook {
     return new SalesforceContactBook(
       { connection: this.connection, call: (send) => this.call(send) },
       country,
-      createAs,
+      createAs === 'lead' ? 'Lead' : 'Contact',
     );
   }
 

@@ -8,6 +8,7 @@
 // one test checks that the declaration is what the harness and its connector really have, so a
 // destination cannot claim less than it implements, nor more.
 import { callLogScenarios } from './conformance-call-logs';
+import { contactSyncScenarios } from './conformance-contact-sync';
 import { matchScenarios } from './conformance-match';
 import { messageScenarios } from './conformance-messages';
 import { taskScenarios } from './conformance-tasks';
@@ -48,6 +49,11 @@ export function describeCrmConformance(factory: HarnessFactory, declared: Destin
           (!features.createContacts || typeof c.deleteContact === 'function'),
         rateLimits: typeof h().tightenRateLimit === 'function' && typeof h().tooManyRequests === 'function',
         tokenExpiry: typeof h().expireTokens === 'function',
+        contactSync:
+          typeof c.contactBook === 'function' &&
+          typeof h().editContact === 'function' &&
+          typeof h().heldContact === 'function' &&
+          typeof h().contactWrites === 'function',
       };
       // createContact is a required method of every connector: createContacts is the destination's word.
       const { createContacts: _declaredByTheDestination, ...claimed } = features;
@@ -58,6 +64,7 @@ export function describeCrmConformance(factory: HarnessFactory, declared: Destin
     callLogScenarios(h);
     taskScenarios(h);
     if (features.messages) messageScenarios(h);
+    if (features.contactSync) contactSyncScenarios(h);
     vendorRuleScenarios(h, features);
   });
 }

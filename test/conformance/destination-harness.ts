@@ -3,6 +3,7 @@
 // destination's test server; a migrated warehouse for the mapping tables; and a view of what the
 // vendor now holds, read from the test server's own state (never through the connector under test).
 import type { Kysely } from 'kysely';
+import type { ContactState } from '../../connectors/crm/contact-model';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import type { Database } from '../../connectors/postgres';
 
@@ -48,7 +49,16 @@ export interface DestinationFeatures {
   rateLimits: boolean;
   /** The test server's access tokens expire and the connector renews them. */
   tokenExpiry: boolean;
+  /** Two-way contact sync (sync/contacts) through the connector's contactBook, with the harness's contact view. */
+  contactSync: boolean;
 }
+
+/**
+ * A CRM person as the vendor holds it, in the contact sync's field names, read from the test
+ * server's state: names as stored (a vendor with one name field splits it at its first space), the
+ * numbers as stored (not normalised), null when the vendor holds nothing there.
+ */
+export type HeldContact = Partial<ContactState>;
 
 export interface DestinationHarness {
   /** Display name for the describe block ("HubSpot"). */
@@ -81,6 +91,18 @@ export interface DestinationHarness {
   expireTokens?(): void;
   /** The 429 answers the test server sent so far (only with `features.rateLimits`). */
   tooManyRequests?(): number;
+  /**
+   * An agent edits a person in the vendor's UI (only with `features.contactSync`): the fields given
+   * change and the vendor's modification time moves, as its own UI would.
+   */
+  editContact?(crmId: string, changes: HeldContact): Promise<void>;
+  /** The person `crmId` as the vendor holds it now; null when there is none (only with `features.contactSync`). */
+  heldContact?(crmId: string): Promise<HeldContact | null>;
+  /**
+   * How many person records the test server has written for clients so far (each record of a batch
+   * counts; creates and updates), the independent count the "no echo" scenario checks.
+   */
+  contactWrites?(): number;
   /** Makes the test server's request limit small enough that the suite's burst would cross it. */
   tightenRateLimit?(): void;
   /**

@@ -18,6 +18,7 @@ export const BUILTIN_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: false,
   tokenExpiry: false,
+  contactSync: false,
 };
 
 const TABLES = {

@@ -32,6 +32,7 @@ export const DYNAMICS_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
+  contactSync: false,
 };
 
 /**

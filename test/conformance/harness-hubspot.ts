@@ -26,6 +26,7 @@ export const HUBSPOT_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
+  contactSync: true,
 };
 
 const APP = { clientId: 'conformance-app', clientSecret: 'conformance-secret' };
@@ -47,6 +48,17 @@ const CREATES = {
 } as const;
 
 const digits = (phone: string | null | undefined) => (phone ?? '').replace(/\D/g, '');
+/** The contact sync's fields as HubSpot's contact properties. */
+const CONTACT_PROPERTY = {
+  firstName: 'firstname',
+  lastName: 'lastname',
+  company: 'company',
+  email: 'email',
+  phone: 'phone',
+  mobile: 'mobilephone',
+} as const;
+/** Every client write to contacts: single and batch creates and updates. */
+const CONTACT_WRITE = /^\/crm\/v3\/objects\/contacts(\/batch\/(create|update)|\/\d+)?$/;
 
 function heldObject(
   o: FakeObject | FakeEngagement,
@@ -191,6 +203,28 @@ export async function createHubSpotHarness(): Promise<DestinationHarness> {
       // HubSpot's search (outcomes are read through it) sees the change a moment later.
       await new Promise((r) => setTimeout(r, SEARCH_LAG_MS + 50));
     },
+    editContact: async (crmId, changes) => {
+      const props: Record<string, string | null> = {};
+      for (const [field, property] of Object.entries(CONTACT_PROPERTY)) {
+        const value = changes[field as keyof typeof CONTACT_PROPERTY];
+        if (value !== undefined) props[property] = value;
+      }
+      fake.updateContact(crmId, props);
+    },
+    heldContact: async (crmId) => {
+      const o = fake.objects('contacts').find((c) => c.id === crmId);
+      if (!o) return null;
+      return Object.fromEntries(
+        Object.entries(CONTACT_PROPERTY).map(([field, property]) => [field, o.properties[property] ?? null]),
+      );
+    },
+    contactWrites: () =>
+      fake.requests
+        .filter((r) => r.status < 300 && r.method !== 'GET' && CONTACT_WRITE.test(r.path))
+        .reduce(
+          (n, r) => n + (r.path.includes('/batch/') ? (r.body as { inputs: unknown[] }).inputs.length : 1),
+          0,
+        ),
     expireTokens: () => {
       for (const token of fake.oauth!.issued()) fake.oauth!.expire(token);
     },

@@ -21,6 +21,7 @@ export const PIPEDRIVE_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
+  contactSync: false,
 };
 
 /** The burst limit the harness configures, and the one tightenRateLimit sets at the fake. */

@@ -24,6 +24,7 @@ export const SALESFORCE_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: false,
   tokenExpiry: true,
+  contactSync: true,
 };
 
 /** SOSL trails API writes (seeded records are indexed already); a short lag keeps the suite quick. */
@@ -31,6 +32,27 @@ const SEARCH_INDEX_DELAY_MS = 200;
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const digits = (v: unknown): string => text(v).replace(/\D/g, '');
+/** The contact sync's fields as a Contact's (or Lead's) fields; a Contact's company is its Account's. */
+const CONTACT_FIELD = {
+  firstName: 'FirstName',
+  lastName: 'LastName',
+  email: 'Email',
+  phone: 'Phone',
+  mobile: 'MobilePhone',
+  notes: 'Description',
+} as const;
+const PERSON = /^(Contact|Lead)$/;
+
+/** How many Contacts and Leads a client write created or changed (a collection counts its records). */
+function personWrites(r: { method: string; path: string; body: unknown; status: number }): number {
+  if (r.status >= 300 || (r.method !== 'POST' && r.method !== 'PATCH')) return 0;
+  if (/\/composite\/sobjects$/.test(r.path)) {
+    const records = (r.body as { records?: { attributes?: { type?: string } }[] } | null)?.records ?? [];
+    return records.filter((x) => PERSON.test(x.attributes?.type ?? '')).length;
+  }
+  return /\/sobjects\/(Contact|Lead)(\/\w+)?$/.test(r.path) ? 1 : 0;
+}
+
 const isMessageKey = (key: string) => /^[^:]+:(sms|voicemail):/.test(key);
 
 function held(r: FakeRecord, status: unknown): HeldRecord {
@@ -137,6 +159,22 @@ export async function createSalesforceHarness(): Promise<DestinationHarness> {
       }),
     // An agent picks the call's result in Salesforce (CallDisposition is free text there).
     setOutcome: async (crmId, label) => fake.edit(crmId, { CallDisposition: label }),
+    editContact: async (crmId, changes) => {
+      const fields: Record<string, unknown> = {};
+      for (const [field, name] of Object.entries(CONTACT_FIELD)) {
+        const value = changes[field as keyof typeof CONTACT_FIELD];
+        if (value !== undefined) fields[name] = value;
+      }
+      fake.edit(crmId, fields);
+    },
+    heldContact: async (crmId) => {
+      const r = [...fake.records('Contact'), ...fake.records('Lead')].find((x) => x.Id === crmId);
+      if (!r) return null;
+      return Object.fromEntries(
+        Object.entries(CONTACT_FIELD).map(([field, name]) => [field, text(r.fields[name]) || null]),
+      );
+    },
+    contactWrites: () => fake.requests.reduce((n, r) => n + personWrites(r), 0),
     expireTokens: () => fake.oauth.expireSessions(),
     dispose: async () => {
       await proxy.close();

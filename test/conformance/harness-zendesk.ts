@@ -43,6 +43,7 @@ export const ZENDESK_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
+  contactSync: false,
 };
 
 /** The harness and its test server (for Zendesk's own tests, which look at tags and set statuses). */

@@ -23,6 +23,7 @@ export const ZOHO_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
+  contactSync: false,
 };
 
 const CLIENT = {

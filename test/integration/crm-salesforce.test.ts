@@ -375,7 +375,7 @@ describe('SalesforceConnector', () => {
 
 describe('contact sync creating Leads (contacts.salesforceCreateAs: Lead)', () => {
   it('creates Leads with the link key, a placeholder company where the person has none, and reads them back', async () => {
-    const book = sf.contactBook('GB', 'Lead');
+    const book = sf.contactBook({ country: 'GB', createAs: 'lead' });
     expect(book.createKind).toBe('lead');
     await book.prepare();
     const state = {

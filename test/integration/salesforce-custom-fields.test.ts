@@ -41,7 +41,7 @@ async function org(opts: FakeSalesforceOptions = {}) {
         apiVersion: f.version,
         requestsPerSecond: 50,
       }),
-    ).contactBook('GB');
+    ).contactBook({ country: 'GB', createAs: 'contact' });
   /** Setup writes: Tooling API creates and writes of the permission objects. */
   const setupWrites = () =>
     f.requests.filter(

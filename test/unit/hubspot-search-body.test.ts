@@ -62,7 +62,7 @@ describe('HubSpot search body limit', () => {
     for (const n of numbers) fake.seedContact({ phone: n });
     for (const e of emails) fake.seedContact({ email: e });
     const before = searches().length;
-    const found = await hubspot.contactBook('DE').findByNumbersOrEmails(numbers, emails);
+    const found = await hubspot.contactBook({ country: 'DE' }).findByNumbersOrEmails(numbers, emails);
     const sent = searches().slice(before);
     expect(sent.length).toBeGreaterThan(1);
     for (const r of sent) {
