@@ -239,6 +239,11 @@ export function callLogPages(
   return async (account, destination, crmId) => {
     const connector = crm(account);
     if (!connector.callLogPageUrl || destinationIdOf(connector) !== destination) return null;
-    return connector.callLogPageUrl(crmId);
+    try {
+      return await connector.callLogPageUrl(crmId);
+    } catch {
+      // A CRM that cannot be asked right now (Pipedrive reads the call's person) costs the link, not the page.
+      return null;
+    }
   };
 }

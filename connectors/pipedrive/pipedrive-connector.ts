@@ -11,8 +11,9 @@
 // found again by its key (findCallLog) and updated; it then has no Call Logs API record (a second
 // one could not be told apart from the first without listing every call log of the user), and the
 // activity alone holds the call. Erasure deletes the activity and every call log attached to it.
-// No callLogPageUrl: Pipedrive's activities have no page of their own (list and person views only;
-// https://pipedrive.readme.io/docs/app-extensions-actions lists no detail view for activities).
+// Pipedrive's activities have no page of their own (list and person views only;
+// https://pipedrive.readme.io/docs/app-extensions-actions lists no detail view for activities): a call
+// log's page is the page of the person it is logged on, whose timeline shows it.
 import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import { pipedriveDestinationId } from './identity';
@@ -21,6 +22,7 @@ import { PipedriveClient, type AccessTokenSource, type PipedriveClientOptions } 
 import type { PipedriveConfig } from './config';
 import { DESTINATION, statusOf } from './errors';
 import {
+  activityAnswerSchema,
   activitySchema,
   callLogSchema,
   noteSchema,
@@ -38,6 +40,8 @@ import { callActivity, callLogRecord, keyOf, messageNote, taskActivity } from '.
 const V2_PAGE = 500;
 /** Largest page of the v1 call log list (limit ≤ 50). */
 const CALL_LOG_PAGE = 50;
+/** Call log pages kept (a dashboard reader's recent calls). */
+const PAGE_CACHE = 1000;
 /** Largest page of the v1 note list. */
 const NOTE_PAGE = 500;
 
@@ -51,6 +55,8 @@ export class PipedriveConnector implements CrmConnector {
   readonly destinationId: string;
   private readonly client: PipedriveClient;
   private readonly owners = new Map<string, number | null>();
+  /** Call log pages found, by activity id (the oldest forgotten first beyond PAGE_CACHE). */
+  private readonly callLogPages = new Map<string, string>();
 
   constructor(
     private readonly config: PipedriveConfig,
@@ -119,6 +125,30 @@ export class PipedriveConnector implements CrmConnector {
   /** Pipedrive's person list, where "+ Person" adds one (it takes no number to fill in). */
   newContactPageUrl(): Promise<string> {
     return Promise.resolve(`${this.webUrl()}/persons/list`);
+  }
+
+  /**
+   * The person's page whose timeline holds the call (read once per call log from its activity, then
+   * kept); the company's activity list when the call is on nobody (it was logged before the caller
+   * was matched) or its activity is gone.
+   */
+  async callLogPageUrl(crmId: string): Promise<string> {
+    let page = this.callLogPages.get(crmId);
+    if (page === undefined) {
+      const answer = await this.client
+        .call('read call activity', (a) => a.activities.getActivity({ id: Number(crmId) }))
+        .catch((err: unknown) => {
+          if (statusOf(err) === 404) return null;
+          throw err;
+        });
+      const personId =
+        answer && parseAnswer(activityAnswerSchema, answer, 'read call activity').data.person_id;
+      page = personId ? `${this.webUrl()}/person/${personId}` : `${this.webUrl()}/activities/list`;
+      if (this.callLogPages.size >= PAGE_CACHE)
+        this.callLogPages.delete(this.callLogPages.keys().next().value!);
+      this.callLogPages.set(crmId, page);
+    }
+    return page;
   }
 
   private webUrl(): string {

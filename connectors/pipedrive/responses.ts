@@ -37,6 +37,8 @@ export function v1PageOf<T extends z.ZodType>(item: T) {
 }
 
 export const oneSchema = z.object({ data: z.object({ id }) });
+/** One activity (GET /api/v2/activities/{id}). */
+export const activityAnswerSchema = z.object({ data: activitySchema });
 
 export const personHitSchema = z.object({
   item: z.object({

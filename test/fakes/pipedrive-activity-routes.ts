@@ -102,6 +102,9 @@ export const ACTIVITY_ROUTES: Route[] = [
       return { success: true, data: a };
     },
   ],
+  // GET /api/v2/activities/{id}: one activity; 404 once deleted
+  // (https://developers.pipedrive.com/docs/api/v1/Activities#getActivity).
+  ['GET', /^\/api\/v2\/activities\/(\d+)$/, (s, _r, id) => ({ success: true, data: activity(s, id) })],
   [
     'PATCH',
     /^\/api\/v2\/activities\/(\d+)$/,

@@ -1,6 +1,7 @@
 // The dashboard's call page links a call's CRM call log to its page in the CRM that logged it, through
-// the connector runtime/crm.ts builds for the account's destination (HubSpot, Salesforce), and shows a
-// plain id where the destination has no pages (built-in) or is no longer the account's.
+// the connector runtime/crm.ts builds for the account's destination (HubSpot, Salesforce, Pipedrive),
+// and shows a plain id where the destination has no pages (built-in), is no longer the account's, or
+// cannot be asked.
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { silentLogger } from '../../lib/logger';
 import { callLogPages, createCrmConnectors } from '../../runtime/crm';
@@ -8,6 +9,7 @@ import { crmDestinationIdOf } from '../../runtime/crm-identity';
 import { callPage } from '../../server/dashboard/calls-page';
 import type { DashboardOptions } from '../../server/dashboard/context';
 import { startFakeHubSpot, type FakeHubSpot } from '../fakes/hubspot-server';
+import { startFakePipedrive, type FakePipedrive } from '../fakes/pipedrive-server';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { parseTestConfig } from '../support/test-config';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
@@ -15,14 +17,19 @@ import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db'
 let w: MigratedWarehouse;
 let hubspot: FakeHubSpot;
 let salesforce: FakeSalesforce;
+let pipedrive: FakePipedrive;
 let opts: DashboardOptions;
+/** The Pipedrive person the call is logged on, and the call's activity on them and on nobody. */
+let person = 0;
+const pipedriveLogs = { onPerson: '', onNobody: '', deleted: '' };
 
-const ACCOUNTS = ['acme', 'globex', 'initech'] as const;
+const ACCOUNTS = ['acme', 'globex', 'initech', 'hooli'] as const;
 
 beforeAll(async () => {
   w = await createMigratedWarehouse('dashboard_crm_links');
   hubspot = await startFakeHubSpot({ portalId: 8_675_309 });
   salesforce = await startFakeSalesforce();
+  pipedrive = await startFakePipedrive();
   const platform = { baseUrl: 'http://127.0.0.1:1', credentials: { type: 'apiKey', userId: 1, apiKey: 'k' } };
   const config = parseTestConfig({
     accounts: [
@@ -38,6 +45,16 @@ beforeAll(async () => {
         },
       },
       { name: 'initech', platform },
+      {
+        name: 'hooli',
+        platform,
+        crm: {
+          type: 'pipedrive',
+          companyDomain: 'hooli',
+          apiUrl: pipedrive.url,
+          apiToken: pipedrive.apiToken,
+        },
+      },
     ],
   });
   const destinations = Object.fromEntries(ACCOUNTS.map((a) => [a, crmDestinationIdOf(config, a)]));
@@ -52,34 +69,72 @@ beforeAll(async () => {
     streams: [],
     archiveDir: '/nonexistent',
   };
+  // Two calls logged in Pipedrive as an agent's timeline shows them: one on its caller, one on nobody.
+  person = pipedrive.seedPerson({ name: 'Ann Caller', phones: ['+442079460001'] });
+  pipedriveLogs.onPerson = String(callActivity(person));
+  pipedriveLogs.onNobody = String(callActivity(null));
+  pipedriveLogs.deleted = String(callActivity(person));
+  pipedrive.state.activities.get(Number(pipedriveLogs.deleted))!.is_deleted = true;
+  const logs: Record<string, string[]> = {
+    hooli: [pipedriveLogs.onPerson, pipedriveLogs.onNobody, pipedriveLogs.deleted],
+  };
   for (const [i, account] of ACCOUNTS.entries()) {
-    await w.db
-      .insertInto('cdrs')
-      .values({
-        account,
-        id: 100 + i,
-        raw: '{}',
-        calldate: '2026-11-20T10:15:00Z',
-        src: '+442079460001',
-        dst: '600',
-        live_id: 500 + i,
-        billsec: 30,
-      })
-      .execute();
-    await w.db
-      .insertInto('crm_objects')
-      .values({
-        account,
-        destination: destinations[account]!,
-        kind: 'call_log',
-        source_key: `${account}:${500 + i}`,
-        crm_id: `log-${i}`,
-      })
-      .execute();
+    for (const [j, crmId] of (logs[account] ?? [`log-${i}`]).entries())
+      await logCall(account, 100 + i + 10 * j, crmId);
   }
 });
 
+/** A call activity (done) in the Pipedrive test server, as callsync's call logs are. */
+function callActivity(personId: number | null): number {
+  const id = pipedrive.state.nextId++;
+  const now = new Date().toISOString();
+  pipedrive.state.activities.set(id, {
+    id,
+    subject: 'Inbound call',
+    type: 'call',
+    done: true,
+    due_date: null,
+    due_time: null,
+    duration: null,
+    person_id: personId,
+    owner_id: pipedrive.state.apiUserId,
+    note: null,
+    is_deleted: false,
+    add_time: now,
+    update_time: now,
+  });
+  return id;
+}
+
+/** A CDR of `account` and the call log callsync recorded for it in the account's CRM. */
+async function logCall(account: (typeof ACCOUNTS)[number], id: number, crmId: string): Promise<void> {
+  await w.db
+    .insertInto('cdrs')
+    .values({
+      account,
+      id,
+      raw: '{}',
+      calldate: '2026-11-20T10:15:00Z',
+      src: '+442079460001',
+      dst: '600',
+      live_id: 400 + id,
+      billsec: 30,
+    })
+    .execute();
+  await w.db
+    .insertInto('crm_objects')
+    .values({
+      account,
+      destination: opts.destinations[account]!,
+      kind: 'call_log',
+      source_key: `${account}:${400 + id}`,
+      crm_id: crmId,
+    })
+    .execute();
+}
+
 afterAll(async () => {
+  await pipedrive?.close();
   await hubspot?.close();
   await salesforce?.close();
   await w?.dispose();
@@ -105,6 +160,33 @@ describe("the call page's CRM call log", () => {
   it('shows the id without a link where the destination has no pages (built-in)', async () => {
     expect(await callLogHref('initech', 102)).toBeNull();
     expect(await callPage(opts, 'initech', 102)).toContain('log-2');
+  });
+
+  it('links a Pipedrive call to the page of the person whose timeline shows it', async () => {
+    expect(await callLogHref('hooli', 103)).toBe(`https://hooli.pipedrive.com/person/${person}`);
+  });
+
+  it("links a Pipedrive call on nobody, or one deleted in Pipedrive, to the company's activity list", async () => {
+    expect(await callLogHref('hooli', 113)).toBe('https://hooli.pipedrive.com/activities/list');
+    expect(await callLogHref('hooli', 123)).toBe('https://hooli.pipedrive.com/activities/list');
+  });
+
+  it('reads a call log page from Pipedrive once', async () => {
+    const reads = () =>
+      pipedrive.requests.filter((r) => r.path === `/api/v2/activities/${pipedriveLogs.onPerson}`);
+    const before = reads().length;
+    expect(await callLogHref('hooli', 103)).toBe(`https://hooli.pipedrive.com/person/${person}`);
+    expect(reads().length).toBe(before);
+  });
+
+  it('shows the id without a link when the CRM cannot be asked', async () => {
+    const down = {
+      name: 'pipedrive',
+      destinationId: 'pipedrive:hooli',
+      callLogPageUrl: () => Promise.reject(new Error('connect ECONNREFUSED')),
+    };
+    const page = callLogPages(() => down as unknown as CrmConnector);
+    expect(await page('hooli', 'pipedrive:hooli', '77')).toBeNull();
   });
 
   it('links no call log of a destination the account no longer has', async () => {
