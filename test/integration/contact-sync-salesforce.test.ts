@@ -11,6 +11,7 @@
 import { collectContactSyncStatus, formatContactSyncStatus } from '../../cli/commands/status-contact-sync';
 import { findCrmContactByPhone, getContactSyncState, loadContactLinks } from '../../connectors/postgres';
 import { applyContactSyncSchedules } from '../../runtime/contact-sync-schedule';
+import { contactSyncId } from '../../contracts';
 import { startFakeSalesforce, type FakeSalesforce } from '../fakes/salesforce-server';
 import { eventually } from '../support/eventually';
 import { startSyncHarness, type SyncHarness } from './sync-harness';
@@ -118,6 +119,9 @@ describe('contact sync with Salesforce', () => {
       240_000,
     );
     expect(state.phase).toBe('incremental');
+    // The tests' own runs follow. The schedule's next run (intervals fall on the hour) would run beside
+    // one of them when a test crosses the hour, and two runs at once each write what the other did.
+    await h.client.schedule.getHandle(contactSyncId('acme')).pause('the tests run the sync themselves');
     // The org had no callsync fields: the worker created them and granted them to its user itself.
     expect(fake.customFields()).toEqual([
       'Contact.Callsync_Contact__c',
