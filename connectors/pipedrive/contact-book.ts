@@ -178,7 +178,7 @@ export class PipedriveContactBook implements CrmContactBook {
     return parseAnswer(onePersonSchema, body, 'get person').data;
   }
 
-  async markDeleted(records: readonly { id: string }[]): Promise<void> {
+  async markDeleted(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
     const keys = await this.fieldKeys();
     const at = new Date().toISOString();
     for (const r of records) {
@@ -193,7 +193,7 @@ export class PipedriveContactBook implements CrmContactBook {
     }
   }
 
-  async remove(records: readonly { id: string }[]): Promise<void> {
+  async remove(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
     for (const r of records)
       await this.gone(() =>
         this.client.call('delete person', (a) => a.persons.deletePerson({ id: Number(r.id) })),
