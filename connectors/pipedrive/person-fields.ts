@@ -5,7 +5,9 @@
 // /v1/personFields, a `varchar` field: text up to 255 characters).
 // https://developers.pipedrive.com/docs/api/v1/PersonFields
 // https://pipedrive.readme.io/docs/adding-a-new-custom-field
+import { CrmError } from '../crm/errors';
 import type { PipedriveClient } from './client';
+import { DESTINATION } from './errors';
 import { parseAnswer, v1PageOf, v1Pages } from './responses';
 import { z } from 'zod';
 
@@ -41,9 +43,22 @@ export async function ensurePersonFields(client: PipedriveClient): Promise<Perso
   const keyOf = async (name: string): Promise<string> => {
     const found = byName.get(name);
     if (found) return found;
-    const body = await client.call('create person field', (a) =>
-      a.personFields.addPersonField({ CreateFieldRequest: { name, field_type: 'varchar' } }),
-    );
+    let body: unknown;
+    try {
+      body = await client.call('create person field', (a) =>
+        a.personFields.addPersonField({ CreateFieldRequest: { name, field_type: 'varchar' } }),
+      );
+    } catch (err) {
+      if (!(err instanceof CrmError) || (err.status !== 401 && err.status !== 403)) throw err;
+      // Adding fields takes the contact-fields:full scope (or an admin): say what to grant or add.
+      throw new CrmError({
+        destination: DESTINATION,
+        status: err.status,
+        code: err.code,
+        message: `contact sync: Pipedrive refused to add the person field "${name}" (${err.status}): grant the app the contact-fields:full scope (the API token's user the right to add custom fields), or add a text field of that name by hand`,
+        retryable: false,
+      });
+    }
     return parseAnswer(z.object({ data: fieldSchema }), body, 'create person field').data.key;
   };
   return { link: await keyOf(LINK_FIELD), deleted: await keyOf(DELETED_FIELD) };
