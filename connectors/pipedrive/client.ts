@@ -1,7 +1,8 @@
 // The one request core of the Pipedrive connector: the official client's API classes (v1 for call
-// logs, notes and users; v2 for persons and activities) pointed at the configured origin, every
-// request through a rate gate (Pipedrive's per-token burst window, and the Search API's own window),
-// a 401 answered by one renewal of an OAuth access token, and every failure as a CrmError.
+// logs, notes, person fields and users; v2 for persons and activities) pointed at the configured
+// origin, every request through a rate gate (Pipedrive's per-token burst window, and the Search
+// API's own window), a 401 answered by one renewal of an OAuth access token, and every failure as a
+// CrmError.
 // https://pipedrive.readme.io/docs/core-api-concepts-rate-limiting
 import type * as Pipedrive from 'pipedrive';
 import { lazyPackage } from '../../lib/lazy-package';
@@ -26,6 +27,7 @@ export interface PipedriveApis {
   persons: Pipedrive.v2.PersonsApi;
   callLogs: Pipedrive.v1.CallLogsApi;
   notes: Pipedrive.v1.NotesApi;
+  personFields: Pipedrive.v1.PersonFieldsApi;
   users: Pipedrive.v1.UsersApi;
 }
 
@@ -86,6 +88,7 @@ export class PipedriveClient {
       persons: new v2.PersonsApi(c2),
       callLogs: new v1.CallLogsApi(c1),
       notes: new v1.NotesApi(c1),
+      personFields: new v1.PersonFieldsApi(c1),
       users: new v1.UsersApi(c1),
     };
     const time = opts.time ?? realTime;

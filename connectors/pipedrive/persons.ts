@@ -8,33 +8,62 @@ import { phoneQuery } from './records';
 import { isoOf, pageOf, parseAnswer, personSchema, searchPageSchema, oneSchema } from './responses';
 
 /** Largest page of Pipedrive's search and v2 lists (limit ≤ 500). */
-const V2_PAGE = 500;
+export const V2_PAGE = 500;
 /** Most ids one persons list takes (`ids`: up to 100). */
-const IDS_PER_LIST = 100;
+export const IDS_PER_LIST = 100;
 
-/** The persons whose phones hold `e164` (Search API on phone, each hit's phones checked). */
-export async function findPersonsByPhone(client: PipedriveClient, e164: string): Promise<CrmContact[]> {
-  const q = phoneQuery(e164);
-  const hits: { id: number; name: string | null; ownerId: number | null }[] = [];
+/** A person the Search API found: its id, name, phones and e-mails as the hit lists them. */
+export interface PersonHit {
+  id: number;
+  name: string | null;
+  ownerId: number | null;
+  phones: string[];
+  emails: string[];
+}
+
+/** Every person the Search API finds for `term` in `field` (all pages), those `keep` accepts. */
+export async function searchPersonHits(
+  client: PipedriveClient,
+  term: string,
+  field: 'phone' | 'email',
+  keep: (hit: PersonHit) => boolean,
+): Promise<PersonHit[]> {
+  const hits: PersonHit[] = [];
   let cursor: string | undefined;
   do {
     const body = await client.call(
       'search persons',
       (a) =>
         a.persons.searchPersons({
-          term: q.term,
-          fields: 'phone',
+          term,
+          fields: field,
+          // An e-mail is found whole; a number's digits may sit inside a longer written form.
+          ...(field === 'email' ? { exact_match: true } : {}),
           limit: V2_PAGE,
           ...(cursor ? { cursor } : {}),
         }),
       true,
     );
     const page = parseAnswer(searchPageSchema, body, 'search persons');
-    for (const { item } of page.data?.items ?? [])
-      if ((item.phones ?? []).some(q.holds))
-        hits.push({ id: item.id, name: item.name ?? null, ownerId: item.owner?.id ?? null });
+    for (const { item } of page.data?.items ?? []) {
+      const hit = {
+        id: item.id,
+        name: item.name ?? null,
+        ownerId: item.owner?.id ?? null,
+        phones: item.phones ?? [],
+        emails: item.emails ?? [],
+      };
+      if (keep(hit)) hits.push(hit);
+    }
     cursor = page.additional_data?.next_cursor ?? undefined;
   } while (cursor);
+  return hits;
+}
+
+/** The persons whose phones hold `e164` (Search API on phone, each hit's phones checked). */
+export async function findPersonsByPhone(client: PipedriveClient, e164: string): Promise<CrmContact[]> {
+  const q = phoneQuery(e164);
+  const hits = await searchPersonHits(client, q.term, 'phone', (h) => h.phones.some(q.holds));
   if (hits.length === 0) return [];
   // Search hits carry no update time; the persons list does (for "most recently updated").
   const updated = new Map<number, string | null>();

@@ -14,8 +14,16 @@
 // Pipedrive's activities have no page of their own (list and person views only;
 // https://pipedrive.readme.io/docs/app-extensions-actions lists no detail view for activities): a call
 // log's page is the page of the person it is logged on, whose timeline shows it.
-import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
+import type {
+  CallbackTask,
+  CallLog,
+  ContactBookOptions,
+  CrmConnector,
+  CrmContact,
+  MessageLog,
+} from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
+import { PipedriveContactBook } from './contact-book';
 import { pipedriveDestinationId } from './identity';
 import { createPerson, findPersonsByPhone } from './persons';
 import { PipedriveClient, type AccessTokenSource, type PipedriveClientOptions } from './client';
@@ -116,6 +124,11 @@ export class PipedriveConnector implements CrmConnector {
 
   createContact(input: { phone: string; name: string | null }): Promise<CrmContact> {
     return createPerson(this.client, input);
+  }
+
+  /** The contact sync's view of this company's persons, through this connector's client and gates. */
+  contactBook({ country }: Pick<ContactBookOptions, 'country'>): PipedriveContactBook {
+    return new PipedriveContactBook(this.client, country);
   }
 
   contactPageUrl(contact: CrmContact): Promise<string> {

@@ -45,6 +45,7 @@ export const personHitSchema = z.object({
     id,
     name: z.string().nullish(),
     phones: z.array(z.string()).nullish(),
+    emails: z.array(z.string()).nullish(),
     owner: z.object({ id }).nullish(),
   }),
 });

@@ -3,6 +3,7 @@
 // (v1: https://developers.pipedrive.com/docs/api/v1/Users) endpoints.
 import { badRequest, notFound, stamp, type FakePerson } from './pipedrive-records';
 import { digits, person, text, v1Page, v2Page, type Route } from './pipedrive-http';
+import { customFields, items } from './pipedrive-person-fields';
 
 function searchItem(p: FakePerson) {
   return {
@@ -12,7 +13,7 @@ function searchItem(p: FakePerson) {
       type: 'person',
       name: p.name,
       phones: p.phones.map((x) => x.value),
-      emails: [],
+      emails: p.emails.map((x) => x.value),
       visible_to: 3,
       owner: { id: p.owner_id },
       organization: null,
@@ -23,7 +24,8 @@ function searchItem(p: FakePerson) {
 }
 
 export const PEOPLE_ROUTES: Route[] = [
-  // GET /api/v2/persons/search: term of 2 characters at least; limit ≤ 500. How Pipedrive matches a
+  // GET /api/v2/persons/search: term of 2 characters at least (1 with exact_match); limit ≤ 500;
+  // fields limits what is searched (the fake knows phone and email; default here: phone). How Pipedrive matches a
   // phone against a term is not documented: the fake assumes it matches the term's digits inside a
   // phone's digits whatever the formatting ("+44 20 7946 0000" holds 2079460000). Unverified against
   // a live Pipedrive; if Pipedrive matches fewer forms, findContactsByPhone finds fewer persons.
@@ -32,41 +34,39 @@ export const PEOPLE_ROUTES: Route[] = [
     /^\/api\/v2\/persons\/search$/,
     (s, r) => {
       const term = r.query.get('term') ?? '';
-      if (term.length < 2) throw badRequest('term must be at least 2 characters long');
+      const exact = r.query.get('exact_match') === 'true';
+      if (term.length < (exact ? 1 : 2)) throw badRequest('term must be at least 2 characters long');
       const d = digits(term);
-      const hits = [...s.persons.values()].filter((p) =>
-        p.phones.some((x) => (d.length > 0 ? digits(x.value).includes(d) : x.value.includes(term))),
-      );
+      const fields = (r.query.get('fields') ?? 'phone').split(',');
+      const phoneHit = (p: FakePerson) =>
+        fields.includes('phone') &&
+        p.phones.some((x) => (d.length > 0 ? digits(x.value).includes(d) : x.value.includes(term)));
+      // An e-mail: the term inside the address, or (exact_match, not case sensitive) the whole address.
+      const emailHit = (p: FakePerson) =>
+        fields.includes('email') &&
+        p.emails.some((x) =>
+          exact
+            ? x.value.toLowerCase() === term.toLowerCase()
+            : x.value.toLowerCase().includes(term.toLowerCase()),
+        );
+      const hits = [...s.persons.values()].filter((p) => phoneHit(p) || emailHit(p));
       const page = v2Page(hits.map(searchItem), r.query, 500);
       return { success: true, data: { items: page.data }, additional_data: page.additional_data };
     },
   ],
-  // GET /api/v2/persons?ids=: up to 100 ids.
-  [
-    'GET',
-    /^\/api\/v2\/persons$/,
-    (s, r) => {
-      const ids = (r.query.get('ids') ?? '').split(',').filter(Boolean).map(Number);
-      if (ids.length > 100) throw badRequest('ids: at most 100');
-      const all = [...s.persons.values()].filter((p) => ids.length === 0 || ids.includes(p.id));
-      return v2Page(all, r.query, 500);
-    },
-  ],
-  // POST /api/v2/persons: name is required.
+  // POST /api/v2/persons: name is required; phones and emails as arrays of { value, label, primary };
+  // custom field values by key (pipedrive-person-fields.ts).
   [
     'POST',
     /^\/api\/v2\/persons$/,
     (s, r) => {
       if (typeof r.body.name !== 'string' || r.body.name.trim() === '') throw badRequest('name is required');
-      const phones = Array.isArray(r.body.phones) ? (r.body.phones as FakePerson['phones']) : [];
       const p: FakePerson = {
         id: s.nextId++,
         name: r.body.name,
-        phones: phones.map((x) => ({
-          value: String(x.value),
-          primary: x.primary === true,
-          label: x.label ?? 'work',
-        })),
+        phones: r.body.phones === undefined ? [] : items(r.body, 'phones'),
+        emails: r.body.emails === undefined ? [] : items(r.body, 'emails'),
+        custom_fields: r.body.custom_fields === undefined ? {} : { ...customFields(s, r.body) },
         owner_id: Number(r.body.owner_id ?? s.apiUserId),
         add_time: new Date().toISOString(),
         update_time: new Date().toISOString(),

@@ -6,6 +6,9 @@ export interface FakePerson {
   id: number;
   name: string;
   phones: { value: string; primary: boolean; label: string }[];
+  emails: { value: string; primary: boolean; label: string }[];
+  /** Custom field values by the field's hash key. */
+  custom_fields: Record<string, unknown>;
   owner_id: number;
   add_time: string;
   update_time: string;
@@ -50,6 +53,14 @@ export interface FakeNote {
   update_time: string;
 }
 
+/** A person field (custom ones are found by name and addressed by their 40-character key). */
+export interface FakePersonField {
+  id: number;
+  key: string;
+  name: string;
+  field_type: string;
+}
+
 export interface FakeUser {
   id: number;
   name: string;
@@ -63,6 +74,7 @@ export interface PipedriveState {
   callLogs: Map<string, FakeCallLog>;
   notes: Map<number, FakeNote>;
   users: Map<number, FakeUser>;
+  personFields: FakePersonField[];
   nextId: number;
   /** The user the API token (or the OAuth install) belongs to. */
   apiUserId: number;
@@ -76,6 +88,12 @@ export function newState(): PipedriveState {
     callLogs: new Map(),
     notes: new Map(),
     users: new Map([[admin.id, admin]]),
+    // A company's own person fields (name, phone, email…) are there from the start; none is custom.
+    personFields: [
+      { id: 1, key: 'name', name: 'Name', field_type: 'varchar' },
+      { id: 2, key: 'phone', name: 'Phone', field_type: 'phone' },
+      { id: 3, key: 'email', name: 'Email', field_type: 'varchar' },
+    ],
     nextId: 100,
     apiUserId: admin.id,
   };

@@ -92,6 +92,8 @@ export async function startFakePipedrive(opts: FakePipedriveOptions = {}): Promi
         id,
         name: p.name,
         phones: p.phones.map((value, i) => ({ value, primary: i === 0, label: 'work' })),
+        emails: [],
+        custom_fields: {},
         owner_id: p.ownerId ?? fake.state.apiUserId,
         add_time: at,
         update_time: at,
