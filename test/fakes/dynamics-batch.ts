@@ -9,9 +9,10 @@
 // - Operations outside a change set are independent: each succeeds or fails alone.
 // Change sets (atomic groups) are not taken by this test server: callsync sends none; a batch with
 // one is refused rather than run without its transaction.
-// The batch is one request for the service protection limits (dynamics-limits.ts admits it once;
-// https://learn.microsoft.com/power-apps/developer/data-platform/api-limits counts requests per user),
-// its operations' time counts in the execution-time limit as the batch's own.
+// The batch is one request for the service protection limits (dynamics-limits.ts admits it once:
+// https://learn.microsoft.com/power-apps/developer/data-platform/api-limits, where the docs' author
+// confirms "Batch operations are considered a single call", MicrosoftDocs/powerapps-docs#796); its
+// operations' time counts in the execution-time limit as the batch's own.
 import { WebApiFault } from './dynamics-records';
 
 /** Most operations one batch takes. */
