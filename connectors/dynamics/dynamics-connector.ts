@@ -7,7 +7,14 @@
 // the activity again, then writes its columns and its state in one request.
 import type { DynamicsWebApi } from 'dynamics-web-api';
 import type { TimeSource } from '../../lib/rate-limiter';
-import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
+import type {
+  CallbackTask,
+  CallLog,
+  ContactBookOptions,
+  CrmConnector,
+  CrmContact,
+  MessageLog,
+} from '../crm/crm-connector';
 import { CrmError } from '../crm/errors';
 import type { TokenSourceFactory } from '../crm/rate-gate';
 import {
@@ -24,6 +31,7 @@ import {
   type ActivityKind,
   type Parties,
 } from './activity-records';
+import { DynamicsContactBook } from './contact-book';
 import { dynamicsDestinationId, environmentUrl, type DynamicsConfig } from './config';
 import { DESTINATION, isNotFound } from './errors';
 import { holdsNumber, odataString, PHONE_COLUMNS, phoneFilter, phoneQuery } from './phone-filter';
@@ -85,6 +93,11 @@ export class DynamicsConnector implements CrmConnector {
         });
       throw err;
     }
+  }
+
+  /** The contact sync's view of this environment's contacts, through this connector's request core. */
+  contactBook({ country }: Pick<ContactBookOptions, 'country'>): DynamicsContactBook {
+    return new DynamicsContactBook(this.api, country);
   }
 
   /** The enabled Dataverse user (systemuser) with this primary e-mail, cached; null when none. */

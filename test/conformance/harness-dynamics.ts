@@ -32,7 +32,7 @@ export const DYNAMICS_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
-  contactSync: false,
+  contactSync: true,
 };
 
 /**
@@ -49,6 +49,20 @@ const STATE_NAMES: Record<string, Record<number, string>> = {
 };
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** The contact columns of the contact sync's fields (company, the parentcustomerid lookup, is not synced). */
+const CONTACT_COLUMN = {
+  firstName: 'firstname',
+  lastName: 'lastname',
+  email: 'emailaddress1',
+  phone: 'telephone1',
+  mobile: 'mobilephone',
+  notes: 'description',
+} as const;
+
+/** Contact records an operation created or updated (POST contacts, PATCH contacts(id)), alone or in a $batch. */
+const isContactWrite = (r: { method: string; path: string; status: number }) =>
+  (r.method === 'POST' || r.method === 'PATCH') && /^contacts(\(|$)/.test(r.path) && r.status < 300;
 
 /** A stored activity as the harness reports it: subcategory is the key, statecode's name the status. */
 function held(set: string, row: StoredRow): HeldRecord {
@@ -162,6 +176,27 @@ export async function startDynamicsHarness(): Promise<DynamicsHarness> {
           : (r) => r.category === category,
       );
     },
+    // An agent's edit in Dynamics: the columns change and Dataverse moves modifiedon.
+    editContact: (crmId, changes) => {
+      const columns: Record<string, unknown> = {};
+      for (const [field, column] of Object.entries(CONTACT_COLUMN)) {
+        const value = changes[field as keyof typeof CONTACT_COLUMN];
+        if (value !== undefined) columns[column] = value;
+      }
+      server.tables.update('contacts', crmId, columns);
+      return Promise.resolve();
+    },
+    heldContact: (crmId) => {
+      const row = server.rows('contacts').find((r) => r.__id === crmId);
+      if (!row) return Promise.resolve(null);
+      return Promise.resolve({
+        company: null,
+        ...Object.fromEntries(
+          Object.entries(CONTACT_COLUMN).map(([field, column]) => [field, text(row[column]) || null]),
+        ),
+      });
+    },
+    contactWrites: () => server.operations.filter(isContactWrite).length,
     expireTokens: () => server.entra.expireAll(),
     tooManyRequests: () => server.limits.counters.limited,
     tightenRateLimit: () => {

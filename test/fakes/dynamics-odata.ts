@@ -4,7 +4,7 @@
 // functions contains, startswith and endswith, Dataverse's query function
 // Microsoft.Dynamics.CRM.In(PropertyName='…',PropertyValues=[…])
 // (https://learn.microsoft.com/power-apps/developer/data-platform/webapi/reference/in), and literals (strings in single quotes with '' for a
-// quote, numbers, true, false, null, GUIDs unquoted). String comparisons ignore case, as Dataverse's
+// quote, numbers, true, false, null, GUIDs and DateTimeOffset values unquoted). String comparisons ignore case, as Dataverse's
 // database collation does. Anything else is refused as Dataverse refuses a filter it cannot parse
 // (400, code 0x80060888).
 export type Row = Record<string, unknown>;
@@ -48,6 +48,7 @@ function tokenize(text: string): Token[] {
 
 const COMPARE = new Set(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
 const FUNCTIONS = new Set(['contains', 'startswith', 'endswith']);
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function norm(v: unknown): unknown {
@@ -88,6 +89,9 @@ export function parseFilter(text: string, columns: ReadonlySet<string>): Predica
     if (tok.v === 'true' || tok.v === 'false') return tok.v === 'true';
     if (tok.v === 'null') return null;
     if (GUID.test(tok.v)) return tok.v.toLowerCase();
+    // A DateTimeOffset literal, unquoted (2026-11-27T10:00:00Z), as in modifiedon ge …: compared as
+    // the instant it names (https://learn.microsoft.com/power-apps/developer/data-platform/webapi/query/filter-rows).
+    if (DATE_TIME.test(tok.v)) return new Date(tok.v).toISOString();
     throw new ODataSyntaxError(`expected a literal, found '${tok.v}'`);
   };
   const primary = (): Predicate => {

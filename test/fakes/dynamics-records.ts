@@ -7,7 +7,7 @@
 // https://learn.microsoft.com/power-apps/developer/data-platform/activityparty-entity), and completed
 // or canceled activities read-only (0x8004022e) but for their state.
 import { randomUUID } from 'node:crypto';
-import { defaultStatus, TABLES, valueProblem, type Table } from './dynamics-tables';
+import { defaultStatus, TABLES, valueProblem, type Column, type Table } from './dynamics-tables';
 import type { Row } from './dynamics-odata';
 
 /** A Web API error answer: status and the error object of the body. */
@@ -34,10 +34,14 @@ const BIND = /(?:^|\/)(contacts|systemusers)\(([0-9a-f-]{36})\)$/i;
 export class DataverseTables {
   readonly rows = new Map<string, Map<string, StoredRow>>(Object.keys(TABLES).map((s) => [s, new Map()]));
 
+  /** Columns created through the column definitions API (dynamics-metadata.ts), by entity set: this server's own. */
+  readonly custom = new Map<string, Record<string, Column>>();
+
   table(set: string): Table {
     const t = TABLES[set];
     if (!t) throw new WebApiFault(404, '0x8006088a', `Resource not found for the segment '${set}'.`);
-    return t;
+    const custom = this.custom.get(set);
+    return custom ? { ...t, columns: { ...t.columns, ...custom } } : t;
   }
 
   get(set: string, id: string): StoredRow {

@@ -9,7 +9,7 @@
 // https://learn.microsoft.com/power-apps/developer/data-platform/webapi/create-entity-web-api);
 // update (PATCH with If-Match: * updates, 404 when the record is gone; without it, an upsert:
 // https://learn.microsoft.com/power-apps/developer/data-platform/webapi/update-delete-entities-using-web-api)
-// and delete. Writes are checked as dynamics-records.ts says. Errors have the Web API's shape
+// and delete; $batch of such operations (dynamics-batch.ts); column definitions read and created (dynamics-metadata.ts). Writes are checked as dynamics-records.ts says. Errors have the Web API's shape
 // { error: { code, message } } (https://learn.microsoft.com/power-apps/developer/data-platform/webapi/compose-http-requests-handle-errors).
 //
 // Every Web API request needs a bearer token the token endpoint issued for this environment, not
@@ -24,6 +24,15 @@ import { randomUUID } from 'node:crypto';
 import { FakeEntra } from './dynamics-entra';
 import { ServiceProtection } from './dynamics-limits';
 import { parseFilter, ODataSyntaxError, type Row } from './dynamics-odata';
+import { Readable } from 'node:stream';
+import {
+  batchResponse,
+  parseBatch,
+  runBatch,
+  type BatchOperation,
+  type OperationAnswer,
+} from './dynamics-batch';
+import { ColumnDefinitions } from './dynamics-metadata';
 import { DataverseTables, WebApiFault, type StoredRow } from './dynamics-records';
 import { TEST_CERT, TEST_KEY } from './dynamics-tls';
 
@@ -42,6 +51,8 @@ export interface FakeDynamics {
   tables: DataverseTables;
   /** Web API requests answered, by method and path (no query), with their status. */
   requests: { method: string; path: string; status: number }[];
+  /** Operations carried out, alone or as a part of a $batch (dynamics-batch.ts), with their status. */
+  operations: { method: string; path: string; status: number; inBatch: boolean }[];
   /** A contact as an agent would have entered it; returns its id. */
   seedContact(fields: Record<string, unknown>, modifiedon?: string): string;
   /** An enabled Dataverse user; returns its systemuserid. */
@@ -70,6 +81,14 @@ function send(
 const fault = (res: ServerResponse, f: WebApiFault, headers: Record<string, string> = {}) =>
   send(res, f.status, { error: { code: f.code, message: f.message } }, headers);
 
+/** A thrown error as the Web API answers it. */
+function failed(res: ServerResponse, err: unknown): void {
+  if (err instanceof WebApiFault) return fault(res, err);
+  if (err instanceof SyntaxError)
+    return fault(res, new WebApiFault(400, '0x0', 'Invalid JSON in the request body.'));
+  fault(res, new WebApiFault(500, '0x80040216', err instanceof Error ? err.message : String(err)));
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -81,7 +100,9 @@ export async function startFakeDynamics(): Promise<FakeDynamics> {
   const entra = new FakeEntra(settings);
   const limits = new ServiceProtection();
   const tables = new DataverseTables();
+  const definitions = new ColumnDefinitions(tables);
   const requests: FakeDynamics['requests'] = [];
+  const operations: FakeDynamics['operations'] = [];
   const losing: { set: string; when: (row: StoredRow) => boolean }[] = [];
   let url = '';
 
@@ -154,6 +175,13 @@ export async function startFakeDynamics(): Promise<FakeDynamics> {
         OrganizationId: settings.tenantId,
       });
     }
+    if (path === '$batch' && method === 'POST') return batch(req, res, prefer);
+    if (path.startsWith('EntityDefinitions')) {
+      const text = method === 'POST' ? await readBody(req) : '';
+      const body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+      const answer = definitions.handle(method, path, body, `${url}${API_PATH}`);
+      if (answer) return send(res, answer.status, answer.body, answer.headers);
+    }
     const m = /^(\w+)(?:\(([0-9a-fA-F-]{36})\))?$/.exec(path);
     if (!m) throw new WebApiFault(404, '0x8006088a', `Resource not found for the segment '${path}'.`);
     const [, set, id] = m as unknown as [string, string, string | undefined];
@@ -190,6 +218,51 @@ export async function startFakeDynamics(): Promise<FakeDynamics> {
     send(res, 204, undefined, { 'OData-EntityId': entityId });
   };
 
+  /** Runs one operation of a batch as if it came alone, and keeps its answer. */
+  const runPart = async (op: BatchOperation, lose: () => void): Promise<OperationAnswer> => {
+    const answer: OperationAnswer = { status: 0, headers: {}, body: '' };
+    const u = new URL(op.url, url);
+    const path = u.pathname.slice(API_PATH.length);
+    const partReq = Object.assign(Readable.from(op.body === '' ? [] : [Buffer.from(op.body)]), {
+      method: op.method,
+      headers: op.headers,
+    }) as unknown as IncomingMessage;
+    const partRes = {
+      socket: { destroy: lose },
+      writeHead(status: number, headers: Record<string, string>) {
+        answer.status = status;
+        answer.headers = headers;
+      },
+      end(text: string) {
+        answer.body = text;
+      },
+    } as unknown as ServerResponse;
+    if (!u.pathname.startsWith(API_PATH))
+      fault(partRes, new WebApiFault(404, '0x8006088a', 'Not a Web API URL.'));
+    else {
+      try {
+        await webApi(partReq, partRes, path, u.searchParams);
+      } catch (err) {
+        failed(partRes, err);
+      }
+    }
+    operations.push({ method: op.method, path, status: answer.status, inBatch: true });
+    return answer;
+  };
+
+  const batch = async (req: IncomingMessage, res: ServerResponse, prefer: string) => {
+    const ops = parseBatch(String(req.headers['content-type'] ?? ''), await readBody(req));
+    let lost = false;
+    const answers = await runBatch(ops, /odata\.continue-on-error/.test(prefer), (op) =>
+      runPart(op, () => (lost = true)),
+    );
+    // A create of the batch was told to lose its answer: the whole batch's answer is lost.
+    if (lost) return void res.socket?.destroy();
+    const answer = batchResponse(answers, `batchresponse_${randomUUID()}`);
+    res.writeHead(200, { 'Content-Type': answer.contentType, 'OData-Version': '4.0' });
+    res.end(answer.body);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const u = new URL(req.url ?? '/', url);
     const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(u.pathname);
@@ -218,14 +291,15 @@ export async function startFakeDynamics(): Promise<FakeDynamics> {
       });
     res.on('close', admitted.done);
     const path = u.pathname.slice(API_PATH.length);
-    res.on('finish', () => requests.push({ method: req.method ?? 'GET', path, status: res.statusCode }));
+    res.on('finish', () => {
+      requests.push({ method: req.method ?? 'GET', path, status: res.statusCode });
+      if (path !== '$batch')
+        operations.push({ method: req.method ?? 'GET', path, status: res.statusCode, inBatch: false });
+    });
     try {
       await webApi(req, res, path, u.searchParams);
     } catch (err) {
-      if (err instanceof WebApiFault) return fault(res, err);
-      if (err instanceof SyntaxError)
-        return fault(res, new WebApiFault(400, '0x0', 'Invalid JSON in the request body.'));
-      return fault(res, new WebApiFault(500, '0x80040216', err instanceof Error ? err.message : String(err)));
+      failed(res, err);
     }
   };
 
@@ -240,6 +314,7 @@ export async function startFakeDynamics(): Promise<FakeDynamics> {
     limits,
     tables,
     requests,
+    operations,
     seedContact: (fields, modifiedon) => {
       const row = tables.create('contacts', fields);
       if (modifiedon) row.modifiedon = modifiedon;

@@ -69,6 +69,8 @@ export const TABLES: Record<string, Table> = {
       telephone2: str(50),
       mobilephone: str(50),
       emailaddress1: str(100),
+      // Description (Memo, MaxLength 2,000): the contact's free text, callsync's contact notes.
+      description: memo(2000),
     },
     binds: { ownerid: { target: 'systemusers', column: '_ownerid_value' } },
     // Contact: Active 0 (Active 1), Inactive 1 (Inactive 2).

@@ -333,6 +333,21 @@ describe('per-account settings', () => {
       expect(contactSyncAccounts(withSync)).toEqual(['acme', 'globex']);
     });
 
+    it('schedules the contact sync of a Dynamics 365 account too (its connector keeps a contact book)', () => {
+      const dynamics = {
+        type: 'dynamics',
+        url: 'https://contoso.crm4.dynamics.com',
+        tenantId: 'contoso.onmicrosoft.com',
+        clientId: '0f4c7c1e-5f1b-4b8e-9a4e-3d2f3c9b8a71',
+        clientSecret: 's',
+      } as const;
+      const config = parseTestConfig({
+        accounts: [{ name: 'initech', platform, crm: dynamics }],
+        contacts: { enabled: true },
+      });
+      expect(contactSyncAccounts(config)).toEqual(['initech']);
+    });
+
     it("uses an account's own outcome rules; its map replaces the global one", async () => {
       expect(outcomesOf(withSync, 'acme')).toEqual(withSync.outcomes);
       expect(outcomesOf(withSync, 'globex')).toMatchObject({
