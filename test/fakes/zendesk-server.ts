@@ -1,7 +1,8 @@
 // A local Zendesk Support account for tests (node:http, in-process, port 0): the requests callsync's
 // Zendesk connector makes through node-zendesk — users (search by phone, search by e-mail, create,
 // delete, permanent delete), tickets (create, show, update, delete, permanent delete, list by
-// external_id) — and the OAuth refresh grant.
+// external_id) — and the OAuth refresh grant; for the contact sync (zendesk-contacts.ts) the users
+// list, the Incremental User Export, user updates and user fields.
 // Each rule cites its documentation page where it is enforced: zendesk-tickets.ts (validation, closed
 // tickets, the per-ticket update limit, page sizes), zendesk-users.ts (users, the phone search syntax),
 // zendesk-oauth.ts (token lifetimes and the refresh grant); deleted tickets and users stay until
@@ -15,6 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countLimited, newCounters, type LimitCounters } from './vendor-limits';
+import { FakeContacts, type FakeUserField } from './zendesk-contacts';
 import { FakeZendeskOAuth, type ZendeskOAuthSettings } from './zendesk-oauth';
 import { FakeTickets } from './zendesk-tickets';
 import { FakeUsers } from './zendesk-users';
@@ -29,6 +31,7 @@ import {
 } from './zendesk-state';
 
 export type { FakeTicket, FakeUser } from './zendesk-state';
+export type { FakeUserField } from './zendesk-contacts';
 
 /** Which create's answer to lose: a ticket by its callsync tag, or a user. */
 export type LostKind = 'callLog' | 'task' | 'message' | 'contact';
@@ -40,6 +43,8 @@ export interface FakeZendeskOptions {
   oauth?: Partial<ZendeskOAuthSettings>;
   /** How long users created through the API stay out of search (Zendesk: "up to a few minutes"). */
   searchLagMs?: number;
+  /** How long a change stays out of the incremental export (Zendesk: a minute; zendesk-contacts.ts). */
+  exportExcludesMs?: number;
 }
 
 export interface FakeZendesk {
@@ -57,7 +62,10 @@ export interface FakeZendesk {
     phone?: string | null;
     role?: UserRole;
     updatedAt?: string;
+    notes?: string | null;
   }): FakeUser;
+  /** The user fields the account has (POST /api/v2/user_fields). */
+  userFields(): FakeUserField[];
   users(): FakeUser[];
   /** Tickets not deleted, with their comments. */
   tickets(): FakeTicket[];
@@ -126,11 +134,15 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
   const state = newState();
   const users = new FakeUsers(state, opts.searchLagMs ?? 0);
   const tickets = new FakeTickets(state);
+  const contacts = new FakeContacts(state, opts.exportExcludesMs);
   const oauth = new FakeZendeskOAuth(opts.oauth);
   const counters = newCounters();
   const requests: FakeZendesk['requests'] = [];
   const lose = new Set<LostKind>();
   let limit = new AccountWindow(opts.requestsPerMinute ?? 200, 60_000);
+  // "You can make up to 10 requests per minute to these endpoints", besides the account's limit
+  // (https://developer.zendesk.com/api-reference/ticketing/ticket-management/incremental_exports/#rate-limits).
+  const exportLimit = new AccountWindow(10, 60_000);
   const adminUser = users.add({ name: 'Callsync Admin', email: 'admin@acme.example', role: 'admin' });
   const admin = { id: adminUser.id, email: adminUser.email!, apiToken: 'zd-api-token-1' };
   let origin = '';
@@ -186,6 +198,17 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         { 'Retry-After': String(limit.retryAfterSeconds()) },
       );
     }
+    if (path.startsWith('/api/v2/incremental/') && !exportLimit.take()) {
+      countLimited(counters, 'INCREMENTAL_EXPORT_MINUTE');
+      throw new ZendeskFakeError(
+        429,
+        {
+          error: 'APIRateLimitExceeded',
+          description: 'Number of allowed incremental export API requests per minute exceeded',
+        },
+        { 'Retry-After': String(exportLimit.retryAfterSeconds()) },
+      );
+    }
     const parts = path.split('/').slice(3);
     const id = parts[1] !== undefined && /^\d+$/.test(parts[1]) ? Number(parts[1]) : null;
     const key = `${method} ${parts[0]}${parts.length > 1 ? (id !== null ? '/:id' : `/${parts[1]}`) : ''}`;
@@ -196,10 +219,24 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         return { status: 200, body: users.searchUsers(q) };
       case 'GET users/show_many':
         return { status: 200, body: users.showMany(q) };
+      case 'GET users':
+        return { status: 200, body: contacts.list(q, origin) };
+      case 'PUT users/:id':
+        return { status: 200, body: { user: userJson(contacts.update(id!, await readJson(req))) } };
+      case 'GET incremental/users':
+        if (parts[2] !== 'cursor' || parts.length !== 3)
+          throw new ZendeskFakeError(404, { error: 'InvalidEndpoint', description: 'Not found' });
+        return { status: 200, body: contacts.exportCursor(q, origin) };
+      case 'GET user_fields':
+        return { status: 200, body: contacts.listFields() };
+      case 'POST user_fields':
+        return { status: 201, body: { user_field: contacts.createField(await readJson(req)) } };
       case 'GET users/me':
         return { status: 200, body: { user: userJson(adminUser) } };
       case 'POST users': {
-        const u = users.create(await readJson(req));
+        const body = await readJson(req);
+        const u = users.create(body);
+        contacts.setUserFields(u, body);
         return { status: 201, body: { user: userJson(u) }, lost: lostKindOf('user') };
       }
       case 'GET users/:id':
@@ -278,6 +315,7 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
     requests,
     seedUser: (input) => users.add(input),
     users: () => [...state.users.values()],
+    userFields: () => contacts.userFields,
     tickets: () => [...state.tickets.values()].filter((t) => !t.deleted),
     loseNextAnswer: (kind) => void lose.add(kind),
     setRateLimit: (max, windowMs = 60_000) => {

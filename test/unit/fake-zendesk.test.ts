@@ -184,3 +184,62 @@ it("reads users by external_id at once (show_many), while search lags; an extern
   const again = await api('POST', 'users.json', { user: { name: 'Other', external_id: key } });
   expect(again.status).toBe(422);
 });
+
+describe('what the contact sync asks of it', () => {
+  interface ExportAnswer {
+    users: { id: number }[];
+    end_of_stream: boolean;
+    after_url: string;
+  }
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const exportFrom = async (startTime: number, extra = '') =>
+    (await api('GET', `incremental/users/cursor.json?start_time=${startTime}${extra}`)) as unknown as {
+      status: number;
+      headers: Headers;
+      body: ExportAnswer;
+    };
+
+  it('exports users changed since start_time, oldest first, leaving out the last minute', async () => {
+    const recent = fake.seedUser({ name: 'Recent', updatedAt: ago(5_000) });
+    const older = fake.seedUser({ name: 'Older', updatedAt: ago(120_000) });
+    const oldest = fake.seedUser({ name: 'Oldest', updatedAt: ago(300_000) });
+    const res = await exportFrom(Math.floor((Date.now() - 600_000) / 1000));
+    expect(res.status).toBe(200);
+    const ids = res.body.users.map((u) => u.id);
+    expect(ids.indexOf(oldest.id)).toBeLessThan(ids.indexOf(older.id));
+    expect(ids).not.toContain(recent.id);
+    expect(res.body.end_of_stream).toBe(true);
+    expect((await exportFrom(0, '&per_page=1001')).status).toBe(400);
+  });
+
+  it('takes 10 export requests a minute, then answers 429 with Retry-After', async () => {
+    for (let i = 0; i < 10; i++) expect((await exportFrom(0)).status).toBe(200);
+    const refused = await exportFrom(0);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Other endpoints are still answered: the account's own limit is not used up.
+    expect((await api('GET', 'users.json?role=end-user')).status).toBe(200);
+  });
+
+  it('lists users by cursor, at most 100 a page', async () => {
+    expect((await api('GET', 'users.json?page[size]=101')).status).toBe(400);
+    expect((await api('GET', 'users.json?page[size]=100')).status).toBe(200);
+  });
+
+  it('updates a user: updated_at moves, the primary e-mail stays, unknown user fields are not kept', async () => {
+    const u = fake.seedUser({ name: 'Edit Me', email: 'first@example.com', updatedAt: ago(600_000) });
+    const before = u.updated_at;
+    await api('POST', 'user_fields.json', { user_field: { type: 'text', key: 'known', title: 'Known' } });
+    const res = await api('PUT', `users/${u.id}.json`, {
+      user: { name: 'Edited', email: 'second@example.com', user_fields: { known: 'x', unknown: 'y' } },
+    });
+    expect(res.status).toBe(200);
+    expect(u).toMatchObject({ name: 'Edited', email: 'first@example.com', user_fields: { known: 'x' } });
+    expect(u.updated_at > before).toBe(true);
+    expect(
+      (await api('POST', 'user_fields.json', { user_field: { type: 'text', key: 'known', title: 'Again' } }))
+        .status,
+    ).toBe(422);
+    expect((await api('PUT', `users/${u.id}.json`, { user: { name: ' ' } })).status).toBe(422);
+  });
+});

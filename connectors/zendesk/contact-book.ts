@@ -1,0 +1,252 @@
+// Zendesk end users for the two-way contact sync, through the connector's request core (rate gate,
+// token renewal) and node-zendesk:
+//   - the whole book: GET /api/v2/users?role=end-user with cursor pagination (100 a page, the most:
+//     https://developer.zendesk.com/api-reference/introduction/pagination/), following links.next;
+//   - changes: the Incremental User Export, cursor based (GET /api/v2/incremental/users/cursor,
+//     1,000 a page, oldest first, under the exports' own 10 requests a minute:
+//     https://developer.zendesk.com/api-reference/ticketing/ticket-management/incremental_exports/).
+//     The export leaves out what changed in the minute before each request
+//     (https://developer.zendesk.com/documentation/ticketing/managing-tickets/using-the-incremental-export-api),
+//     so it starts that minute (config exportLagSeconds) before the sync's cursor, which keeps its own
+//     margin for clocks: what the last run could not see yet is read now, and what comes again is a
+//     no-op (its hash);
+//   - people by number: the connector's phone search (users.ts), by e-mail the users search;
+//   - writes: one user a request (POST /api/v2/users, PUT /api/v2/users/{id}). Zendesk's create_many
+//     and update_many answer a job to poll rather than the users, so batchSize is 1 and a refused
+//     user fails alone.
+// The link key is the user's external_id, set only on users the sync creates: Zendesk keeps it
+// unique and reads it directly (show_many), not through the lagging search index, so a create whose
+// answer was lost is refused when sent again and found by its key (the call path's unknown callers
+// carry `<account>:contact:<E.164>` there, which names no platform contact). See contact-records.ts
+// for names, fields and the deletion mark.
+import type { CountryCode } from 'libphonenumber-js';
+import { z } from 'zod';
+import type { ContactField } from '../../config/contact-sync';
+import type { SideRecord } from '../crm/contact-model';
+import type {
+  ContactCreate,
+  ContactUpdate,
+  CreateOutcome,
+  CrmContactBook,
+  UpdateOutcome,
+} from '../crm/contact-book';
+import { CrmError } from '../crm/errors';
+import type { ZendeskApi } from './api';
+import {
+  DELETED_FIELD,
+  MOBILE_FIELD,
+  USER_FIELDS,
+  WRITABLE_FIELDS,
+  contactUserSchema,
+  isPerson,
+  joinName,
+  userBody,
+  userRecord,
+  type ContactUser,
+} from './contact-records';
+import { DESTINATION, isNotFound } from './errors';
+import type { ZendeskUsers } from './users';
+
+const listPageSchema = z.looseObject({
+  users: z.array(z.unknown()),
+  meta: z.looseObject({ has_more: z.boolean().nullish() }).nullish(),
+  links: z.looseObject({ next: z.string().nullish() }).nullish(),
+});
+
+const exportPageSchema = z.looseObject({
+  users: z.array(z.unknown()),
+  after_url: z.string().nullish(),
+  end_of_stream: z.boolean(),
+});
+
+/** The user fields the sync writes. */
+const CUSTOM_FIELDS = [
+  {
+    type: 'text',
+    key: MOBILE_FIELD,
+    title: 'Mobile',
+    description: "The person's mobile number (E.164), kept in step with the phone system by callsync.",
+  },
+  {
+    type: 'checkbox',
+    key: DELETED_FIELD,
+    title: 'callsync: deleted on the phone system',
+    description: 'Set by callsync when the linked platform contact was deleted.',
+  },
+];
+
+const userFieldsSchema = z.looseObject({
+  user_fields: z.array(z.looseObject({ key: z.string() })),
+});
+
+export class ZendeskContactBook implements CrmContactBook {
+  readonly destination = DESTINATION;
+  readonly fields = USER_FIELDS;
+  readonly batchSize = 1;
+  readonly createKind = 'contact';
+
+  constructor(
+    private readonly api: ZendeskApi,
+    private readonly users: ZendeskUsers,
+    private readonly country: CountryCode,
+    /** How long the export leaves out the latest changes (Zendesk: a minute). */
+    private readonly exportLagMs: number,
+  ) {}
+
+  writable(): readonly ContactField[] {
+    return WRITABLE_FIELDS;
+  }
+
+  /**
+   * The user fields of the mobile number and the deletion mark (GET/POST /api/v2/user_fields, admins
+   * only: https://developer.zendesk.com/api-reference/ticketing/users/user_fields/). The link key
+   * needs nothing: external_id is a field of every user.
+   */
+  async prepare(): Promise<void> {
+    const listed = userFieldsSchema.parse(
+      await this.api.send('list user fields', (c) => c.users.transporter.request('GET', ['user_fields'])),
+    );
+    for (const field of CUSTOM_FIELDS) {
+      if (listed.user_fields.some((f) => f.key === field.key)) continue;
+      try {
+        await this.api.send(`create the user field ${field.key}`, (c) =>
+          c.userfields.create({ user_field: field }),
+        );
+      } catch (err) {
+        // Another worker created it since the list (its key is taken): it exists.
+        if (!(err instanceof CrmError && err.status === 422)) throw err;
+      }
+    }
+  }
+
+  private records(users: readonly unknown[]): SideRecord[] {
+    return users
+      .map((u) => contactUserSchema.parse(u))
+      .filter(isPerson)
+      .map((u) => userRecord(u, this.country));
+  }
+
+  async *listAll(): AsyncIterable<SideRecord[]> {
+    let next: string | (string | Record<string, string>)[] | null = ['users', { role: 'end-user' }];
+    while (next !== null) {
+      const path = next;
+      // node-zendesk adds page[size]=100 to the users list; links.next is a whole URL it sends as is.
+      const page = listPageSchema.parse(
+        await this.api.send('list end users', (c) => c.users.transporter.request('GET', path)),
+      );
+      yield this.records(page.users);
+      next = page.meta?.has_more && page.links?.next ? page.links.next : null;
+    }
+  }
+
+  async *changedSince(since: string): AsyncIterable<SideRecord[]> {
+    const start = Math.max(0, Math.floor((Date.parse(since) - this.exportLagMs) / 1000));
+    let next: string | (string | Record<string, number>)[] = [
+      'incremental',
+      'users',
+      'cursor',
+      { start_time: start },
+    ];
+    for (;;) {
+      const path = next;
+      const page = exportPageSchema.parse(
+        await this.api.sendExport('export users', (c) => c.users.transporter.request('GET', path)),
+      );
+      yield this.records(page.users);
+      if (page.end_of_stream || !page.after_url) return;
+      next = page.after_url;
+    }
+  }
+
+  async findByNumbersOrEmails(numbers: readonly string[], emails: readonly string[]): Promise<SideRecord[]> {
+    const found = new Map<string, SideRecord>();
+    const add = (users: readonly unknown[]) => {
+      for (const r of this.records(users)) found.set(r.id, r);
+    };
+    for (const n of numbers) add(await this.users.searchByPhone(n));
+    for (const e of emails) add(await this.users.searchByEmail(e));
+    return [...found.values()];
+  }
+
+  /** The user created under this link key (external_id), read directly rather than searched. */
+  private async byLinkKey(key: string): Promise<ContactUser | null> {
+    const result = await this.api.send('find end user by external_id', (c) =>
+      c.users.get(['users', 'show_many', { external_ids: key }]),
+    );
+    const users = z.array(contactUserSchema).parse(result);
+    return users.find((u) => u.external_id === key && u.active !== false) ?? null;
+  }
+
+  async create(inputs: readonly ContactCreate[]): Promise<CreateOutcome> {
+    const out: CreateOutcome = { ids: new Map(), rejected: new Map() };
+    for (const i of inputs) {
+      const name = joinName(i.state);
+      if (name === null) {
+        // Zendesk requires a name: a person with no name, e-mail or phone it keeps is not created.
+        out.rejected.set(i.linkKey, 'Zendesk needs a name, e-mail or phone for a user');
+        continue;
+      }
+      const user = {
+        ...userBody(i.state, WRITABLE_FIELDS),
+        name,
+        ...(i.state.email ? { email: i.state.email } : {}),
+        role: 'end-user',
+        external_id: i.linkKey,
+      };
+      try {
+        const created = contactUserSchema.parse(
+          await this.api.send('create end user', (c) => c.users.create({ user })),
+        );
+        out.ids.set(i.linkKey, String(created.id));
+      } catch (err) {
+        if (!(err instanceof CrmError && err.status === 422)) throw err;
+        // The external_id is taken when an earlier create of this person was done and its answer
+        // lost: that user is this person's. Anything else Zendesk refused is this person's alone.
+        const ours = await this.byLinkKey(i.linkKey);
+        if (ours) out.ids.set(i.linkKey, String(ours.id));
+        else out.rejected.set(i.linkKey, err.message);
+      }
+    }
+    return out;
+  }
+
+  async update(inputs: readonly ContactUpdate[]): Promise<UpdateOutcome> {
+    const out: UpdateOutcome = { missing: [], rejected: new Map() };
+    for (const i of inputs) {
+      const user = userBody(i.state, i.fields);
+      if (Object.keys(user).length === 0) continue;
+      try {
+        await this.api.send('update end user', (c) => c.users.update(Number(i.id), { user }));
+      } catch (err) {
+        if (isNotFound(err)) out.missing.push(i.id);
+        else if (err instanceof CrmError && err.status === 422) out.rejected.set(i.id, err.message);
+        else throw err;
+      }
+    }
+    return out;
+  }
+
+  async markDeleted(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
+    for (const r of records) {
+      try {
+        await this.api.send('mark end user deleted', (c) =>
+          c.users.update(Number(r.id), { user: { user_fields: { [DELETED_FIELD]: true } } }),
+        );
+      } catch (err) {
+        // A user deleted in Zendesk meanwhile needs no mark.
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+
+  /** Deletes the users (DELETE /api/v2/users/{id}: a soft delete, listed among deleted users). */
+  async remove(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
+    for (const r of records) {
+      try {
+        await this.api.send('delete end user', (c) => c.users.delete(Number(r.id)));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+}
