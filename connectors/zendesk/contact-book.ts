@@ -11,9 +11,9 @@
 //     margin for clocks: what the last run could not see yet is read now, and what comes again is a
 //     no-op (its hash);
 //   - people by number: the connector's phone search (users.ts), by e-mail the users search;
-//   - writes: one user a request (POST /api/v2/users, PUT /api/v2/users/{id}). Zendesk's create_many
-//     and update_many answer a job to poll rather than the users, so batchSize is 1 and a refused
-//     user fails alone.
+//   - writes: 100 users a request (POST /api/v2/users/create_many, PUT /api/v2/users/update_many),
+//     each a job whose status is read until it is done (jobs.ts): a refused user fails alone, with
+//     its own result.
 // The link key is the user's external_id, set only on users the sync creates: Zendesk keeps it
 // unique and reads it directly (show_many), not through the lagging search index, so a create whose
 // answer was lost is refused when sent again and found by its key (the call path's unknown callers
@@ -42,10 +42,13 @@ import {
   joinName,
   userBody,
   userRecord,
-  type ContactUser,
 } from './contact-records';
 import { DESTINATION, isNotFound } from './errors';
+import { failed, runJob } from './jobs';
 import type { ZendeskUsers } from './users';
+
+/** Users one create_many or update_many takes (https://developer.zendesk.com/api-reference/ticketing/users/users/#create-many-users). */
+const BATCH = 100;
 
 const listPageSchema = z.looseObject({
   users: z.array(z.unknown()),
@@ -82,7 +85,7 @@ const userFieldsSchema = z.looseObject({
 export class ZendeskContactBook implements CrmContactBook {
   readonly destination = DESTINATION;
   readonly fields = USER_FIELDS;
-  readonly batchSize = 1;
+  readonly batchSize = BATCH;
   readonly createKind = 'contact';
 
   constructor(
@@ -168,17 +171,23 @@ export class ZendeskContactBook implements CrmContactBook {
     return [...found.values()];
   }
 
-  /** The user created under this link key (external_id), read directly rather than searched. */
-  private async byLinkKey(key: string): Promise<ContactUser | null> {
-    const result = await this.api.send('find end user by external_id', (c) =>
-      c.users.get(['users', 'show_many', { external_ids: key }]),
+  /** The users created under these link keys (external_id), read directly rather than searched. */
+  private async byLinkKeys(keys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    // show_many takes 100 external ids a request (a batch is at most 100).
+    const result = await this.api.send('find end users by external_id', (c) =>
+      c.users.get(['users', 'show_many', { external_ids: keys.join(',') }]),
     );
-    const users = z.array(contactUserSchema).parse(result);
-    return users.find((u) => u.external_id === key && u.active !== false) ?? null;
+    for (const u of z.array(contactUserSchema).parse(result)) {
+      if (u.external_id && keys.includes(u.external_id) && u.active !== false)
+        found.set(u.external_id, String(u.id));
+    }
+    return found;
   }
 
   async create(inputs: readonly ContactCreate[]): Promise<CreateOutcome> {
     const out: CreateOutcome = { ids: new Map(), rejected: new Map() };
+    const sent: { linkKey: string; user: Record<string, unknown> }[] = [];
     for (const i of inputs) {
       const name = joinName(i.state);
       if (name === null) {
@@ -186,43 +195,56 @@ export class ZendeskContactBook implements CrmContactBook {
         out.rejected.set(i.linkKey, 'Zendesk needs a name, e-mail or phone for a user');
         continue;
       }
-      const user = {
-        ...userBody(i.state, WRITABLE_FIELDS),
-        name,
-        ...(i.state.email ? { email: i.state.email } : {}),
-        role: 'end-user',
-        external_id: i.linkKey,
-      };
-      try {
-        const created = contactUserSchema.parse(
-          await this.api.send('create end user', (c) => c.users.create({ user })),
-        );
-        out.ids.set(i.linkKey, String(created.id));
-      } catch (err) {
-        if (!(err instanceof CrmError && err.status === 422)) throw err;
-        // The external_id is taken when an earlier create of this person was done and its answer
-        // lost: that user is this person's. Anything else Zendesk refused is this person's alone.
-        const ours = await this.byLinkKey(i.linkKey);
-        if (ours) out.ids.set(i.linkKey, String(ours.id));
-        else out.rejected.set(i.linkKey, err.message);
-      }
+      sent.push({
+        linkKey: i.linkKey,
+        user: {
+          ...userBody(i.state, WRITABLE_FIELDS),
+          name,
+          ...(i.state.email ? { email: i.state.email } : {}),
+          role: 'end-user',
+          external_id: i.linkKey,
+        },
+      });
+    }
+    if (sent.length === 0) return out;
+    const users = sent.map((s) => s.user);
+    const results = await runJob(this.api, 'create end users', (c) =>
+      c.users.transporter.request('POST', ['users', 'create_many'], { users }),
+    );
+    const refused = new Map<string, string>();
+    sent.forEach(({ linkKey }, n) => {
+      const r = results[n];
+      if (!failed(r) && typeof r?.id === 'number') out.ids.set(linkKey, String(r.id));
+      else refused.set(linkKey, `Zendesk refused the user: ${r?.error ?? 'no result'}`);
+    });
+    if (refused.size === 0) return out;
+    // An external_id already taken is an earlier create of the same person whose answer was lost:
+    // that user is this person's. What else Zendesk refused is each person's alone.
+    const ours = await this.byLinkKeys([...refused.keys()]);
+    for (const [linkKey, reason] of refused) {
+      const id = ours.get(linkKey);
+      if (id) out.ids.set(linkKey, id);
+      else out.rejected.set(linkKey, reason);
     }
     return out;
   }
 
   async update(inputs: readonly ContactUpdate[]): Promise<UpdateOutcome> {
     const out: UpdateOutcome = { missing: [], rejected: new Map() };
-    for (const i of inputs) {
-      const user = userBody(i.state, i.fields);
-      if (Object.keys(user).length === 0) continue;
-      try {
-        await this.api.send('update end user', (c) => c.users.update(Number(i.id), { user }));
-      } catch (err) {
-        if (isNotFound(err)) out.missing.push(i.id);
-        else if (err instanceof CrmError && err.status === 422) out.rejected.set(i.id, err.message);
-        else throw err;
-      }
-    }
+    const sent = inputs
+      .map((i) => ({ id: i.id, body: userBody(i.state, i.fields) }))
+      .filter((s) => Object.keys(s.body).length > 0);
+    if (sent.length === 0) return out;
+    const users = sent.map((s) => ({ id: Number(s.id), ...s.body }));
+    const results = await runJob(this.api, 'update end users', (c) =>
+      c.users.transporter.request('PUT', ['users', 'update_many'], { users }),
+    );
+    sent.forEach(({ id }, n) => {
+      const r = results[n];
+      if (!failed(r)) return;
+      if (r?.error && /notfound/i.test(r.error)) out.missing.push(id);
+      else out.rejected.set(id, `Zendesk refused the update: ${r?.error ?? 'no result'}`);
+    });
     return out;
   }
 

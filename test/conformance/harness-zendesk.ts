@@ -71,10 +71,6 @@ function heldUser(u: FakeUser): HeldContact {
 const mobileOf = (u: FakeUser): string | null =>
   typeof u.user_fields.callsync_mobile === 'string' ? u.user_fields.callsync_mobile : null;
 
-/** A person record written for a client: POST /api/v2/users, or PUT /api/v2/users/{id}. */
-const USER_CREATE = /^\/api\/v2\/users(\.json)?$/;
-const USER_UPDATE = /^\/api\/v2\/users\/\d+(\.json)?$/;
-
 /** Zendesk's one name as first and last name: split at its first space (the harness's own reading). */
 function splitName(name: string): { firstName: string | null; lastName: string | null } {
   const [first = '', ...rest] = name.trim().split(' ');
@@ -199,13 +195,7 @@ export async function zendeskHarnessWithServer(): Promise<{
       const u = fake.users().find((x) => String(x.id) === crmId && x.active);
       return Promise.resolve(u ? heldUser(u) : null);
     },
-    contactWrites: () =>
-      fake.requests.filter(
-        (r) =>
-          (r.status < 300 || r.status === 0) &&
-          ((r.method === 'POST' && USER_CREATE.test(r.path)) ||
-            (r.method === 'PUT' && USER_UPDATE.test(r.path))),
-      ).length,
+    contactWrites: () => fake.userWrites(),
     expireTokens: () => fake.oauth.expireAll(),
     tooManyRequests: () => fake.counters.limited,
     tightenRateLimit: () => {

@@ -2,7 +2,8 @@
 // Zendesk connector makes through node-zendesk — users (search by phone, search by e-mail, create,
 // delete, permanent delete), tickets (create, show, update, delete, permanent delete, list by
 // external_id) — and the OAuth refresh grant; for the contact sync (zendesk-contacts.ts) the users
-// list, the Incremental User Export, user updates and user fields.
+// list, the Incremental User Export, user updates and user fields, bulk user writes as jobs
+// (zendesk-jobs.ts).
 // Each rule cites its documentation page where it is enforced: zendesk-tickets.ts (validation, closed
 // tickets, the per-ticket update limit, page sizes), zendesk-users.ts (users, the phone search syntax),
 // zendesk-oauth.ts (token lifetimes and the refresh grant); deleted tickets and users stay until
@@ -17,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { countLimited, newCounters, type LimitCounters } from './vendor-limits';
 import { FakeContacts, type FakeUserField } from './zendesk-contacts';
+import { FakeJobs } from './zendesk-jobs';
 import { FakeZendeskOAuth, type ZendeskOAuthSettings } from './zendesk-oauth';
 import { FakeTickets } from './zendesk-tickets';
 import { FakeUsers } from './zendesk-users';
@@ -25,6 +27,7 @@ import {
   ticketJson,
   userJson,
   ZendeskFakeError,
+  notFound,
   type FakeTicket,
   type FakeUser,
   type UserRole,
@@ -45,6 +48,8 @@ export interface FakeZendeskOptions {
   searchLagMs?: number;
   /** How long a change stays out of the incremental export (Zendesk: a minute; zendesk-contacts.ts). */
   exportExcludesMs?: number;
+  /** How long a bulk job (create_many, update_many) stays queued (zendesk-jobs.ts). */
+  jobDelayMs?: number;
 }
 
 export interface FakeZendesk {
@@ -66,6 +71,8 @@ export interface FakeZendesk {
   }): FakeUser;
   /** The user fields the account has (POST /api/v2/user_fields). */
   userFields(): FakeUserField[];
+  /** Users created or updated for clients so far, each user of a bulk job once. */
+  userWrites(): number;
   users(): FakeUser[];
   /** Tickets not deleted, with their comments. */
   tickets(): FakeTicket[];
@@ -135,6 +142,8 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
   const users = new FakeUsers(state, opts.searchLagMs ?? 0);
   const tickets = new FakeTickets(state);
   const contacts = new FakeContacts(state, opts.exportExcludesMs);
+  let userWrites = 0;
+  const jobs = new FakeJobs(opts.jobDelayMs ?? 100, () => void userWrites++);
   const oauth = new FakeZendeskOAuth(opts.oauth);
   const counters = newCounters();
   const requests: FakeZendesk['requests'] = [];
@@ -210,6 +219,8 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
       );
     }
     const parts = path.split('/').slice(3);
+    if (method === 'GET' && parts[0] === 'job_statuses' && parts.length === 2)
+      return { status: 200, body: jobs.show(parts[1]!) };
     const id = parts[1] !== undefined && /^\d+$/.test(parts[1]) ? Number(parts[1]) : null;
     const key = `${method} ${parts[0]}${parts.length > 1 ? (id !== null ? '/:id' : `/${parts[1]}`) : ''}`;
     switch (key) {
@@ -221,8 +232,26 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         return { status: 200, body: users.showMany(q) };
       case 'GET users':
         return { status: 200, body: contacts.list(q, origin) };
-      case 'PUT users/:id':
-        return { status: 200, body: { user: userJson(contacts.update(id!, await readJson(req))) } };
+      case 'PUT users/:id': {
+        const u = contacts.update(id!, await readJson(req));
+        userWrites++;
+        return { status: 200, body: { user: userJson(u) } };
+      }
+      case 'POST users/create_many': {
+        const writes = FakeJobs.users(await readJson(req)).map((user) => () => {
+          const u = users.create({ user });
+          contacts.setUserFields(u, { user });
+          return u;
+        });
+        return { status: 200, body: jobs.queue('Created', writes), lost: lostKindOf('user') };
+      }
+      case 'PUT users/update_many': {
+        const writes = FakeJobs.users(await readJson(req)).map(({ id: userId, ...user }) => () => {
+          if (typeof userId !== 'number') throw notFound();
+          return contacts.update(userId, { user });
+        });
+        return { status: 200, body: jobs.queue('Updated', writes) };
+      }
       case 'GET incremental/users':
         if (parts[2] !== 'cursor' || parts.length !== 3)
           throw new ZendeskFakeError(404, { error: 'InvalidEndpoint', description: 'Not found' });
@@ -237,6 +266,7 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         const body = await readJson(req);
         const u = users.create(body);
         contacts.setUserFields(u, body);
+        userWrites++;
         return { status: 201, body: { user: userJson(u) }, lost: lostKindOf('user') };
       }
       case 'GET users/:id':
@@ -316,6 +346,7 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
     seedUser: (input) => users.add(input),
     users: () => [...state.users.values()],
     userFields: () => contacts.userFields,
+    userWrites: () => userWrites,
     tickets: () => [...state.tickets.values()].filter((t) => !t.deleted),
     loseNextAnswer: (kind) => void lose.add(kind),
     setRateLimit: (max, windowMs = 60_000) => {

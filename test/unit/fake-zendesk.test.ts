@@ -221,6 +221,30 @@ describe('what the contact sync asks of it', () => {
     expect((await api('GET', 'users.json?role=end-user')).status).toBe(200);
   });
 
+  it('creates users in bulk as a job: at most 100, results in the order sent, a refused one failing alone', async () => {
+    fake.seedUser({ name: 'Taken', email: 'taken@example.com' });
+    const tooMany = Array.from({ length: 101 }, (_, i) => ({ name: `P ${i}` }));
+    expect((await api('POST', 'users/create_many.json', { users: tooMany })).status).toBe(400);
+    const queued = (await api('POST', 'users/create_many.json', {
+      users: [{ name: 'Dup', email: 'taken@example.com' }, { name: 'New One' }],
+    })) as unknown as { status: number; body: { job_status: { id: string; status: string } } };
+    expect(queued.body.job_status.status).toBe('queued');
+    let job: { status: string; results: { index: number; status: string; id?: number }[] | null };
+    do {
+      job = (
+        (await api('GET', `job_statuses/${queued.body.job_status.id}.json`)) as unknown as {
+          body: { job_status: typeof job };
+        }
+      ).body.job_status;
+    } while (job.status !== 'completed');
+    expect(job.results!.map((r) => [r.index, r.status])).toEqual([
+      [0, 'Failed'],
+      [1, 'Created'],
+    ]);
+    expect(fake.users().find((u) => u.id === job.results![1]!.id)?.name).toBe('New One');
+    expect(fake.userWrites()).toBe(1);
+  });
+
   it('lists users by cursor, at most 100 a page', async () => {
     expect((await api('GET', 'users.json?page[size]=101')).status).toBe(400);
     expect((await api('GET', 'users.json?page[size]=100')).status).toBe(200);

@@ -1,7 +1,7 @@
 // What only Zendesk's contact book does, on its test server: the users list paged by cursor, the
 // incremental export read from a minute before the cursor (Zendesk leaves out the last minute's
 // changes) and oldest first, a create whose answer was lost found by its external_id when sent
-// again, a refused user not failing the others, names split at the first space, the mobile number
+// again, a refused user not failing the others of its bulk job, names split at the first space, the mobile number
 // and the deletion mark in their user fields.
 import type { SideRecord } from '../../connectors/crm/contact-model';
 import type { ContactState } from '../../connectors/crm/contact-model';
@@ -47,6 +47,12 @@ async function all(pages: AsyncIterable<SideRecord[]>): Promise<SideRecord[][]> 
   const out: SideRecord[][] = [];
   for await (const page of pages) out.push(page);
   return out;
+}
+
+/** Waits for a condition the test server reaches by itself (a queued job done). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(done()).toBe(true);
 }
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -98,6 +104,9 @@ describe('Zendesk contact book', () => {
     };
     fake.loseNextAnswer('contact');
     await expect(book.create([input])).rejects.toThrow();
+    // The job goes on without its answer: sent again once it made the user, the create is refused
+    // (external_id taken) and the user found by it.
+    await until(() => fake.users().some((u) => u.external_id === 'acme:501'));
     const out = await book.create([input]);
     const held = fake.users().filter((u) => u.external_id === 'acme:501');
     expect(held).toHaveLength(1);
@@ -119,6 +128,10 @@ describe('Zendesk contact book', () => {
       { linkKey: 'acme:2', state: state({ firstName: 'Fine', lastName: 'One', mobile: '+447700900302' }) },
     ]);
     expect([...out.rejected.keys()]).toEqual(['acme:1']);
+    // One bulk request for both, its job read until done.
+    const sent = fake.requests.filter((r) => r.path.startsWith('/api/v2/users/create_many'));
+    expect(sent).toHaveLength(1);
+    expect(fake.requests.some((r) => r.path.startsWith('/api/v2/job_statuses/'))).toBe(true);
     const fine = fake.users().find((u) => String(u.id) === out.ids.get('acme:2'));
     expect(fine).toMatchObject({ name: 'Fine One', user_fields: { callsync_mobile: '+447700900302' } });
   });
