@@ -248,16 +248,24 @@ export class ZendeskContactBook implements CrmContactBook {
     return out;
   }
 
+  /** Ticks the deletion mark of up to 100 users in one update_many job. */
   async markDeleted(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
-    for (const r of records) {
-      try {
-        await this.api.send('mark end user deleted', (c) =>
-          c.users.update(Number(r.id), { user: { user_fields: { [DELETED_FIELD]: true } } }),
-        );
-      } catch (err) {
-        // A user deleted in Zendesk meanwhile needs no mark.
-        if (!isNotFound(err)) throw err;
-      }
+    if (records.length === 0) return;
+    const users = records.map((r) => ({ id: Number(r.id), user_fields: { [DELETED_FIELD]: true } }));
+    const results = await runJob(this.api, 'mark end users deleted', (c) =>
+      c.users.transporter.request('PUT', ['users', 'update_many'], { users }),
+    );
+    // A user deleted in Zendesk meanwhile needs no mark; any other refusal is an error.
+    const refused = records
+      .map((_, n) => results[n])
+      .find((r) => failed(r) && !/notfound/i.test(r?.error ?? ''));
+    if (refused) {
+      throw new CrmError({
+        destination: DESTINATION,
+        code: refused.error ?? undefined,
+        message: `marking deleted end users: Zendesk refused ${refused.error ?? 'one'}`,
+        retryable: false,
+      });
     }
   }
 

@@ -94,7 +94,8 @@ export class FakeContacts {
   /**
    * GET /api/v2/incremental/users/cursor?start_time= | cursor= (Incremental User Export, Cursor
    * Based: https://developer.zendesk.com/api-reference/ticketing/ticket-management/incremental_exports/#incremental-user-export-cursor-based):
-   * users of every role, deleted ones too (active false), oldest change first, up to per_page (1,000);
+   * users of every role (the fake lists deleted ones too, active false: a reader must not take every
+   * exported user for a live one), oldest change first, up to per_page (1,000);
    * after_url/after_cursor go on, end_of_stream says nothing more has changed yet.
    */
   exportCursor(query: URLSearchParams, origin: string): Json {
