@@ -19,6 +19,9 @@
 // answer was lost is refused when sent again and found by its key (the call path's unknown callers
 // carry `<account>:contact:<E.164>` there, which names no platform contact). See contact-records.ts
 // for names, fields and the deletion mark.
+// Lists, the export and bulk writes are sent with node-zendesk's transporter (the client's own URL,
+// auth and JSON): its resource calls answer only the named part of a body (`users`), without the
+// cursor, end_of_stream or job_status a page or job needs.
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import type { ContactField } from '../../config/contact-sync';
