@@ -62,6 +62,7 @@ const listPageSchema = z.looseObject({
 const exportPageSchema = z.looseObject({
   users: z.array(z.unknown()),
   after_url: z.string().nullish(),
+  after_cursor: z.string().nullish(),
   end_of_stream: z.boolean(),
 });
 
@@ -85,6 +86,11 @@ const userFieldsSchema = z.looseObject({
   user_fields: z.array(z.looseObject({ key: z.string() })),
 });
 
+/** The after_cursor of the last export read to its end, and the sync cursor it was read for. */
+export interface ExportPosition {
+  last: { since: string; cursor: string } | null;
+}
+
 export class ZendeskContactBook implements CrmContactBook {
   readonly destination = DESTINATION;
   readonly fields = USER_FIELDS;
@@ -97,6 +103,8 @@ export class ZendeskContactBook implements CrmContactBook {
     private readonly country: CountryCode,
     /** How long the export leaves out the latest changes (Zendesk: a minute). */
     private readonly exportLagMs: number,
+    /** Where the last export that read to its end left off (the connector's: books come and go). */
+    private readonly position: ExportPosition = { last: null },
   ) {}
 
   writable(): readonly ContactField[] {
@@ -145,21 +153,30 @@ export class ZendeskContactBook implements CrmContactBook {
     }
   }
 
+  /**
+   * Changes at or after `since`. The export's after_cursor is where the next export goes on (Zendesk's
+   * own way to use it): when the last export read to its end for an earlier cursor of the sync, that
+   * run finished (the sync's cursor moves only then) and took in everything the export gave it, so
+   * the next goes on from its after_cursor rather than reading the last minute's changes again; a
+   * run read again for the same cursor (the one before failed) starts over from start_time.
+   */
   async *changedSince(since: string): AsyncIterable<SideRecord[]> {
+    const last = this.position.last;
     const start = Math.max(0, Math.floor((Date.parse(since) - this.exportLagMs) / 1000));
-    let next: string | (string | Record<string, number>)[] = [
-      'incremental',
-      'users',
-      'cursor',
-      { start_time: start },
-    ];
+    let next: string | (string | Record<string, number | string>)[] =
+      last !== null && Date.parse(since) > Date.parse(last.since)
+        ? ['incremental', 'users', 'cursor', { cursor: last.cursor }]
+        : ['incremental', 'users', 'cursor', { start_time: start }];
     for (;;) {
       const path = next;
       const page = exportPageSchema.parse(
         await this.api.sendExport('export users', (c) => c.users.transporter.request('GET', path)),
       );
       yield this.records(page.users);
-      if (page.end_of_stream || !page.after_url) return;
+      if (page.end_of_stream || !page.after_url) {
+        this.position.last = page.after_cursor ? { since, cursor: page.after_cursor } : null;
+        return;
+      }
       next = page.after_url;
     }
   }

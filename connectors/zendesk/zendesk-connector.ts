@@ -23,7 +23,7 @@ import type {
 import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
 import { ZendeskApi } from './api';
 import { zendeskOrigin, type ZendeskConfig } from './config';
-import { ZendeskContactBook } from './contact-book';
+import { ZendeskContactBook, type ExportPosition } from './contact-book';
 import { credentialSource, type TokenStoreFactory } from './credentials';
 import { DESTINATION, isNotFound } from './errors';
 import { zendeskDestinationId } from './identity';
@@ -69,6 +69,8 @@ export class ZendeskConnector implements CrmConnector {
   readonly api: ZendeskApi;
   private readonly users: ZendeskUsers;
   private readonly origin: string;
+  /** Where the contact sync's last user export left off, for the next one (contact-book.ts). */
+  private readonly exportPosition: ExportPosition = { last: null };
 
   constructor(
     private readonly config: ZendeskConfig,
@@ -125,6 +127,7 @@ export class ZendeskConnector implements CrmConnector {
       new ZendeskUsers(this.api, country),
       country,
       this.config.exportLagSeconds * 1000,
+      this.exportPosition,
     );
   }
 

@@ -187,8 +187,8 @@ export async function zendeskHarnessWithServer(): Promise<{
       if (changes.phone !== undefined) u.phone = changes.phone;
       if (changes.mobile !== undefined) u.user_fields.callsync_mobile = changes.mobile;
       if (changes.notes !== undefined) u.notes = changes.notes;
-      // Zendesk's UI moves updated_at as its API does (second precision).
-      u.updated_at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      // Zendesk's UI moves updated_at as its API does.
+      fake.userChanged(u);
       return Promise.resolve();
     },
     heldContact: (crmId) => {

@@ -41,15 +41,30 @@ const USER_FIELD_TYPES = [
 ];
 
 const timeOf = (u: FakeUser): number => Date.parse(u.updated_at);
-const encode = (t: number, id: number): string => Buffer.from(`${t}:${id}`).toString('base64url');
-function decode(cursor: string): { t: number; id: number } {
-  const [t, id] = Buffer.from(cursor, 'base64url').toString('utf8').split(':').map(Number);
-  if (!Number.isFinite(t) || !Number.isFinite(id)) throw badRequest('InvalidCursor', 'cursor is invalid');
-  return { t: t!, id: id! };
+
+/** A user's place in the export: its change time, then the order of changes, then its id. */
+interface Place {
+  t: number;
+  seq: number;
+  id: number;
 }
+const encode = (p: Place): string => Buffer.from(`${p.t}:${p.seq}:${p.id}`).toString('base64url');
+function decode(cursor: string): Place {
+  const [t, seq, id] = Buffer.from(cursor, 'base64url').toString('utf8').split(':').map(Number);
+  if (!Number.isFinite(t) || !Number.isFinite(seq) || !Number.isFinite(id))
+    throw badRequest('InvalidCursor', 'cursor is invalid');
+  return { t: t!, seq: seq!, id: id! };
+}
+const compare = (a: Place, b: Place): number => a.t - b.t || a.seq - b.seq || a.id - b.id;
 
 export class FakeContacts {
   readonly userFields: FakeUserField[] = [];
+  /**
+   * The order of changes made through the API or by an agent (changed()): updated_at has whole
+   * seconds, and a change made after an export must come after its cursor even within its second.
+   */
+  private readonly seqOf = new WeakMap<FakeUser, number>();
+  private seq = 0;
 
   constructor(
     private readonly state: ZendeskState,
@@ -102,18 +117,18 @@ export class FakeContacts {
     const n = this.page(query, 'per_page', EXPORT_PAGE_MAX);
     const cursor = query.get('cursor');
     const startTime = query.get('start_time');
-    let from: { t: number; id: number };
+    let from: Place;
     if (cursor !== null) from = decode(cursor);
-    else if (startTime !== null && /^\d+$/.test(startTime)) from = { t: Number(startTime) * 1000, id: -1 };
+    else if (startTime !== null && /^\d+$/.test(startTime))
+      from = { t: Number(startTime) * 1000, seq: -1, id: -1 };
     else throw badRequest('InvalidValue', 'start_time or cursor is required');
     const until = Date.now() - this.exportExcludesMs;
     const all = [...this.state.users.values()]
-      .filter((u) => timeOf(u) <= until)
-      .filter((u) => timeOf(u) > from.t || (timeOf(u) === from.t && u.id > from.id))
-      .sort((a, b) => timeOf(a) - timeOf(b) || a.id - b.id);
+      .filter((u) => timeOf(u) <= until && compare(this.placeOf(u), from) > 0)
+      .sort((a, b) => compare(this.placeOf(a), this.placeOf(b)));
     const page = all.slice(0, n);
     const last = page.at(-1);
-    const after = last ? encode(timeOf(last), last.id) : encode(from.t, from.id);
+    const after = encode(last ? this.placeOf(last) : from);
     const afterUrl = `${origin}/api/v2/incremental/users/cursor.json?${new URLSearchParams({
       cursor: after,
       ...(query.has('per_page') ? { per_page: String(n) } : {}),
@@ -146,8 +161,18 @@ export class FakeContacts {
     if ('notes' in given) u.notes = typeof given.notes === 'string' ? given.notes : null;
     if (typeof given.email === 'string' && u.email === null) u.email = given.email.toLowerCase();
     this.setUserFields(u, body);
-    u.updated_at = this.state.now();
+    this.changed(u);
     return u;
+  }
+
+  /** A user changed now (through the API, or by an agent in the UI): updated_at moves. */
+  changed(u: FakeUser): void {
+    u.updated_at = this.state.now();
+    this.seqOf.set(u, ++this.seq);
+  }
+
+  private placeOf(u: FakeUser): Place {
+    return { t: timeOf(u), seq: this.seqOf.get(u) ?? 0, id: u.id };
   }
 
   /** A create's or update's user_fields: values kept for keys a user field has, null clears. */

@@ -73,6 +73,8 @@ export interface FakeZendesk {
   userFields(): FakeUserField[];
   /** Users created or updated for clients so far, each user of a bulk job once. */
   userWrites(): number;
+  /** An agent changed this user in Zendesk's UI (after editing its fields): updated_at moves. */
+  userChanged(user: FakeUser): void;
   users(): FakeUser[];
   /** Tickets not deleted, with their comments. */
   tickets(): FakeTicket[];
@@ -241,6 +243,7 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         const writes = FakeJobs.users(await readJson(req)).map((user) => () => {
           const u = users.create({ user });
           contacts.setUserFields(u, { user });
+          contacts.changed(u);
           return u;
         });
         return { status: 200, body: jobs.queue('Created', writes), lost: lostKindOf('user') };
@@ -266,6 +269,7 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         const body = await readJson(req);
         const u = users.create(body);
         contacts.setUserFields(u, body);
+        contacts.changed(u);
         userWrites++;
         return { status: 201, body: { user: userJson(u) }, lost: lostKindOf('user') };
       }
@@ -347,6 +351,7 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
     users: () => [...state.users.values()],
     userFields: () => contacts.userFields,
     userWrites: () => userWrites,
+    userChanged: (user) => contacts.changed(user),
     tickets: () => [...state.tickets.values()].filter((t) => !t.deleted),
     loseNextAnswer: (kind) => void lose.add(kind),
     setRateLimit: (max, windowMs = 60_000) => {

@@ -212,6 +212,30 @@ describe('what the contact sync asks of it', () => {
     expect((await exportFrom(0, '&per_page=1001')).status).toBe(400);
   });
 
+  it('gives a change made after an export, even within the same second, to the export from its cursor', async () => {
+    const fresh = await startFakeZendesk({ exportExcludesMs: 0 });
+    try {
+      const a = fresh.seedUser({ name: 'A' });
+      const b = fresh.seedUser({ name: 'B' });
+      const get = async (q: string) =>
+        (await (
+          await fetch(`${fresh.url}/api/v2/incremental/users/cursor.json?${q}`, {
+            headers: {
+              Authorization: `Basic ${Buffer.from(`${fresh.admin.email}/token:${fresh.admin.apiToken}`).toString('base64')}`,
+            },
+          })
+        ).json()) as { users: { id: number }[]; after_cursor: string };
+      const first = await get('start_time=0');
+      expect(first.users.map((u) => u.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+      // A (the lower id) changes in the second the export ended in.
+      fresh.userChanged(a);
+      const next = await get(`cursor=${first.after_cursor}`);
+      expect(next.users.map((u) => u.id)).toEqual([a.id]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('takes 10 export requests a minute, then answers 429 with Retry-After', async () => {
     for (let i = 0; i < 10; i++) expect((await exportFrom(0)).status).toBe(200);
     const refused = await exportFrom(0);

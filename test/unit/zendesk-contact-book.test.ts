@@ -87,6 +87,24 @@ describe('Zendesk contact book', () => {
     expect(exported).toHaveLength(1);
   });
 
+  it("goes on from the last export's after_cursor once the sync's cursor moved; starts over when it did not", async () => {
+    await start(0);
+    const a = fake.seedUser({ name: 'Changed Once', updatedAt: ago(30_000) });
+    const first = await all(book.changedSince(ago(60_000)));
+    expect(first.flat().map((r) => r.id)).toEqual([String(a.id)]);
+    const b = fake.seedUser({ name: 'Changed Later' });
+    // The run finished: the next has a later cursor, and reads only what changed since the export.
+    const cursor = ago(20_000);
+    const second = await all(book.changedSince(cursor));
+    expect(second.flat().map((r) => r.id)).toEqual([String(b.id)]);
+    const exports = () => fake.requests.filter((r) => r.path.startsWith('/api/v2/incremental/'));
+    expect(new URLSearchParams(exports().at(-1)!.query).has('cursor')).toBe(true);
+    // A run that failed after reading is read again for the same cursor: from start_time.
+    const again = await all(book.changedSince(cursor));
+    expect(new URLSearchParams(exports().at(-1)!.query).has('start_time')).toBe(true);
+    expect(again.flat().map((r) => r.id)).toContain(String(b.id));
+  });
+
   it('follows the export across pages of 1,000 until the end of the stream', async () => {
     await start(0);
     for (let i = 0; i < 1001; i++) fake.seedUser({ name: `P ${i}`, updatedAt: ago(1_000_000 - i * 100) });
