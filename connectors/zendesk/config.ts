@@ -66,6 +66,14 @@ export const zendeskConfigSchema = z.object({
    * requestsPerMinute then meaning requests per this window), so a lower plan is crossed in seconds.
    */
   rateWindowSeconds: z.number().int().min(1).max(60).default(60),
+  /**
+   * How long Zendesk's incremental exports leave out the latest changes, in seconds: "any items that
+   * were created or changed within the minute prior to your request are excluded"
+   * (https://developer.zendesk.com/documentation/ticketing/managing-tickets/using-the-incremental-export-api).
+   * The contact sync reads changes from this long before its cursor. Only tests shorten it (their
+   * test server then leaves out as little).
+   */
+  exportLagSeconds: z.number().int().min(0).max(300).default(60),
   /** Group new tickets are assigned to (Zendesk group id); the account's default group when absent. */
   groupId: z.number().int().positive().optional(),
   /** Tags put on every ticket callsync creates (besides `callsync` and its kind). */

@@ -55,6 +55,12 @@ export class ZendeskUsers {
 
   /** End users whose phone is this E.164 number, however it was typed. */
   async findByPhone(e164: string): Promise<CrmContact[]> {
+    const users = await this.searchByPhone(e164);
+    return users.map((u) => toCrmContact(userSchema.parse(u)));
+  }
+
+  /** The active end users whose phone is this E.164 number, as Zendesk answers them (all their fields). */
+  async searchByPhone(e164: string): Promise<Record<string, unknown>[]> {
     const digits = phoneSearchDigits(e164);
     if (!digits) return [];
     // GET /api/v2/search?query=… (https://developer.zendesk.com/api-reference/ticketing/ticket-management/search/);
@@ -62,13 +68,28 @@ export class ZendeskUsers {
     const result = await this.api.send('search users by phone', (c) =>
       c.search.query(`type:user role:end-user phone:*${digits}`),
     );
-    const users = searchResultsSchema
+    return searchResultsSchema
       .parse(result)
       .filter((r) => r.result_type === undefined || r.result_type === 'user')
-      .map((r) => userSchema.parse(r));
-    return users
-      .filter((u) => u.active !== false && toE164(u.phone, this.country) === e164)
-      .map(toCrmContact);
+      .filter((r) => {
+        const u = userSchema.parse(r);
+        return u.active !== false && toE164(u.phone, this.country) === e164;
+      });
+  }
+
+  /**
+   * The active users whose primary e-mail is this one: GET /api/v2/users/search?query=<email>
+   * (https://developer.zendesk.com/api-reference/ticketing/users/users/#search-users).
+   */
+  async searchByEmail(address: string): Promise<Record<string, unknown>[]> {
+    const key = address.toLowerCase();
+    const result = await this.api.send('find users by e-mail', (c) =>
+      c.users.get(['users', 'search', { query: key }]),
+    );
+    return z
+      .array(z.looseObject({ email: z.string().nullish(), active: z.boolean().nullish() }))
+      .parse(result)
+      .filter((u) => u.active !== false && u.email?.toLowerCase() === key);
   }
 
   /** Creates an end user for an unknown caller (Zendesk requires a name: the number stands in). */

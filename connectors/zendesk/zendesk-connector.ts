@@ -12,10 +12,18 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import type { TimeSource } from '../../lib/rate-limiter';
-import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
+import type {
+  CallbackTask,
+  CallLog,
+  ContactBookOptions,
+  CrmConnector,
+  CrmContact,
+  MessageLog,
+} from '../crm/crm-connector';
 import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
 import { ZendeskApi } from './api';
 import { zendeskOrigin, type ZendeskConfig } from './config';
+import { ZendeskContactBook, type ExportPosition } from './contact-book';
 import { credentialSource, type TokenStoreFactory } from './credentials';
 import { DESTINATION, isNotFound } from './errors';
 import { zendeskDestinationId } from './identity';
@@ -42,6 +50,9 @@ export interface ZendeskConnectorOptions {
   onTokenRefreshFailed?: () => void;
 }
 
+/** Requests a minute the incremental exports take (Zendesk's own limit for them). */
+const EXPORTS_PER_MINUTE = 10;
+
 const ticketSchema = z.looseObject({
   id: z.number(),
   status: z.string(),
@@ -58,6 +69,8 @@ export class ZendeskConnector implements CrmConnector {
   readonly api: ZendeskApi;
   private readonly users: ZendeskUsers;
   private readonly origin: string;
+  /** Where the contact sync's last user export left off, for the next one (contact-book.ts). */
+  private readonly exportPosition: ExportPosition = { last: null };
 
   constructor(
     private readonly config: ZendeskConfig,
@@ -85,8 +98,37 @@ export class ZendeskConnector implements CrmConnector {
       tokenStore: opts.tokenStore,
       onRefreshFailed: opts.onTokenRefreshFailed,
     });
-    this.api = new ZendeskApi(config, gate, credentials);
+    // The incremental exports' own limit: 10 requests a minute, a window of its own among the
+    // workers (https://developer.zendesk.com/api-reference/ticketing/ticket-management/incremental_exports/#rate-limits);
+    // in this process alone, one request at a time at 90% of it. The shared window keeps a request
+    // of headroom: a request's start and its arrival differ by the machine's delays.
+    const exportGate = new RateGate({
+      destination: DESTINATION,
+      requestsPerSecond: (EXPORTS_PER_MINUTE * 0.9) / 60,
+      burst: 1,
+      ...(opts.time ? { time: opts.time } : {}),
+      ...(opts.limiters
+        ? {
+            limiter: opts.limiters.window(`${config.subdomain} incremental exports`, {
+              max: EXPORTS_PER_MINUTE - 1,
+              windowMs: 60_000,
+            }),
+          }
+        : {}),
+    });
+    this.api = new ZendeskApi(config, gate, credentials, exportGate);
     this.users = new ZendeskUsers(this.api, opts.country ?? 'GB');
+  }
+
+  /** The contact sync's view of the account's end users, through this connector's rate gates. */
+  contactBook({ country }: Pick<ContactBookOptions, 'country'>): ZendeskContactBook {
+    return new ZendeskContactBook(
+      this.api,
+      new ZendeskUsers(this.api, country),
+      country,
+      this.config.exportLagSeconds * 1000,
+      this.exportPosition,
+    );
   }
 
   findContactsByPhone(e164: string): Promise<CrmContact[]> {

@@ -7,11 +7,17 @@ import { randomBytes } from 'node:crypto';
 import type { CrmConnector } from '../../connectors/crm/crm-connector';
 import { toE164 } from '../../lib/phone';
 import { createCrmConnectors } from '../../runtime/crm';
-import { startFakeZendesk, type FakeTicket, type FakeZendesk, type LostKind } from '../fakes/zendesk-server';
+import {
+  startFakeZendesk,
+  type FakeTicket,
+  type FakeUser,
+  type FakeZendesk,
+  type LostKind,
+} from '../fakes/zendesk-server';
 import { createMigratedWarehouse } from '../integration/warehouse-db';
 import { parseTestConfig } from '../support/test-config';
 import { harnessAccount } from './conformance-fixtures';
-import type { DestinationFeatures, DestinationHarness, HeldRecord } from './destination-harness';
+import type { DestinationFeatures, DestinationHarness, HeldContact, HeldRecord } from './destination-harness';
 
 const ACCOUNT = 'acme';
 /** Enterprise Plus: 2,500 requests a minute, callsync configured a little under it. */
@@ -34,6 +40,9 @@ const SEARCH_LAG_MS = 120_000;
 
 const KEY = randomBytes(32).toString('base64');
 
+const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> =>
+  Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
+
 export const ZENDESK_FEATURES: DestinationFeatures = {
   createContacts: true,
   // End users have no owner in Zendesk; agents are ticket assignees only.
@@ -43,8 +52,30 @@ export const ZENDESK_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
-  contactSync: false,
+  contactSync: true,
 };
+
+/** The people Zendesk holds, by the contact sync's fields (one name, split at its first space). */
+function heldUser(u: FakeUser): HeldContact {
+  return {
+    ...splitName(u.name),
+    company: null,
+    email: u.email,
+    phone: u.phone,
+    mobile: mobileOf(u),
+    notes: u.notes,
+  };
+}
+
+/** The mobile number callsync keeps in its user field, as stored. */
+const mobileOf = (u: FakeUser): string | null =>
+  typeof u.user_fields.callsync_mobile === 'string' ? u.user_fields.callsync_mobile : null;
+
+/** Zendesk's one name as first and last name: split at its first space (the harness's own reading). */
+function splitName(name: string): { firstName: string | null; lastName: string | null } {
+  const [first = '', ...rest] = name.trim().split(' ');
+  return { firstName: first || null, lastName: rest.join(' ').trim() || null };
+}
 
 /** The harness and its test server (for Zendesk's own tests, which look at tags and set statuses). */
 export async function zendeskHarnessWithServer(): Promise<{
@@ -53,7 +84,16 @@ export async function zendeskHarnessWithServer(): Promise<{
   /** Another worker process's connector: its own memory, the same database (token store, windows). */
   anotherWorker: () => CrmConnector;
 }> {
-  const fake = await startFakeZendesk({ requestsPerMinute: PLAN_PER_MINUTE, searchLagMs: SEARCH_LAG_MS });
+  // The incremental export leaves out the last minute's changes (zendesk-contacts.ts, and the book
+  // reads from a minute before its cursor); the contact sync scenario runs a sync right after an
+  // agent's edit, where production runs minutes apart, so here the export sees every change at once
+  // (and the connector is configured so: exportLagSeconds 0). The minute itself is tested in
+  // test/unit/zendesk-contact-book.test.ts.
+  const fake = await startFakeZendesk({
+    requestsPerMinute: PLAN_PER_MINUTE,
+    searchLagMs: SEARCH_LAG_MS,
+    exportExcludesMs: 0,
+  });
   const warehouse = await createMigratedWarehouse('zendesk_conformance');
   const pair = fake.oauth.authorize();
   const configFor = (requestsPerMinute: number, rateWindowSeconds: number) =>
@@ -73,6 +113,7 @@ export async function zendeskHarnessWithServer(): Promise<{
           },
           requestsPerMinute,
           rateWindowSeconds,
+          exportLagSeconds: 0,
         },
       },
       temporal: { encryption: { keys: [{ id: 'k1', key: KEY }], activeKeyId: 'k1' } },
@@ -120,7 +161,12 @@ export async function zendeskHarnessWithServer(): Promise<{
       Promise.resolve(
         fake
           .users()
-          .filter((u) => u.active && u.role === 'end-user' && toE164(u.phone, 'GB') === e164)
+          .filter(
+            (u) =>
+              u.active &&
+              u.role === 'end-user' &&
+              (toE164(u.phone, 'GB') === e164 || toE164(mobileOf(u), 'GB') === e164),
+          )
           .map((u) => ({
             crmId: String(u.id),
             key: null,
@@ -131,6 +177,25 @@ export async function zendeskHarnessWithServer(): Promise<{
           })),
       ),
     loseNextAnswer: (kind: LostKind) => fake.loseNextAnswer(kind),
+    editContact: (crmId, changes) => {
+      const u = fake.users().find((x) => String(x.id) === crmId);
+      if (!u) throw new Error(`no Zendesk user ${crmId}`);
+      const names = { ...splitName(u.name), ...pick(changes, ['firstName', 'lastName']) };
+      if ('firstName' in changes || 'lastName' in changes)
+        u.name = [names.firstName, names.lastName].filter(Boolean).join(' ');
+      if (changes.email !== undefined) u.email = changes.email;
+      if (changes.phone !== undefined) u.phone = changes.phone;
+      if (changes.mobile !== undefined) u.user_fields.callsync_mobile = changes.mobile;
+      if (changes.notes !== undefined) u.notes = changes.notes;
+      // Zendesk's UI moves updated_at as its API does.
+      fake.userChanged(u);
+      return Promise.resolve();
+    },
+    heldContact: (crmId) => {
+      const u = fake.users().find((x) => String(x.id) === crmId && x.active);
+      return Promise.resolve(u ? heldUser(u) : null);
+    },
+    contactWrites: () => fake.userWrites(),
     expireTokens: () => fake.oauth.expireAll(),
     tooManyRequests: () => fake.counters.limited,
     tightenRateLimit: () => {

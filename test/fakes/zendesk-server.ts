@@ -1,7 +1,9 @@
 // A local Zendesk Support account for tests (node:http, in-process, port 0): the requests callsync's
 // Zendesk connector makes through node-zendesk — users (search by phone, search by e-mail, create,
 // delete, permanent delete), tickets (create, show, update, delete, permanent delete, list by
-// external_id) — and the OAuth refresh grant.
+// external_id) — and the OAuth refresh grant; for the contact sync (zendesk-contacts.ts) the users
+// list, the Incremental User Export, user updates and user fields, bulk user writes as jobs
+// (zendesk-jobs.ts).
 // Each rule cites its documentation page where it is enforced: zendesk-tickets.ts (validation, closed
 // tickets, the per-ticket update limit, page sizes), zendesk-users.ts (users, the phone search syntax),
 // zendesk-oauth.ts (token lifetimes and the refresh grant); deleted tickets and users stay until
@@ -15,6 +17,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countLimited, newCounters, type LimitCounters } from './vendor-limits';
+import { FakeContacts, type FakeUserField } from './zendesk-contacts';
+import { FakeJobs } from './zendesk-jobs';
 import { FakeZendeskOAuth, type ZendeskOAuthSettings } from './zendesk-oauth';
 import { FakeTickets } from './zendesk-tickets';
 import { FakeUsers } from './zendesk-users';
@@ -23,12 +27,14 @@ import {
   ticketJson,
   userJson,
   ZendeskFakeError,
+  notFound,
   type FakeTicket,
   type FakeUser,
   type UserRole,
 } from './zendesk-state';
 
 export type { FakeTicket, FakeUser } from './zendesk-state';
+export type { FakeUserField } from './zendesk-contacts';
 
 /** Which create's answer to lose: a ticket by its callsync tag, or a user. */
 export type LostKind = 'callLog' | 'task' | 'message' | 'contact';
@@ -40,6 +46,10 @@ export interface FakeZendeskOptions {
   oauth?: Partial<ZendeskOAuthSettings>;
   /** How long users created through the API stay out of search (Zendesk: "up to a few minutes"). */
   searchLagMs?: number;
+  /** How long a change stays out of the incremental export (Zendesk: a minute; zendesk-contacts.ts). */
+  exportExcludesMs?: number;
+  /** How long a bulk job (create_many, update_many) stays queued (zendesk-jobs.ts). */
+  jobDelayMs?: number;
 }
 
 export interface FakeZendesk {
@@ -57,7 +67,14 @@ export interface FakeZendesk {
     phone?: string | null;
     role?: UserRole;
     updatedAt?: string;
+    notes?: string | null;
   }): FakeUser;
+  /** The user fields the account has (POST /api/v2/user_fields). */
+  userFields(): FakeUserField[];
+  /** Users created or updated for clients so far, each user of a bulk job once. */
+  userWrites(): number;
+  /** An agent changed this user in Zendesk's UI (after editing its fields): updated_at moves. */
+  userChanged(user: FakeUser): void;
   users(): FakeUser[];
   /** Tickets not deleted, with their comments. */
   tickets(): FakeTicket[];
@@ -126,11 +143,17 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
   const state = newState();
   const users = new FakeUsers(state, opts.searchLagMs ?? 0);
   const tickets = new FakeTickets(state);
+  const contacts = new FakeContacts(state, opts.exportExcludesMs);
+  let userWrites = 0;
+  const jobs = new FakeJobs(opts.jobDelayMs ?? 100, () => void userWrites++);
   const oauth = new FakeZendeskOAuth(opts.oauth);
   const counters = newCounters();
   const requests: FakeZendesk['requests'] = [];
   const lose = new Set<LostKind>();
   let limit = new AccountWindow(opts.requestsPerMinute ?? 200, 60_000);
+  // "You can make up to 10 requests per minute to these endpoints", besides the account's limit
+  // (https://developer.zendesk.com/api-reference/ticketing/ticket-management/incremental_exports/#rate-limits).
+  const exportLimit = new AccountWindow(10, 60_000);
   const adminUser = users.add({ name: 'Callsync Admin', email: 'admin@acme.example', role: 'admin' });
   const admin = { id: adminUser.id, email: adminUser.email!, apiToken: 'zd-api-token-1' };
   let origin = '';
@@ -186,7 +209,20 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         { 'Retry-After': String(limit.retryAfterSeconds()) },
       );
     }
+    if (path.startsWith('/api/v2/incremental/') && !exportLimit.take()) {
+      countLimited(counters, 'INCREMENTAL_EXPORT_MINUTE');
+      throw new ZendeskFakeError(
+        429,
+        {
+          error: 'APIRateLimitExceeded',
+          description: 'Number of allowed incremental export API requests per minute exceeded',
+        },
+        { 'Retry-After': String(exportLimit.retryAfterSeconds()) },
+      );
+    }
     const parts = path.split('/').slice(3);
+    if (method === 'GET' && parts[0] === 'job_statuses' && parts.length === 2)
+      return { status: 200, body: jobs.show(parts[1]!) };
     const id = parts[1] !== undefined && /^\d+$/.test(parts[1]) ? Number(parts[1]) : null;
     const key = `${method} ${parts[0]}${parts.length > 1 ? (id !== null ? '/:id' : `/${parts[1]}`) : ''}`;
     switch (key) {
@@ -196,10 +232,45 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
         return { status: 200, body: users.searchUsers(q) };
       case 'GET users/show_many':
         return { status: 200, body: users.showMany(q) };
+      case 'GET users':
+        return { status: 200, body: contacts.list(q, origin) };
+      case 'PUT users/:id': {
+        const u = contacts.update(id!, await readJson(req));
+        userWrites++;
+        return { status: 200, body: { user: userJson(u) } };
+      }
+      case 'POST users/create_many': {
+        const writes = FakeJobs.users(await readJson(req)).map((user) => () => {
+          const u = users.create({ user });
+          contacts.setUserFields(u, { user });
+          contacts.changed(u);
+          return u;
+        });
+        return { status: 200, body: jobs.queue('Created', writes), lost: lostKindOf('user') };
+      }
+      case 'PUT users/update_many': {
+        const writes = FakeJobs.users(await readJson(req)).map(({ id: userId, ...user }) => () => {
+          if (typeof userId !== 'number') throw notFound();
+          return contacts.update(userId, { user });
+        });
+        return { status: 200, body: jobs.queue('Updated', writes) };
+      }
+      case 'GET incremental/users':
+        if (parts[2] !== 'cursor' || parts.length !== 3)
+          throw new ZendeskFakeError(404, { error: 'InvalidEndpoint', description: 'Not found' });
+        return { status: 200, body: contacts.exportCursor(q, origin) };
+      case 'GET user_fields':
+        return { status: 200, body: contacts.listFields() };
+      case 'POST user_fields':
+        return { status: 201, body: { user_field: contacts.createField(await readJson(req)) } };
       case 'GET users/me':
         return { status: 200, body: { user: userJson(adminUser) } };
       case 'POST users': {
-        const u = users.create(await readJson(req));
+        const body = await readJson(req);
+        const u = users.create(body);
+        contacts.setUserFields(u, body);
+        contacts.changed(u);
+        userWrites++;
         return { status: 201, body: { user: userJson(u) }, lost: lostKindOf('user') };
       }
       case 'GET users/:id':
@@ -278,6 +349,9 @@ export async function startFakeZendesk(opts: FakeZendeskOptions = {}): Promise<F
     requests,
     seedUser: (input) => users.add(input),
     users: () => [...state.users.values()],
+    userFields: () => contacts.userFields,
+    userWrites: () => userWrites,
+    userChanged: (user) => contacts.changed(user),
     tickets: () => [...state.tickets.values()].filter((t) => !t.deleted),
     loseNextAnswer: (kind) => void lose.add(kind),
     setRateLimit: (max, windowMs = 60_000) => {

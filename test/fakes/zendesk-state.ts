@@ -15,6 +15,9 @@ export interface FakeUser {
   active: boolean;
   /** Unique among the account's users when set. */
   external_id: string | null;
+  notes: string | null;
+  /** Values of the account's user fields, by key. */
+  user_fields: Record<string, unknown>;
   created_at: string;
   updated_at: string;
   /** When the search index sees the user (ms since the epoch); not part of Zendesk's JSON. */

@@ -47,6 +47,7 @@ export class FakeUsers {
     updatedAt?: string;
     indexed?: boolean;
     externalId?: string | null;
+    notes?: string | null;
   }): FakeUser {
     const now = this.state.now();
     const user: FakeUser = {
@@ -57,6 +58,8 @@ export class FakeUsers {
       role: input.role ?? 'end-user',
       active: true,
       external_id: input.externalId ?? null,
+      notes: input.notes ?? null,
+      user_fields: {},
       created_at: now,
       updated_at: input.updatedAt ?? now,
       indexedAt: input.indexed === false ? Date.now() + this.searchLagMs : 0,
@@ -88,6 +91,7 @@ export class FakeUsers {
       role,
       indexed: false,
       externalId,
+      notes: typeof u.notes === 'string' ? u.notes : null,
     });
   }
 

@@ -184,3 +184,110 @@ it("reads users by external_id at once (show_many), while search lags; an extern
   const again = await api('POST', 'users.json', { user: { name: 'Other', external_id: key } });
   expect(again.status).toBe(422);
 });
+
+describe('what the contact sync asks of it', () => {
+  interface ExportAnswer {
+    users: { id: number }[];
+    end_of_stream: boolean;
+    after_url: string;
+  }
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const exportFrom = async (startTime: number, extra = '') =>
+    (await api('GET', `incremental/users/cursor.json?start_time=${startTime}${extra}`)) as unknown as {
+      status: number;
+      headers: Headers;
+      body: ExportAnswer;
+    };
+
+  it('exports users changed since start_time, oldest first, leaving out the last minute', async () => {
+    const recent = fake.seedUser({ name: 'Recent', updatedAt: ago(5_000) });
+    const older = fake.seedUser({ name: 'Older', updatedAt: ago(120_000) });
+    const oldest = fake.seedUser({ name: 'Oldest', updatedAt: ago(300_000) });
+    const res = await exportFrom(Math.floor((Date.now() - 600_000) / 1000));
+    expect(res.status).toBe(200);
+    const ids = res.body.users.map((u) => u.id);
+    expect(ids.indexOf(oldest.id)).toBeLessThan(ids.indexOf(older.id));
+    expect(ids).not.toContain(recent.id);
+    expect(res.body.end_of_stream).toBe(true);
+    expect((await exportFrom(0, '&per_page=1001')).status).toBe(400);
+  });
+
+  it('gives a change made after an export, even within the same second, to the export from its cursor', async () => {
+    const fresh = await startFakeZendesk({ exportExcludesMs: 0 });
+    try {
+      const a = fresh.seedUser({ name: 'A' });
+      const b = fresh.seedUser({ name: 'B' });
+      const get = async (q: string) =>
+        (await (
+          await fetch(`${fresh.url}/api/v2/incremental/users/cursor.json?${q}`, {
+            headers: {
+              Authorization: `Basic ${Buffer.from(`${fresh.admin.email}/token:${fresh.admin.apiToken}`).toString('base64')}`,
+            },
+          })
+        ).json()) as { users: { id: number }[]; after_cursor: string };
+      const first = await get('start_time=0');
+      expect(first.users.map((u) => u.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+      // A (the lower id) changes in the second the export ended in.
+      fresh.userChanged(a);
+      const next = await get(`cursor=${first.after_cursor}`);
+      expect(next.users.map((u) => u.id)).toEqual([a.id]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('takes 10 export requests a minute, then answers 429 with Retry-After', async () => {
+    for (let i = 0; i < 10; i++) expect((await exportFrom(0)).status).toBe(200);
+    const refused = await exportFrom(0);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Other endpoints are still answered: the account's own limit is not used up.
+    expect((await api('GET', 'users.json?role=end-user')).status).toBe(200);
+  });
+
+  it('creates users in bulk as a job: at most 100, results in the order sent, a refused one failing alone', async () => {
+    fake.seedUser({ name: 'Taken', email: 'taken@example.com' });
+    const tooMany = Array.from({ length: 101 }, (_, i) => ({ name: `P ${i}` }));
+    expect((await api('POST', 'users/create_many.json', { users: tooMany })).status).toBe(400);
+    const queued = (await api('POST', 'users/create_many.json', {
+      users: [{ name: 'Dup', email: 'taken@example.com' }, { name: 'New One' }],
+    })) as unknown as { status: number; body: { job_status: { id: string; status: string } } };
+    expect(queued.body.job_status.status).toBe('queued');
+    let job: { status: string; results: { index: number; status: string; id?: number }[] | null };
+    do {
+      job = (
+        (await api('GET', `job_statuses/${queued.body.job_status.id}.json`)) as unknown as {
+          body: { job_status: typeof job };
+        }
+      ).body.job_status;
+    } while (job.status !== 'completed');
+    expect(job.results!.map((r) => [r.index, r.status])).toEqual([
+      [0, 'Failed'],
+      [1, 'Created'],
+    ]);
+    expect(fake.users().find((u) => u.id === job.results![1]!.id)?.name).toBe('New One');
+    expect(fake.userWrites()).toBe(1);
+  });
+
+  it('lists users by cursor, at most 100 a page', async () => {
+    expect((await api('GET', 'users.json?page[size]=101')).status).toBe(400);
+    expect((await api('GET', 'users.json?page[size]=100')).status).toBe(200);
+  });
+
+  it('updates a user: updated_at moves, the primary e-mail stays, unknown user fields are not kept', async () => {
+    const u = fake.seedUser({ name: 'Edit Me', email: 'first@example.com', updatedAt: ago(600_000) });
+    const before = u.updated_at;
+    await api('POST', 'user_fields.json', { user_field: { type: 'text', key: 'known', title: 'Known' } });
+    const res = await api('PUT', `users/${u.id}.json`, {
+      user: { name: 'Edited', email: 'second@example.com', user_fields: { known: 'x', unknown: 'y' } },
+    });
+    expect(res.status).toBe(200);
+    expect(u).toMatchObject({ name: 'Edited', email: 'first@example.com', user_fields: { known: 'x' } });
+    expect(u.updated_at > before).toBe(true);
+    expect(
+      (await api('POST', 'user_fields.json', { user_field: { type: 'text', key: 'known', title: 'Again' } }))
+        .status,
+    ).toBe(422);
+    expect((await api('PUT', `users/${u.id}.json`, { user: { name: ' ' } })).status).toBe(422);
+  });
+});
