@@ -50,7 +50,14 @@ export function moduleFields(keyField: string): Record<string, FieldMeta[]> {
     field(keyField, 'text', { custom_field: true }),
   ];
   return {
-    Contacts: person(),
+    // The contact sync's fields: e-mail, notes, and callsync's custom link key and deletion mark.
+    Contacts: [
+      ...person(),
+      field('Email', 'email'),
+      field('Description', 'textarea'),
+      field(keyField, 'text', { custom_field: true }),
+      field('Callsync_Deleted', 'datetime', { custom_field: true }),
+    ],
     Leads: [...person(), field('Company', 'text')],
     Calls: [
       ...activity(),

@@ -9,6 +9,7 @@
 //   either exceeded: 429 {code: TOO_MANY_REQUESTS} with X-RATELIMIT-LIMIT/REMAINING/RESET.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { deleteMany, searchEmail, updateMany } from './zoho-bulk';
 import { moduleFields, relatedLists } from './zoho-fields';
 import { ZohoRecords, type Answer } from './zoho-records';
 
@@ -28,7 +29,11 @@ export interface FakeZohoOptions {
 export interface FakeZoho {
   url: string;
   records: ZohoRecords;
-  counters: { requests: number; limited: number; grants: number };
+  /**
+   * `personWrites`: Contacts and Leads records inserted or updated for clients (each record of a
+   * request of several counted once), the contact sync's write count.
+   */
+  counters: { requests: number; limited: number; grants: number; personWrites: number };
   /** Every API request answered (method, path without the query, status), for benches and tests. */
   requests: { method: string; path: string; status: number }[];
   /** An active CRM user with this e-mail; answers its id. */
@@ -60,7 +65,7 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
   const records = new ZohoRecords(keyField, opts.searchLagMs ?? 0);
   const fields = moduleFields(keyField);
   const tokens = new Map<string, number>();
-  const counters = { requests: 0, limited: 0, grants: 0 };
+  const counters = { requests: 0, limited: 0, grants: 0, personWrites: 0 };
   const requests: FakeZoho['requests'] = [];
   const credits: number[] = [];
   const users: { id: string; email: string; full_name: string; status: string }[] = [];
@@ -134,7 +139,12 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         body: error('INVALID_URL_PATTERN', 'Please check if the URL trying to access is a correct one'),
       };
     const [, module, rest] = m as unknown as [string, string, string | undefined];
+    // Of search's parameters, `email` is taken before `phone` (search-records.html).
+    if (rest === 'search' && method === 'GET' && query.has('email'))
+      return searchEmail(records, module, query);
     if (rest === 'search' && method === 'GET') return records.searchPhone(module, query);
+    if (rest === undefined && method === 'PUT') return updateMany(records, module, json());
+    if (rest === undefined && method === 'DELETE') return deleteMany(records, module, query);
     if (rest === undefined && method === 'POST') return records.insert(module, json());
     if (rest !== undefined && rest !== 'search' && method === 'PUT')
       return records.update(module, rest, json());
@@ -165,6 +175,13 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         requests.push({ method: req.method ?? 'GET', path: u.pathname, status: res.statusCode }),
       );
       const send = (a: Answer) => {
+        if (
+          (req.method === 'POST' || req.method === 'PUT') &&
+          /^\/crm\/v8\/(Contacts|Leads)(\/\d+)?$/.test(u.pathname)
+        ) {
+          const data = (a.body as { data?: { status?: unknown }[] } | null)?.data ?? [];
+          counters.personWrites += data.filter((d) => d.status === 'success').length;
+        }
         if (a.status === 204) return void res.writeHead(204).end();
         res.writeHead(a.status, { 'content-type': 'application/json;charset=utf-8' });
         res.end(JSON.stringify(a.body));

@@ -1,0 +1,83 @@
+// The Zoho test server's requests on several records at once, which the contact sync sends: update
+// of up to 100 records (https://www.zoho.com/crm/developer/docs/api/v8/update-records.html: PUT
+// /{module}, each record naming its `id`), delete of up to 100 by id
+// (https://www.zoho.com/crm/developer/docs/api/v8/delete-records.html: DELETE /{module}?ids=…), each
+// record answered on its own in `data[]` (status 200, 207 when some were refused, 400 when all were:
+// https://www.zoho.com/crm/developer/docs/api/v8/status-codes.html), and search by e-mail
+// (https://www.zoho.com/crm/developer/docs/api/v8/search-records.html: `email` matches the record's
+// e-mail fields, once indexed, at most 200 a page, 204 when nothing matches). Built on the single-record
+// rules of zoho-records.ts.
+import { MAX_PER_PAGE, MAX_WRITE_RECORDS, batchStatus, type Answer, type ZohoRecords } from './zoho-records';
+
+const error = (code: string, message: string, details: Record<string, unknown> = {}) => ({
+  code,
+  details,
+  message,
+  status: 'error',
+});
+
+/** The one entry of a single-record answer. */
+function entryOf(a: Answer): Record<string, unknown> {
+  const data = (a.body as { data?: Record<string, unknown>[] } | null)?.data;
+  return data?.[0] ?? (a.body as Record<string, unknown>);
+}
+
+/** PUT /{module}: every record carries its id; each is updated (or refused) as a single update is. */
+export function updateMany(records: ZohoRecords, module: string, body: unknown): Answer {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data) || data.length === 0)
+    return { status: 400, body: error('INVALID_DATA', 'body must hold a data array', { api_name: 'data' }) };
+  if (data.length > MAX_WRITE_RECORDS)
+    return { status: 400, body: error('LIMIT_EXCEEDED', `at most ${MAX_WRITE_RECORDS} records a request`) };
+  const results = data.map((raw) => {
+    const { id, ...fields } = raw as Record<string, unknown>;
+    if (typeof id !== 'string' && typeof id !== 'number')
+      return error('MANDATORY_NOT_FOUND', 'required field not found', { api_name: 'id' });
+    return entryOf(records.update(module, String(id), { data: [fields] }));
+  });
+  return { status: batchStatus(results, 200), body: { data: results } };
+}
+
+/** DELETE /{module}?ids=1,2: up to 100 ids; an unknown id is refused alone (INVALID_DATA). */
+export function deleteMany(records: ZohoRecords, module: string, query: URLSearchParams): Answer {
+  const ids = (query.get('ids') ?? '').split(',').filter((id) => id !== '');
+  if (ids.length === 0)
+    return { status: 400, body: error('REQUIRED_PARAM_MISSING', 'ids is required', { param: 'ids' }) };
+  if (ids.length > MAX_WRITE_RECORDS)
+    return { status: 400, body: error('LIMIT_EXCEEDED', `at most ${MAX_WRITE_RECORDS} ids a request`) };
+  const results = ids.map((id) => entryOf(records.delete(module, id)));
+  return { status: batchStatus(results, 200), body: { data: results } };
+}
+
+/** GET /{module}/search?email=…: records whose Email is this address (case aside), once indexed. */
+export function searchEmail(records: ZohoRecords, module: string, query: URLSearchParams): Answer {
+  const wanted = (query.get('email') ?? '').trim().toLowerCase();
+  const perPage = Number(query.get('per_page') ?? 200);
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE)
+    return {
+      status: 400,
+      body: error('INVALID_DATA', `per_page must be 1 to ${MAX_PER_PAGE}`, { param: 'per_page' }),
+    };
+  const now = Date.now();
+  const hits = records
+    .all(module)
+    .filter(
+      (r) =>
+        r.indexedAt <= now &&
+        typeof r.fields.Email === 'string' &&
+        r.fields.Email.trim().toLowerCase() === wanted,
+    );
+  if (hits.length === 0) return { status: 204, body: null };
+  return {
+    status: 200,
+    body: {
+      data: hits.slice(0, perPage).map((r) => records.row(r)),
+      info: {
+        count: Math.min(perPage, hits.length),
+        more_records: hits.length > perPage,
+        page: 1,
+        per_page: perPage,
+      },
+    },
+  };
+}
