@@ -78,8 +78,11 @@ export interface ZohoSdk {
       updateRecord(id: bigint, body: unknown, headers: unknown): Promise<RawResponse>;
       deleteRecord(id: bigint, params: unknown, headers: unknown): Promise<RawResponse>;
       searchRecords(params: unknown, headers: unknown): Promise<RawResponse>;
+      updateRecords(body: unknown, headers: unknown): Promise<RawResponse>;
+      deleteRecords(params: unknown, headers: unknown): Promise<RawResponse>;
     }>;
-    SearchRecordsParam: { PHONE: unknown; PER_PAGE: unknown; PAGE: unknown };
+    SearchRecordsParam: { PHONE: unknown; EMAIL: unknown; PER_PAGE: unknown; PAGE: unknown };
+    DeleteRecordsParam: { IDS: unknown };
   };
   Coql: {
     BodyWrapper: Ctor<{ setSelectQuery(q: string): void }>;

@@ -87,15 +87,30 @@ export class ZohoClient {
   }
 
   /** Sends one SDK request; answers its JSON (null for 204), throws a CrmError for a refusal. */
-  async send(what: string, request: (sdk: ZohoSdk) => Promise<RawResponse>): Promise<ZohoAnswer> {
+  async send(
+    what: string,
+    request: (sdk: ZohoSdk) => Promise<RawResponse>,
+    perRecord = false,
+  ): Promise<ZohoAnswer> {
     try {
-      return await this.gate.run(() => this.concurrency.run(() => this.once(what, request)), zohoRateLimit);
+      return await this.gate.run(
+        () => this.concurrency.run(() => this.once(what, request, perRecord)),
+        zohoRateLimit,
+      );
     } catch (err) {
       throw toCrmError(err);
     }
   }
 
-  private async once(what: string, request: (sdk: ZohoSdk) => Promise<RawResponse>): Promise<ZohoAnswer> {
+  /**
+   * One request, renewing the token once on 401. `perRecord`: a write of several records, whose 400
+   * with a `data` array is each record's answer (every one refused), not a refusal of the request.
+   */
+  private async once(
+    what: string,
+    request: (sdk: ZohoSdk) => Promise<RawResponse>,
+    perRecord: boolean,
+  ): Promise<ZohoAnswer> {
     for (let renewed = false; ; renewed = true) {
       const accessToken = await this.tokens.current();
       let answer: ZohoAnswer;
@@ -115,7 +130,8 @@ export class ZohoClient {
         this.tokens.invalidate(accessToken);
         continue;
       }
-      if (answer.status >= 400) throw refusal(what, answer);
+      const answered = perRecord && answer.status === 400 && dataOf(answer).length > 0;
+      if (answer.status >= 400 && !answered) throw refusal(what, answer);
       return answer;
     }
   }
@@ -185,6 +201,71 @@ export class ZohoClient {
       await params.add(sdk.Record.SearchRecordsParam.PER_PAGE, 200);
       return new sdk.Record.RecordOperations(module).searchRecords(params, new sdk.HeaderMap());
     });
+    return dataOf(answer);
+  }
+
+  /** Records of `module` whose e-mail fields hold this address (Zoho's search API). */
+  async searchEmail(module: string, address: string): Promise<Record<string, unknown>[]> {
+    const answer = await this.send(`search ${module} by e-mail`, async (sdk) => {
+      const params = new sdk.ParameterMap();
+      await params.add(sdk.Record.SearchRecordsParam.EMAIL, address);
+      await params.add(sdk.Record.SearchRecordsParam.PER_PAGE, 200);
+      return new sdk.Record.RecordOperations(module).searchRecords(params, new sdk.HeaderMap());
+    });
+    return dataOf(answer);
+  }
+
+  /**
+   * Inserts up to 100 records in one request; answers each record's entry in request order (Zoho's
+   * `data[]`: SUCCESS with `details.id`, or the record's own error), one refused not failing the others.
+   */
+  async createMany(module: string, records: readonly Fields[]): Promise<Record<string, unknown>[]> {
+    const answer = await this.send(
+      `insert into ${module}`,
+      (sdk) => {
+        const body = new sdk.Record.BodyWrapper();
+        body.setData(records.map((f) => this.record(f)));
+        return new sdk.Record.RecordOperations(module).createRecords(body, new sdk.HeaderMap());
+      },
+      true,
+    );
+    return dataOf(answer);
+  }
+
+  /** Updates up to 100 records (each with its `id`) in one request; each record's entry in order. */
+  async updateMany(
+    module: string,
+    records: readonly { id: string; fields: Fields }[],
+  ): Promise<Record<string, unknown>[]> {
+    const answer = await this.send(
+      `update in ${module}`,
+      (sdk) => {
+        const body = new sdk.Record.BodyWrapper();
+        body.setData(
+          records.map((r) => {
+            const rec = this.record(r.fields);
+            rec.setId(BigInt(r.id));
+            return rec;
+          }),
+        );
+        return new sdk.Record.RecordOperations(module).updateRecords(body, new sdk.HeaderMap());
+      },
+      true,
+    );
+    return dataOf(answer);
+  }
+
+  /** Deletes up to 100 records by id in one request; each record's entry. */
+  async deleteMany(module: string, ids: readonly string[]): Promise<Record<string, unknown>[]> {
+    const answer = await this.send(
+      `delete from ${module}`,
+      async (sdk) => {
+        const params = new sdk.ParameterMap();
+        await params.add(sdk.Record.DeleteRecordsParam.IDS, ids.join(','));
+        return new sdk.Record.RecordOperations(module).deleteRecords(params, new sdk.HeaderMap());
+      },
+      true,
+    );
     return dataOf(answer);
   }
 
