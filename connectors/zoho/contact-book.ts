@@ -55,10 +55,14 @@ function reasonOf(entry: Record<string, unknown> | undefined): string {
 
 const succeeded = (entry: Record<string, unknown> | undefined) => entry?.status === 'success';
 
-/** A record that no longer exists: Zoho answers its id as invalid (update-records.html). */
+/**
+ * A record that no longer exists: Zoho answers its id as invalid (update-records.html), the id itself
+ * in `details` and no field named (a refused field value names its field in `api_name`).
+ */
 function gone(entry: Record<string, unknown> | undefined): boolean {
   const details = entry?.details as { id?: unknown; api_name?: unknown } | undefined;
-  return entry?.code === 'INVALID_DATA' && (details?.id !== undefined || details?.api_name === 'id');
+  if (entry?.code !== 'INVALID_DATA') return false;
+  return details?.api_name === 'id' || (details?.id !== undefined && details.api_name === undefined);
 }
 
 /** The national forms an agent may have typed a number in (digits only), for the phone search. */
@@ -246,7 +250,7 @@ export class ZohoContactBook implements CrmContactBook {
     return out;
   }
 
-  async markDeleted(records: readonly { id: string }[]): Promise<void> {
+  async markDeleted(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
     if (records.length === 0) return;
     const at = new Date();
     const entries = await this.client.updateMany(
@@ -257,7 +261,7 @@ export class ZohoContactBook implements CrmContactBook {
     this.throwUnless(entries, 'marking deleted contacts');
   }
 
-  async remove(records: readonly { id: string }[]): Promise<void> {
+  async remove(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
     if (records.length === 0) return;
     const entries = await this.client.deleteMany(
       MODULE,

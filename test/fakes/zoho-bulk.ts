@@ -7,6 +7,7 @@
 // (https://www.zoho.com/crm/developer/docs/api/v8/search-records.html: `email` matches the record's
 // e-mail fields, once indexed, at most 200 a page, 204 when nothing matches). Built on the single-record
 // rules of zoho-records.ts.
+import { mandatoryFields } from './zoho-fields';
 import { MAX_PER_PAGE, MAX_WRITE_RECORDS, batchStatus, type Answer, type ZohoRecords } from './zoho-records';
 
 const error = (code: string, message: string, details: Record<string, unknown> = {}) => ({
@@ -22,8 +23,13 @@ function entryOf(a: Answer): Record<string, unknown> {
   return data?.[0] ?? (a.body as Record<string, unknown>);
 }
 
-/** PUT /{module}: every record carries its id; each is updated (or refused) as a single update is. */
+/**
+ * PUT /{module}: every record carries its id; each is updated (or refused) as a single update is. A
+ * mandatory field cannot be emptied (MANDATORY_NOT_FOUND, as on insert).
+ */
 export function updateMany(records: ZohoRecords, module: string, body: unknown): Answer {
+  // callsync's key field is never mandatory: any name gives the module's mandatory fields.
+  const mandatory = mandatoryFields('Callsync_Key')[module] ?? [];
   const data = (body as { data?: unknown } | null)?.data;
   if (!Array.isArray(data) || data.length === 0)
     return { status: 400, body: error('INVALID_DATA', 'body must hold a data array', { api_name: 'data' }) };
@@ -33,6 +39,8 @@ export function updateMany(records: ZohoRecords, module: string, body: unknown):
     const { id, ...fields } = raw as Record<string, unknown>;
     if (typeof id !== 'string' && typeof id !== 'number')
       return error('MANDATORY_NOT_FOUND', 'required field not found', { api_name: 'id' });
+    const emptied = mandatory.find((f) => f in fields && (fields[f] === null || fields[f] === ''));
+    if (emptied) return error('MANDATORY_NOT_FOUND', 'required field not found', { api_name: emptied, id });
     return entryOf(records.update(module, String(id), { data: [fields] }));
   });
   return { status: batchStatus(results, 200), body: { data: results } };

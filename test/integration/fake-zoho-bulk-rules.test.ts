@@ -1,0 +1,99 @@
+// The Zoho test server's rules for requests on several records (test/fakes/zoho-bulk.ts): update and
+// delete take at most 100 records, each record answered alone (200, 207 when some are refused, 400
+// when all are), a mandatory field cannot be emptied, and search by e-mail sees a record once indexed.
+import { startFakeZoho, type FakeZoho } from '../fakes/zoho-server';
+
+const client = { clientId: '1000.BULK', clientSecret: 's', refreshToken: '1000.r' };
+
+describe('Zoho test server: requests on several records', () => {
+  let fake: FakeZoho;
+  let auth: Record<string, string>;
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${fake.url}${path}`, {
+      method,
+      headers: { ...auth, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return {
+      status: res.status,
+      body: res.status === 204 ? null : ((await res.json()) as { data?: Record<string, unknown>[] }),
+    };
+  };
+
+  beforeEach(async () => {
+    fake = await startFakeZoho({ client, searchLagMs: 150, serviceMs: 1 });
+    const res = await fetch(`${fake.url}/oauth/v2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        refresh_token: client.refreshToken,
+      }),
+    });
+    const t = (await res.json()) as { access_token: string };
+    auth = { authorization: `Zoho-oauthtoken ${t.access_token}` };
+  });
+  afterEach(() => fake.close());
+
+  it('insert and update answer each record: 207 when some are refused, 400 when all are', async () => {
+    const insert = await api('POST', '/crm/v8/Contacts', {
+      data: [{ Last_Name: 'A' }, { First_Name: 'no last name' }],
+    });
+    expect(insert.status).toBe(207);
+    expect(insert.body?.data?.map((d) => d.code)).toEqual(['SUCCESS', 'MANDATORY_NOT_FOUND']);
+    const id = (insert.body!.data![0]!.details as { id: string }).id;
+    expect(fake.counters.personWrites).toBe(1);
+
+    const update = await api('PUT', '/crm/v8/Contacts', {
+      data: [
+        { id, First_Name: 'Ann' },
+        { id, Last_Name: null },
+        { id: '1', First_Name: 'x' },
+        { First_Name: 'no id' },
+      ],
+    });
+    expect(update.status).toBe(207);
+    expect(update.body?.data?.map((d) => d.code)).toEqual([
+      'SUCCESS',
+      'MANDATORY_NOT_FOUND',
+      'INVALID_DATA',
+      'MANDATORY_NOT_FOUND',
+    ]);
+    expect(fake.records.get(id)!.fields).toMatchObject({ First_Name: 'Ann', Last_Name: 'A' });
+    expect(fake.counters.personWrites).toBe(2);
+    const none = await api('PUT', '/crm/v8/Contacts', { data: [{ id: '1', First_Name: 'x' }] });
+    expect(none.status).toBe(400);
+  });
+
+  it('update and delete take at most 100 records a request', async () => {
+    const data = Array.from({ length: 101 }, () => ({ id: '1', First_Name: 'x' }));
+    expect(await api('PUT', '/crm/v8/Contacts', { data })).toMatchObject({
+      status: 400,
+      body: { code: 'LIMIT_EXCEEDED' },
+    });
+    const ids = Array.from({ length: 101 }, (_, i) => String(i + 1)).join(',');
+    expect(await api('DELETE', `/crm/v8/Contacts?ids=${ids}`)).toMatchObject({
+      status: 400,
+      body: { code: 'LIMIT_EXCEEDED' },
+    });
+    expect((await api('DELETE', '/crm/v8/Contacts')).status).toBe(400);
+  });
+
+  it('delete answers each id; an unknown one is refused alone', async () => {
+    const a = fake.records.seed('Contacts', { Last_Name: 'A' }).id;
+    const res = await api('DELETE', `/crm/v8/Contacts?ids=${a},1`);
+    expect(res.status).toBe(207);
+    expect(res.body?.data?.map((d) => d.code)).toEqual(['SUCCESS', 'INVALID_DATA']);
+    expect(fake.records.get(a)).toBeUndefined();
+  });
+
+  it('search by e-mail matches regardless of case, only once the record is indexed', async () => {
+    await api('POST', '/crm/v8/Contacts', { data: [{ Last_Name: 'New', Email: 'New@Example.com' }] });
+    expect((await api('GET', '/crm/v8/Contacts/search?email=new@example.com')).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 200));
+    const found = await api('GET', '/crm/v8/Contacts/search?email=new@example.com');
+    expect(found.status).toBe(200);
+    expect(found.body?.data?.map((d) => d.Last_Name)).toEqual(['New']);
+  });
+});
