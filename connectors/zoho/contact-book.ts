@@ -3,7 +3,8 @@
 // Modified_Time, oldest first (https://www.zoho.com/crm/developer/docs/api/v8/COQL-Overview.html):
 // COQL reads the records themselves, so callsync's own writes come back at once, link key included.
 // New platform contacts are looked up with the search API's `phone` and `email` parameters, as
-// callers are matched. Written with insert and update of 100 records a request
+// callers are matched; Contacts deleted in Zoho are listed by the deleted records API
+// (get-deleted-records.html). Written with insert and update of 100 records a request
 // (https://www.zoho.com/crm/developer/docs/api/v8/insert-records.html, update-records.html), each
 // record answered on its own. The link key lives in the connector's key field (`Callsync_Key`), on
 // Contacts too; the deletion mark in `Callsync_Deleted`.
@@ -183,6 +184,19 @@ export class ZohoContactBook implements CrmContactBook {
 
   changedSince(since: string): AsyncIterable<SideRecord[]> {
     return this.read(since);
+  }
+
+  /**
+   * Contacts deleted since `since` (Zoho's deleted records, newest first, 200 a page; a deletion made
+   * while the pages are read pushes the others on and repeats one, never skips one).
+   */
+  async *deletedSince(since: string): AsyncIterable<string[]> {
+    for (let page = 1; ; page++) {
+      const { rows, more } = await this.client.deletedPage(MODULE, new Date(since), page);
+      const ids = rows.map((r) => r.id).filter((id) => typeof id === 'string' || typeof id === 'number');
+      if (ids.length > 0) yield ids.map(String);
+      if (!more) return;
+    }
   }
 
   async findByNumbersOrEmails(numbers: readonly string[], emails: readonly string[]): Promise<SideRecord[]> {

@@ -68,7 +68,7 @@ export interface ZohoSdk {
   InitializeBuilder: Ctor<PromiseLike<InitializeBuilder>>;
   TokenStore: { TokenStore: Ctor };
   ParameterMap: Ctor<ParamMap>;
-  HeaderMap: Ctor;
+  HeaderMap: Ctor<{ add(header: unknown, value: unknown): Promise<void> }>;
   Choice: Ctor;
   Record: {
     Record: Ctor<ZohoRecord>;
@@ -80,9 +80,12 @@ export interface ZohoSdk {
       searchRecords(params: unknown, headers: unknown): Promise<RawResponse>;
       updateRecords(body: unknown, headers: unknown): Promise<RawResponse>;
       deleteRecords(params: unknown, headers: unknown): Promise<RawResponse>;
+      getDeletedRecords(params: unknown, headers: unknown): Promise<RawResponse>;
     }>;
     SearchRecordsParam: { PHONE: unknown; EMAIL: unknown; PER_PAGE: unknown; PAGE: unknown };
     DeleteRecordsParam: { IDS: unknown };
+    GetDeletedRecordsParam: { TYPE: unknown; PAGE: unknown; PER_PAGE: unknown };
+    GetDeletedRecordsHeader: { IF_MODIFIED_SINCE: unknown };
   };
   Coql: {
     BodyWrapper: Ctor<{ setSelectQuery(q: string): void }>;

@@ -269,6 +269,28 @@ export class ZohoClient {
     return dataOf(answer);
   }
 
+  /**
+   * One page (200) of the records of `module` deleted after `since`, newest first, and whether more
+   * follow (get-deleted-records.html: `type=all`, the If-Modified-Since header).
+   */
+  async deletedPage(
+    module: string,
+    since: Date,
+    page: number,
+  ): Promise<{ rows: Record<string, unknown>[]; more: boolean }> {
+    const answer = await this.send(`deleted records of ${module}`, async (sdk) => {
+      const params = new sdk.ParameterMap();
+      await params.add(sdk.Record.GetDeletedRecordsParam.TYPE, 'all');
+      await params.add(sdk.Record.GetDeletedRecordsParam.PAGE, page);
+      await params.add(sdk.Record.GetDeletedRecordsParam.PER_PAGE, 200);
+      const headers = new sdk.HeaderMap();
+      await headers.add(sdk.Record.GetDeletedRecordsHeader.IF_MODIFIED_SINCE, since);
+      return new sdk.Record.RecordOperations(module).getDeletedRecords(params, headers);
+    });
+    const info = (answer.body as { info?: { more_records?: unknown } } | null)?.info;
+    return { rows: dataOf(answer), more: info?.more_records === true };
+  }
+
   /** A record's notes, page by page (related records API; `fields` is mandatory in v8). */
   async *notesOf(module: string, id: string): AsyncIterable<Record<string, unknown>[]> {
     for (let page = 1; ; page++) {

@@ -5,8 +5,8 @@
 // record answered on its own in `data[]` (status 200, 207 when some were refused, 400 when all were:
 // https://www.zoho.com/crm/developer/docs/api/v8/status-codes.html), and search by e-mail
 // (https://www.zoho.com/crm/developer/docs/api/v8/search-records.html: `email` matches the record's
-// e-mail fields, once indexed, at most 200 a page, 204 when nothing matches). Built on the single-record
-// rules of zoho-records.ts.
+// e-mail fields, once indexed, at most 200 a page, 204 when nothing matches), and the list of deleted
+// records (get-deleted-records.html). Built on the single-record rules of zoho-records.ts.
 import { mandatoryFields } from './zoho-fields';
 import { MAX_PER_PAGE, MAX_WRITE_RECORDS, batchStatus, type Answer, type ZohoRecords } from './zoho-records';
 
@@ -86,6 +86,49 @@ export function searchEmail(records: ZohoRecords, module: string, query: URLSear
         page: 1,
         per_page: perPage,
       },
+    },
+  };
+}
+
+/**
+ * GET /{module}/deleted (https://www.zoho.com/crm/developer/docs/api/v8/get-deleted-records.html):
+ * `type` all (the default), recycle or permanent (everything deleted here stays in the recycle bin);
+ * `page` and `per_page` (at most 200); the If-Modified-Since header keeps those deleted after that
+ * time; newest first; 204 when there are none.
+ */
+export function deletedList(
+  records: ZohoRecords,
+  module: string,
+  query: URLSearchParams,
+  ifModifiedSince: string | undefined,
+): Answer {
+  const type = query.get('type') ?? 'all';
+  const page = Number(query.get('page') ?? 1);
+  const perPage = Number(query.get('per_page') ?? 200);
+  if (!['all', 'recycle', 'permanent'].includes(type))
+    return { status: 400, body: error('INVALID_DATA', 'invalid type', { param: 'type' }) };
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > MAX_PER_PAGE || !(page >= 1))
+    return { status: 400, body: error('INVALID_DATA', 'invalid page or per_page') };
+  const since = ifModifiedSince === undefined ? null : Date.parse(ifModifiedSince);
+  if (since !== null && Number.isNaN(since))
+    return { status: 400, body: error('INVALID_DATA', 'If-Modified-Since is not a date-time') };
+  // The header has whole seconds: "after" it is from the next second on.
+  const all = records.deletions
+    .filter((d) => d.module === module && type !== 'permanent')
+    .filter((d) => since === null || Math.floor(d.at / 1000) * 1000 > since)
+    .reverse();
+  const slice = all.slice((page - 1) * perPage, page * perPage);
+  if (slice.length === 0) return { status: 204, body: null };
+  return {
+    status: 200,
+    body: {
+      data: slice.map((d) => ({
+        id: d.id,
+        display_name: d.name,
+        type: 'recycle',
+        deleted_time: new Date(d.at).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+      })),
+      info: { page, per_page: perPage, count: slice.length, more_records: page * perPage < all.length },
     },
   };
 }

@@ -49,6 +49,8 @@ const digits = (v: unknown) => (typeof v === 'string' ? v.replace(/\D/g, '') : '
 
 export class ZohoRecords {
   private readonly byId = new Map<string, ZohoRecord>();
+  /** Records deleted so far, oldest first (the deleted records API lists them). */
+  readonly deletions: { id: string; module: string; name: string; at: number }[] = [];
   private next = 5_725_767_000_001_000_000n;
   private readonly mandatory: Record<string, string[]>;
   readonly modules: Set<string>;
@@ -185,6 +187,7 @@ export class ZohoRecords {
         body: { data: [error('INVALID_DATA', 'the id given seems to be invalid', { id })] },
       };
     this.byId.delete(id);
+    this.deletions.push({ id, module, name: this.row(r).Full_Name as string, at: Date.now() });
     return {
       status: 200,
       body: { data: [{ code: 'SUCCESS', details: { id }, message: 'record deleted', status: 'success' }] },

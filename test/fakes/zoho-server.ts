@@ -9,7 +9,7 @@
 //   either exceeded: 429 {code: TOO_MANY_REQUESTS} with X-RATELIMIT-LIMIT/REMAINING/RESET.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { deleteMany, searchEmail, updateMany } from './zoho-bulk';
+import { deleteMany, deletedList, searchEmail, updateMany } from './zoho-bulk';
 import { moduleFields, relatedLists } from './zoho-fields';
 import { ZohoRecords, type Answer } from './zoho-records';
 
@@ -108,7 +108,13 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     };
   };
 
-  const api = (method: string, path: string, query: URLSearchParams, text: string): Answer => {
+  const api = (
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    text: string,
+    ifModifiedSince?: string,
+  ): Answer => {
     const json = (): unknown => {
       try {
         return JSON.parse(text) as unknown;
@@ -132,6 +138,9 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     if (notes && method === 'GET') return records.relatedNotes(notes[1]!, notes[2]!, query);
     if (method === 'POST' && path === '/crm/v8/coql') return records.coql(json());
     if (method === 'GET' && path === '/crm/v8/users') return usersPage(query);
+    const deleted = /^\/crm\/v8\/(\w+)\/deleted$/.exec(path);
+    if (deleted && method === 'GET' && records.modules.has(deleted[1]!))
+      return deletedList(records, deleted[1]!, query, ifModifiedSince);
     const m = /^\/crm\/v8\/(\w+)(?:\/(search|\d+))?$/.exec(path);
     if (!m || !records.modules.has(m[1]!))
       return {
@@ -202,7 +211,8 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         if (inFlight > concurrency) return limited(res, 'concurrency limit of the org exceeded');
         credits.push(now);
         await new Promise((r) => setTimeout(r, opts.serviceMs ?? 10));
-        send(api(req.method ?? 'GET', u.pathname, u.searchParams, text));
+        const since = req.headers['if-modified-since'];
+        send(api(req.method ?? 'GET', u.pathname, u.searchParams, text, since));
       } finally {
         inFlight--;
       }

@@ -2,7 +2,8 @@
 // connector's request core and the official SDK: changes read oldest first across pages, none
 // skipped when a record moves while the pages are read; a refused record fails alone in a create or an
 // update; a create whose answer was lost is found by its link key and never made twice; numbers typed
-// in national form and e-mails in another case are found; deletes marked or carried out.
+// in national form and e-mails in another case are found; deletes in Zoho listed since a cursor;
+// platform deletes marked or carried out.
 import type {
   StoredTokens,
   TokenStore,
@@ -173,6 +174,26 @@ describe('Zoho contact book', () => {
     const found = await book.findByNumbersOrEmails(['+442079461234'], ['cat@example.com']);
     expect(found.map((r) => r.id).sort()).toEqual([national, byMail].sort());
     expect(found.find((r) => r.id === national)!.state.phone).toBe('+442079461234');
+  });
+
+  it('deletedSince: the Contacts deleted after the cursor, across pages, not those deleted before', async () => {
+    const before = fake.records.seed('Contacts', { Last_Name: 'Before' }).id;
+    fake.records.delete('Contacts', before);
+    fake.records.deletions.at(-1)!.at = Date.now() - 60_000;
+    const since = new Date(Date.now() - 5_000).toISOString();
+    const ids: string[] = [];
+    for (let i = 0; i < 205; i++) {
+      const id = fake.records.seed('Contacts', { Last_Name: `D${i}` }).id;
+      fake.records.delete('Contacts', id);
+      ids.push(id);
+    }
+    fake.records.delete('Calls', fake.records.seed('Calls', { Subject: 'not a contact' }).id);
+    const pages: string[][] = [];
+    for await (const page of book.deletedSince(since)) pages.push(page);
+    expect(pages.map((p) => p.length)).toEqual([200, 5]);
+    expect(pages.flat().sort()).toEqual([...ids].sort());
+    const get = fake.requests.filter((r) => r.path === '/crm/v8/Contacts/deleted');
+    expect(get.map((r) => r.status)).toEqual([200, 200]);
   });
 
   it('markDeleted marks (a record gone meanwhile needs none); remove deletes, again without error', async () => {
