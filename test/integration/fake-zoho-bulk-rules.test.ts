@@ -114,6 +114,17 @@ describe('Zoho test server: requests on several records', () => {
     expect((await list('?per_page=201')).status).toBe(400);
   });
 
+  it('COQL pages reach at most 100,000 records through LIMIT and OFFSET', async () => {
+    const query = (limit: string) => ({
+      select_query: `select id from Contacts where id is not null order by Modified_Time asc limit ${limit}`,
+    });
+    expect((await api('POST', '/crm/v8/coql', query('99800, 200'))).status).toBe(204);
+    expect(await api('POST', '/crm/v8/coql', query('99801, 200'))).toMatchObject({
+      status: 400,
+      body: { code: 'SYNTAX_ERROR' },
+    });
+  });
+
   it('search by e-mail matches regardless of case, only once the record is indexed', async () => {
     const written = Date.now();
     await api('POST', '/crm/v8/Contacts', { data: [{ Last_Name: 'New', Email: 'New@Example.com' }] });
