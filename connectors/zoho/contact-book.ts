@@ -104,20 +104,42 @@ export class ZohoContactBook implements CrmContactBook {
   }
 
   /**
-   * Checks that Contacts has the key field and the deletion mark (an admin creates them, as the key
-   * field on Calls and Tasks: docs/crm.md "Zoho CRM"); a non-retryable CrmError names what is missing.
+   * Makes sure Contacts has the key field (single line, unique) and the deletion mark (date/time):
+   * a missing one is created through the fields API, named by its label (Zoho turns "Callsync Key"
+   * into Callsync_Key), and the names read again. What is still missing (no field-create scope, a key
+   * field name no label gives) stops the sync with a non-retryable CrmError naming what to create.
    */
   async prepare(): Promise<void> {
-    const names = await this.client.fieldNames(MODULE);
-    const missing = [this.keyField, DELETED_FIELD].filter((f) => !names.includes(f));
+    const wanted = [
+      { name: this.keyField, dataType: 'text' as const, length: 255, unique: true },
+      { name: DELETED_FIELD, dataType: 'datetime' as const },
+    ];
+    const absent = async () => {
+      const names = await this.client.fieldNames(MODULE);
+      return wanted.filter((f) => !names.includes(f.name));
+    };
+    let missing = await absent();
+    if (missing.length === 0) return;
+    let refused: string | undefined;
+    for (const { name, ...spec } of missing) {
+      try {
+        const entry = await this.client.createField(MODULE, { label: name.replace(/_/g, ' '), ...spec });
+        if (!succeeded(entry)) refused = reasonOf(entry);
+      } catch (err) {
+        if (!(err instanceof CrmError) || err.retryable) throw err;
+        refused = err.message;
+      }
+    }
+    missing = await absent();
     if (missing.length === 0) return;
     throw new CrmError({
       destination: DESTINATION,
       code: 'KEY_FIELD_MISSING',
       message:
-        `Contacts has no field ${missing.join(' or ')}: for contact sync create in Contacts (Setup → ` +
-        `Modules and Fields) a single-line field with the API name ${this.keyField} ("Do not allow ` +
-        `duplicate values" ticked) and a date/time field with the API name ${DELETED_FIELD}`,
+        `Contacts has no field ${missing.map((f) => f.name).join(' or ')}: for contact sync create in ` +
+        `Contacts (Setup → Modules and Fields) a single-line field with the API name ${this.keyField} ` +
+        `("Do not allow duplicate values" ticked) and a date/time field with the API name ${DELETED_FIELD}` +
+        (refused ? ` (callsync could not create them: ${refused})` : ''),
       retryable: false,
     });
   }

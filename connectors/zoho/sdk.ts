@@ -99,8 +99,20 @@ export interface ZohoSdk {
     GetRelatedRecordsParam: { FIELDS: unknown; PAGE: unknown; PER_PAGE: unknown };
   };
   Fields: {
-    FieldsOperations: Ctor<{ getFields(params: unknown): Promise<RawResponse> }>;
+    FieldsOperations: Ctor<{
+      getFields(params: unknown): Promise<RawResponse>;
+      createField(body: unknown, params: unknown): Promise<RawResponse>;
+    }>;
     GetFieldsParam: { MODULE: unknown };
+    CreateFieldParam: { MODULE: unknown };
+    Fields: Ctor<{
+      setFieldLabel(label: string): void;
+      setDataType(type: string): void;
+      setLength(length: number): void;
+      setUnique(unique: unknown): Promise<void>;
+    }>;
+    Unique: Ctor<{ setCasesensitive(value: string): void }>;
+    BodyWrapper: Ctor<{ setFields(fields: unknown[]): void }>;
   };
   Users: {
     UsersOperations: Ctor<{ getUsers(params: unknown, headers: unknown): Promise<RawResponse> }>;

@@ -323,6 +323,34 @@ export class ZohoClient {
       : [];
   }
 
+  /**
+   * Creates a custom field in `module` (create-custom-field.html); Zoho names it after its label
+   * (spaces as underscores). Answers the field's entry (SUCCESS or Zoho's refusal of it).
+   */
+  async createField(
+    module: string,
+    spec: { label: string; dataType: 'text' | 'datetime'; length?: number; unique?: boolean },
+  ): Promise<Record<string, unknown> | undefined> {
+    const answer = await this.send(`create a field in ${module}`, async (sdk) => {
+      const field = new sdk.Fields.Fields();
+      field.setFieldLabel(spec.label);
+      field.setDataType(spec.dataType);
+      if (spec.length !== undefined) field.setLength(spec.length);
+      if (spec.unique) {
+        const unique = new sdk.Fields.Unique();
+        unique.setCasesensitive('false');
+        await field.setUnique(unique);
+      }
+      const body = new sdk.Fields.BodyWrapper();
+      body.setFields([field]);
+      const params = new sdk.ParameterMap();
+      await params.add(sdk.Fields.CreateFieldParam.MODULE, module);
+      return new sdk.Fields.FieldsOperations().createField(body, params);
+    });
+    const fields = (answer.body as { fields?: unknown } | null)?.fields;
+    return Array.isArray(fields) ? (fields[0] as Record<string, unknown> | undefined) : undefined;
+  }
+
   /** The org's active users, page by page (users API, at most 200 a page). */
   async activeUsers(): Promise<{ id: string; email: string }[]> {
     const users: { id: string; email: string }[] = [];

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { deleteMany, deletedList, searchEmail, updateMany } from './zoho-bulk';
-import { moduleFields, relatedLists } from './zoho-fields';
+import { createField, moduleFields, relatedLists } from './zoho-fields';
 import { ZohoRecords, type Answer } from './zoho-records';
 
 export interface FakeZohoOptions {
@@ -24,6 +24,11 @@ export interface FakeZohoOptions {
   creditsPerDay?: number;
   /** How long the server takes to answer a request (so concurrent requests overlap as they do). */
   serviceMs?: number;
+  /**
+   * The token's scopes include ZohoCRM.settings.fields.CREATE (default true); without it Zoho answers
+   * a field create 401 OAUTH_SCOPE_MISMATCH (https://www.zoho.com/crm/developer/docs/api/v8/status-codes.html).
+   */
+  canCreateFields?: boolean;
 }
 
 export interface FakeZoho {
@@ -127,6 +132,11 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
       return list
         ? { status: 200, body: { fields: list } }
         : { status: 400, body: error('INVALID_MODULE', 'the module name given seems to be invalid') };
+    }
+    if (method === 'POST' && path === '/crm/v8/settings/fields') {
+      if (opts.canCreateFields === false)
+        return { status: 401, body: error('OAUTH_SCOPE_MISMATCH', 'invalid oauth scope to access this URL') };
+      return createField(fields, query.get('module') ?? '', json());
     }
     if (method === 'GET' && path === '/crm/v8/settings/related_lists') {
       const module = query.get('module') ?? '';

@@ -1,5 +1,5 @@
 // The Zoho contact book (connectors/zoho/contact-book.ts) against the Zoho test server, through the
-// connector's request core and the official SDK: changes read oldest first across pages, none
+// connector's request core and the official SDK: its custom fields created once; changes read oldest first across pages, none
 // skipped when a record moves while the pages are read; a refused record fails alone in a create or an
 // update; a create whose answer was lost is found by its link key and never made twice; numbers typed
 // in national form and e-mails in another case are found; deletes in Zoho listed since a cursor;
@@ -72,6 +72,7 @@ describe('Zoho contact book', () => {
     fake = await startFakeZoho({ client, serviceMs: 1 });
     proxy = await startLossyProxy(fake.url);
     book = connector().contactBook({ country: 'GB' });
+    await book.prepare();
   });
   afterEach(async () => {
     await proxy.close();
@@ -80,15 +81,38 @@ describe('Zoho contact book', () => {
 
   const contacts = () => fake.records.all('Contacts');
 
-  it('prepare: passes when Contacts has the key field and the deletion mark, else names what to create', async () => {
-    await expect(book.prepare()).resolves.toBeUndefined();
-    const err = await connector({ keyField: 'Other_Key' })
-      .contactBook({ country: 'GB' })
-      .prepare()
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(CrmError);
-    expect(err).toMatchObject({ code: 'KEY_FIELD_MISSING', retryable: false });
-    expect((err as Error).message).toMatch(/Contacts has no field Other_Key/);
+  it('prepare: creates the key field and the deletion mark once; without the scope, names what to create', async () => {
+    const creates = () =>
+      fake.requests.filter((r) => r.method === 'POST' && r.path === '/crm/v8/settings/fields');
+    await book.prepare();
+    expect(creates().map((r) => r.status)).toEqual([201, 201]);
+    await book.prepare();
+    expect(creates()).toHaveLength(2);
+    const fields = (await connector().client.fieldNames('Contacts')).filter((f) => f.startsWith('Callsync'));
+    expect(fields.sort()).toEqual(['Callsync_Deleted', 'Callsync_Key']);
+
+    const bare = await startFakeZoho({ client, serviceMs: 1, canCreateFields: false });
+    try {
+      const err = await new ZohoConnector(
+        zohoConfigSchema.parse({
+          type: 'zoho',
+          dataCentre: 'eu',
+          ...client,
+          apiUrl: bare.url,
+          accountsUrl: bare.url,
+        }),
+        { tokenStore: () => new MemoryStore() },
+      )
+        .contactBook({ country: 'GB' })
+        .prepare()
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CrmError);
+      expect(err).toMatchObject({ code: 'KEY_FIELD_MISSING', retryable: false });
+      expect((err as Error).message).toMatch(/Contacts has no field Callsync_Key or Callsync_Deleted/);
+      expect((err as Error).message).toMatch(/OAUTH_SCOPE_MISMATCH/);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('changedSince: oldest first across pages, each record once, none skipped when one moves while reading', async () => {

@@ -1,6 +1,7 @@
 // The Zoho test server's rules for requests on several records (test/fakes/zoho-bulk.ts): update and
 // delete take at most 100 records, each record answered alone (200, 207 when some are refused, 400
-// when all are), a mandatory field cannot be emptied, and search by e-mail sees a record once indexed.
+// when all are), a mandatory field cannot be emptied, search by e-mail sees a record once indexed, the
+// deleted records list, custom field creation, and COQL's offset reach.
 import { startFakeZoho, type FakeZoho } from '../fakes/zoho-server';
 import { eventually } from '../support/eventually';
 
@@ -112,6 +113,24 @@ describe('Zoho test server: requests on several records', () => {
     expect((await list('?type=permanent')).status).toBe(204);
     expect((await list('?type=gone')).status).toBe(400);
     expect((await list('?per_page=201')).status).toBe(400);
+  });
+
+  it('creates a custom field named after its label, once; label and data type are mandatory', async () => {
+    const create = (field: Record<string, unknown>) =>
+      api('POST', '/crm/v8/settings/fields?module=Contacts', { fields: [field] });
+    expect((await create({ field_label: 'Callsync Key', data_type: 'text', length: 255 })).status).toBe(201);
+    const names = await api('GET', '/crm/v8/settings/fields?module=Contacts');
+    const apiNames = (names.body as { fields?: { api_name: string }[] }).fields?.map((f) => f.api_name);
+    expect(apiNames).toContain('Callsync_Key');
+    expect(await create({ field_label: 'Callsync Key', data_type: 'text' })).toMatchObject({
+      status: 400,
+      body: { fields: [{ code: 'DUPLICATE_DATA' }] },
+    });
+    expect(await create({ data_type: 'text' })).toMatchObject({
+      status: 400,
+      body: { fields: [{ code: 'MANDATORY_NOT_FOUND' }] },
+    });
+    expect((await api('POST', '/crm/v8/settings/fields?module=Nope', { fields: [{}] })).status).toBe(400);
   });
 
   it('COQL pages reach at most 100,000 records through LIMIT and OFFSET', async () => {
