@@ -23,6 +23,7 @@ import { CrmError } from '../crm/errors';
 import { DESTINATION } from './errors';
 import { searchDigits, type Fields } from './fields';
 import { coqlDateTime } from './outcomes';
+import { createMany, deleteMany, deletedPage, updateMany } from './record-batches';
 import type { ZohoClient } from './zoho-client';
 
 /** Most records an insert, update or delete request takes (insert-records.html: up to 100). */
@@ -214,7 +215,7 @@ export class ZohoContactBook implements CrmContactBook {
    */
   async *deletedSince(since: string): AsyncIterable<string[]> {
     for (let page = 1; ; page++) {
-      const { rows, more } = await this.client.deletedPage(MODULE, new Date(since), page);
+      const { rows, more } = await deletedPage(this.client, MODULE, new Date(since), page);
       const ids = rows.map((r) => r.id).filter((id) => typeof id === 'string' || typeof id === 'number');
       if (ids.length > 0) yield ids.map(String);
       if (!more) return;
@@ -254,7 +255,8 @@ export class ZohoContactBook implements CrmContactBook {
   async create(inputs: readonly ContactCreate[]): Promise<CreateOutcome> {
     const out: CreateOutcome = { ids: new Map(), rejected: new Map() };
     if (inputs.length === 0) return out;
-    const entries = await this.client.createMany(
+    const entries = await createMany(
+      this.client,
       MODULE,
       inputs.map((i) => ({ ...this.values(i.state, this.fields, true), [this.keyField]: i.linkKey })),
     );
@@ -273,7 +275,8 @@ export class ZohoContactBook implements CrmContactBook {
   async update(inputs: readonly ContactUpdate[]): Promise<UpdateOutcome> {
     const out: UpdateOutcome = { missing: [], rejected: new Map() };
     if (inputs.length === 0) return out;
-    const entries = await this.client.updateMany(
+    const entries = await updateMany(
+      this.client,
       MODULE,
       inputs.map((i) => ({ id: i.id, fields: this.values(i.state, i.fields, false) })),
     );
@@ -289,7 +292,8 @@ export class ZohoContactBook implements CrmContactBook {
   async markDeleted(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
     if (records.length === 0) return;
     const at = new Date();
-    const entries = await this.client.updateMany(
+    const entries = await updateMany(
+      this.client,
       MODULE,
       records.map((r) => ({ id: r.id, fields: { [DELETED_FIELD]: at } })),
     );
@@ -299,7 +303,8 @@ export class ZohoContactBook implements CrmContactBook {
 
   async remove(records: readonly { id: string; kind: 'contact' | 'lead' }[]): Promise<void> {
     if (records.length === 0) return;
-    const entries = await this.client.deleteMany(
+    const entries = await deleteMany(
+      this.client,
       MODULE,
       records.map((r) => r.id),
     );

@@ -86,7 +86,10 @@ export class ZohoClient {
     });
   }
 
-  /** Sends one SDK request; answers its JSON (null for 204), throws a CrmError for a refusal. */
+  /**
+   * Sends one SDK request; answers its JSON (null for 204), throws a CrmError for a refusal.
+   * `perRecord`: a write of several records, whose 400 holding each record's answer is answered.
+   */
   async send(
     what: string,
     request: (sdk: ZohoSdk) => Promise<RawResponse>,
@@ -213,82 +216,6 @@ export class ZohoClient {
       return new sdk.Record.RecordOperations(module).searchRecords(params, new sdk.HeaderMap());
     });
     return dataOf(answer);
-  }
-
-  /**
-   * Inserts up to 100 records in one request; answers each record's entry in request order (Zoho's
-   * `data[]`: SUCCESS with `details.id`, or the record's own error), one refused not failing the others.
-   */
-  async createMany(module: string, records: readonly Fields[]): Promise<Record<string, unknown>[]> {
-    const answer = await this.send(
-      `insert into ${module}`,
-      (sdk) => {
-        const body = new sdk.Record.BodyWrapper();
-        body.setData(records.map((f) => this.record(f)));
-        return new sdk.Record.RecordOperations(module).createRecords(body, new sdk.HeaderMap());
-      },
-      true,
-    );
-    return dataOf(answer);
-  }
-
-  /** Updates up to 100 records (each with its `id`) in one request; each record's entry in order. */
-  async updateMany(
-    module: string,
-    records: readonly { id: string; fields: Fields }[],
-  ): Promise<Record<string, unknown>[]> {
-    const answer = await this.send(
-      `update in ${module}`,
-      (sdk) => {
-        const body = new sdk.Record.BodyWrapper();
-        body.setData(
-          records.map((r) => {
-            const rec = this.record(r.fields);
-            rec.setId(BigInt(r.id));
-            return rec;
-          }),
-        );
-        return new sdk.Record.RecordOperations(module).updateRecords(body, new sdk.HeaderMap());
-      },
-      true,
-    );
-    return dataOf(answer);
-  }
-
-  /** Deletes up to 100 records by id in one request; each record's entry. */
-  async deleteMany(module: string, ids: readonly string[]): Promise<Record<string, unknown>[]> {
-    const answer = await this.send(
-      `delete from ${module}`,
-      async (sdk) => {
-        const params = new sdk.ParameterMap();
-        await params.add(sdk.Record.DeleteRecordsParam.IDS, ids.join(','));
-        return new sdk.Record.RecordOperations(module).deleteRecords(params, new sdk.HeaderMap());
-      },
-      true,
-    );
-    return dataOf(answer);
-  }
-
-  /**
-   * One page (200) of the records of `module` deleted after `since`, newest first, and whether more
-   * follow (get-deleted-records.html: `type=all`, the If-Modified-Since header).
-   */
-  async deletedPage(
-    module: string,
-    since: Date,
-    page: number,
-  ): Promise<{ rows: Record<string, unknown>[]; more: boolean }> {
-    const answer = await this.send(`deleted records of ${module}`, async (sdk) => {
-      const params = new sdk.ParameterMap();
-      await params.add(sdk.Record.GetDeletedRecordsParam.TYPE, 'all');
-      await params.add(sdk.Record.GetDeletedRecordsParam.PAGE, page);
-      await params.add(sdk.Record.GetDeletedRecordsParam.PER_PAGE, 200);
-      const headers = new sdk.HeaderMap();
-      await headers.add(sdk.Record.GetDeletedRecordsHeader.IF_MODIFIED_SINCE, since);
-      return new sdk.Record.RecordOperations(module).getDeletedRecords(params, headers);
-    });
-    const info = (answer.body as { info?: { more_records?: unknown } } | null)?.info;
-    return { rows: dataOf(answer), more: info?.more_records === true };
   }
 
   /** A record's notes, page by page (related records API; `fields` is mandatory in v8). */
