@@ -1,6 +1,6 @@
 // The Temporal Schedules of the two-way contact sync (config contacts): one per account whose CRM
-// destination keeps contacts (HubSpot, Salesforce, Pipedrive, Dynamics 365, Zendesk), every
-// `contacts.every`, kept in step with the config like the sync schedules; removed when
+// destination keeps contacts (HubSpot, Salesforce, Pipedrive, Dynamics 365, Zendesk, Zoho CRM),
+// every `contacts.every`, kept in step with the config like the sync schedules; removed when
 // contacts.enabled is off or the account's CRM cannot sync contacts. Both settings are the account's
 // own when it overrides them (accounts[].overrides.contacts).
 import type { Client } from '@temporalio/client';
@@ -11,7 +11,7 @@ import { crmDestinationOf } from './crm';
 import { applyIntervalSchedule, type ScheduleOutcome } from './interval-schedule';
 
 /** Destinations the contact sync can work with. */
-const CONTACT_DESTINATIONS = new Set(['hubspot', 'salesforce', 'pipedrive', 'dynamics', 'zendesk']);
+const CONTACT_DESTINATIONS = new Set(['hubspot', 'salesforce', 'pipedrive', 'dynamics', 'zendesk', 'zoho']);
 
 /** The accounts whose contacts the config asks to sync. */
 export function contactSyncAccounts(config: CallsyncConfig): string[] {

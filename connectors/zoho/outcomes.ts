@@ -13,7 +13,7 @@ export interface OutcomeReads {
 }
 
 /** COQL datetimes are quoted ISO 8601 with an offset. */
-function coqlDateTime(iso: string): string {
+export function coqlDateTime(iso: string): string {
   return `'${new Date(iso).toISOString().replace(/\.\d{3}Z$/, '+00:00')}'`;
 }
 

@@ -68,7 +68,7 @@ export interface ZohoSdk {
   InitializeBuilder: Ctor<PromiseLike<InitializeBuilder>>;
   TokenStore: { TokenStore: Ctor };
   ParameterMap: Ctor<ParamMap>;
-  HeaderMap: Ctor;
+  HeaderMap: Ctor<{ add(header: unknown, value: unknown): Promise<void> }>;
   Choice: Ctor;
   Record: {
     Record: Ctor<ZohoRecord>;
@@ -78,8 +78,14 @@ export interface ZohoSdk {
       updateRecord(id: bigint, body: unknown, headers: unknown): Promise<RawResponse>;
       deleteRecord(id: bigint, params: unknown, headers: unknown): Promise<RawResponse>;
       searchRecords(params: unknown, headers: unknown): Promise<RawResponse>;
+      updateRecords(body: unknown, headers: unknown): Promise<RawResponse>;
+      deleteRecords(params: unknown, headers: unknown): Promise<RawResponse>;
+      getDeletedRecords(params: unknown, headers: unknown): Promise<RawResponse>;
     }>;
-    SearchRecordsParam: { PHONE: unknown; PER_PAGE: unknown; PAGE: unknown };
+    SearchRecordsParam: { PHONE: unknown; EMAIL: unknown; PER_PAGE: unknown; PAGE: unknown };
+    DeleteRecordsParam: { IDS: unknown };
+    GetDeletedRecordsParam: { TYPE: unknown; PAGE: unknown; PER_PAGE: unknown };
+    GetDeletedRecordsHeader: { IF_MODIFIED_SINCE: unknown };
   };
   Coql: {
     BodyWrapper: Ctor<{ setSelectQuery(q: string): void }>;
@@ -93,8 +99,20 @@ export interface ZohoSdk {
     GetRelatedRecordsParam: { FIELDS: unknown; PAGE: unknown; PER_PAGE: unknown };
   };
   Fields: {
-    FieldsOperations: Ctor<{ getFields(params: unknown): Promise<RawResponse> }>;
+    FieldsOperations: Ctor<{
+      getFields(params: unknown): Promise<RawResponse>;
+      createField(body: unknown, params: unknown): Promise<RawResponse>;
+    }>;
     GetFieldsParam: { MODULE: unknown };
+    CreateFieldParam: { MODULE: unknown };
+    Fields: Ctor<{
+      setFieldLabel(label: string): void;
+      setDataType(type: string): void;
+      setLength(length: number): void;
+      setUnique(unique: unknown): Promise<void>;
+    }>;
+    Unique: Ctor<{ setCasesensitive(value: string): void }>;
+    BodyWrapper: Ctor<{ setFields(fields: unknown[]): void }>;
   };
   Users: {
     UsersOperations: Ctor<{ getUsers(params: unknown, headers: unknown): Promise<RawResponse> }>;

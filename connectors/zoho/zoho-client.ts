@@ -86,16 +86,34 @@ export class ZohoClient {
     });
   }
 
-  /** Sends one SDK request; answers its JSON (null for 204), throws a CrmError for a refusal. */
-  async send(what: string, request: (sdk: ZohoSdk) => Promise<RawResponse>): Promise<ZohoAnswer> {
+  /**
+   * Sends one SDK request; answers its JSON (null for 204), throws a CrmError for a refusal.
+   * `perRecord`: a write of several records, whose 400 holding each record's answer is answered.
+   */
+  async send(
+    what: string,
+    request: (sdk: ZohoSdk) => Promise<RawResponse>,
+    perRecord = false,
+  ): Promise<ZohoAnswer> {
     try {
-      return await this.gate.run(() => this.concurrency.run(() => this.once(what, request)), zohoRateLimit);
+      return await this.gate.run(
+        () => this.concurrency.run(() => this.once(what, request, perRecord)),
+        zohoRateLimit,
+      );
     } catch (err) {
       throw toCrmError(err);
     }
   }
 
-  private async once(what: string, request: (sdk: ZohoSdk) => Promise<RawResponse>): Promise<ZohoAnswer> {
+  /**
+   * One request, renewing the token once on 401. `perRecord`: a write of several records, whose 400
+   * with a `data` array is each record's answer (every one refused), not a refusal of the request.
+   */
+  private async once(
+    what: string,
+    request: (sdk: ZohoSdk) => Promise<RawResponse>,
+    perRecord: boolean,
+  ): Promise<ZohoAnswer> {
     for (let renewed = false; ; renewed = true) {
       const accessToken = await this.tokens.current();
       let answer: ZohoAnswer;
@@ -115,7 +133,8 @@ export class ZohoClient {
         this.tokens.invalidate(accessToken);
         continue;
       }
-      if (answer.status >= 400) throw refusal(what, answer);
+      const answered = perRecord && answer.status === 400 && dataOf(answer).length > 0;
+      if (answer.status >= 400 && !answered) throw refusal(what, answer);
       return answer;
     }
   }
@@ -188,6 +207,17 @@ export class ZohoClient {
     return dataOf(answer);
   }
 
+  /** Records of `module` whose e-mail fields hold this address (Zoho's search API). */
+  async searchEmail(module: string, address: string): Promise<Record<string, unknown>[]> {
+    const answer = await this.send(`search ${module} by e-mail`, async (sdk) => {
+      const params = new sdk.ParameterMap();
+      await params.add(sdk.Record.SearchRecordsParam.EMAIL, address);
+      await params.add(sdk.Record.SearchRecordsParam.PER_PAGE, 200);
+      return new sdk.Record.RecordOperations(module).searchRecords(params, new sdk.HeaderMap());
+    });
+    return dataOf(answer);
+  }
+
   /** A record's notes, page by page (related records API; `fields` is mandatory in v8). */
   async *notesOf(module: string, id: string): AsyncIterable<Record<string, unknown>[]> {
     for (let page = 1; ; page++) {
@@ -218,6 +248,34 @@ export class ZohoClient {
           .map((f) => (f as { api_name?: unknown }).api_name)
           .filter((n): n is string => typeof n === 'string')
       : [];
+  }
+
+  /**
+   * Creates a custom field in `module` (create-custom-field.html); Zoho names it after its label
+   * (spaces as underscores). Answers the field's entry (SUCCESS or Zoho's refusal of it).
+   */
+  async createField(
+    module: string,
+    spec: { label: string; dataType: 'text' | 'datetime'; length?: number; unique?: boolean },
+  ): Promise<Record<string, unknown> | undefined> {
+    const answer = await this.send(`create a field in ${module}`, async (sdk) => {
+      const field = new sdk.Fields.Fields();
+      field.setFieldLabel(spec.label);
+      field.setDataType(spec.dataType);
+      if (spec.length !== undefined) field.setLength(spec.length);
+      if (spec.unique) {
+        const unique = new sdk.Fields.Unique();
+        unique.setCasesensitive('false');
+        await field.setUnique(unique);
+      }
+      const body = new sdk.Fields.BodyWrapper();
+      body.setFields([field]);
+      const params = new sdk.ParameterMap();
+      await params.add(sdk.Fields.CreateFieldParam.MODULE, module);
+      return new sdk.Fields.FieldsOperations().createField(body, params);
+    });
+    const fields = (answer.body as { fields?: unknown } | null)?.fields;
+    return Array.isArray(fields) ? (fields[0] as Record<string, unknown> | undefined) : undefined;
   }
 
   /** The org's active users, page by page (users API, at most 200 a page). */

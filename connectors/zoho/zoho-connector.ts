@@ -2,9 +2,17 @@
 // Contacts, then Leads, by the search API's `phone` parameter; call logs in the Calls module and
 // callback tasks in Tasks, each carrying callsync's key in a custom unique field, found again by COQL
 // (which reads the records themselves, not the search index that lags a write).
-import type { CallbackTask, CallLog, CrmConnector, CrmContact, MessageLog } from '../crm/crm-connector';
+import type {
+  CallbackTask,
+  CallLog,
+  ContactBookOptions,
+  CrmConnector,
+  CrmContact,
+  MessageLog,
+} from '../crm/crm-connector';
 import type { ZohoConfig } from './config';
 import { CrmError } from '../crm/errors';
+import { ZohoContactBook } from './contact-book';
 import { DESTINATION } from './errors';
 import { callFields, keyOfNote, noteFields, personRecordFields, searchDigits, taskFields } from './fields';
 import { ZohoOutcomes } from './outcomes';
@@ -93,6 +101,11 @@ export class ZohoConnector implements CrmConnector {
         });
       }
     }
+  }
+
+  /** The contact sync's view of the org's Contacts, through this connector's request core. */
+  contactBook({ country }: Pick<ContactBookOptions, 'country'>): ZohoContactBook {
+    return new ZohoContactBook(this.client, this.config.keyField, country);
   }
 
   async ownerId(email: string | null): Promise<string | null> {

@@ -23,7 +23,7 @@ export const ZOHO_FEATURES: DestinationFeatures = {
   erasure: true,
   rateLimits: true,
   tokenExpiry: true,
-  contactSync: false,
+  contactSync: true,
 };
 
 const CLIENT = {
@@ -39,6 +39,16 @@ const CREATES = {
   task: /^\/crm\/v8\/Tasks$/,
   message: /^\/crm\/v8\/Notes$/,
   contact: /^\/crm\/v8\/(Contacts|Leads)$/,
+} as const;
+
+/** The contact sync's fields as a Contact's (the company is an Account lookup: not synced). */
+const CONTACT_FIELD = {
+  firstName: 'First_Name',
+  lastName: 'Last_Name',
+  email: 'Email',
+  phone: 'Phone',
+  mobile: 'Mobile',
+  notes: 'Description',
 } as const;
 
 const digits = (v: unknown) => (typeof v === 'string' ? v.replace(/\D/g, '') : '');
@@ -152,6 +162,28 @@ export async function createZohoHarness(): Promise<DestinationHarness> {
       r.modifiedAt = Date.now();
       return Promise.resolve();
     },
+    editContact: async (crmId, changes) => {
+      // An agent edits the Contact in Zoho's UI: the fields change and Modified_Time moves.
+      const r = fake.records.get(crmId);
+      if (!r) throw new Error(`Zoho holds no contact ${crmId}`);
+      for (const [field, name] of Object.entries(CONTACT_FIELD)) {
+        const value = changes[field as keyof typeof CONTACT_FIELD];
+        if (value !== undefined) r.fields[name] = value;
+      }
+      r.modifiedAt = Date.now();
+      return Promise.resolve();
+    },
+    heldContact: async (crmId) => {
+      const r = fake.records.get(crmId);
+      if (!r || r.module !== 'Contacts') return Promise.resolve(null);
+      const value = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+      return Promise.resolve(
+        Object.fromEntries(
+          Object.entries(CONTACT_FIELD).map(([field, name]) => [field, value(r.fields[name])]),
+        ),
+      );
+    },
+    contactWrites: () => fake.counters.personWrites,
     expireTokens: () => fake.expireTokens(),
     tooManyRequests: () => fake.counters.limited,
     tightenRateLimit: () => {

@@ -50,7 +50,8 @@ export function moduleFields(keyField: string): Record<string, FieldMeta[]> {
     field(keyField, 'text', { custom_field: true }),
   ];
   return {
-    Contacts: person(),
+    // The contact sync's e-mail and notes; its custom fields callsync creates (createField).
+    Contacts: [...person(), field('Email', 'email'), field('Description', 'textarea')],
     Leads: [...person(), field('Company', 'text')],
     Calls: [
       ...activity(),
@@ -101,4 +102,47 @@ export function relatedLists(module: string): Record<string, unknown>[] {
       href: `${module}/{${module}Id}/Notes`,
     },
   ];
+}
+
+/**
+ * POST /settings/fields?module=… (https://www.zoho.com/crm/developer/docs/api/v8/create-custom-field.html):
+ * `field_label` and `data_type` mandatory, a label already used in the module refused as
+ * DUPLICATE_DATA; the field's API name is its label with underscores for spaces. Adds the field to
+ * `fields` (what the field metadata answers from then on).
+ */
+export function createField(
+  fields: Record<string, FieldMeta[]>,
+  module: string,
+  body: unknown,
+): { status: number; body: unknown } {
+  const error = (code: string, message: string, details: Record<string, unknown> = {}) => ({
+    code,
+    details,
+    message,
+    status: 'error',
+  });
+  const list = fields[module];
+  if (!list)
+    return { status: 400, body: error('INVALID_MODULE', 'the module name given seems to be invalid') };
+  const input = (body as { fields?: unknown } | null)?.fields;
+  if (!Array.isArray(input) || input.length === 0)
+    return { status: 400, body: error('MANDATORY_NOT_FOUND', 'fields is required', { api_name: 'fields' }) };
+  const results = input.map((raw) => {
+    const f = raw as { field_label?: unknown; data_type?: unknown; length?: unknown };
+    if (typeof f.field_label !== 'string' || f.field_label.trim() === '')
+      return error('MANDATORY_NOT_FOUND', 'required field not found', { api_name: 'field_label' });
+    if (typeof f.data_type !== 'string')
+      return error('MANDATORY_NOT_FOUND', 'required field not found', { api_name: 'data_type' });
+    const apiName = f.field_label.trim().replace(/\s+/g, '_');
+    if (list.some((x) => x.api_name === apiName))
+      return error('DUPLICATE_DATA', 'a field with this label exists', { api_name: 'field_label' });
+    const created = field(apiName, f.data_type, { custom_field: true });
+    list.push(created);
+    return { code: 'SUCCESS', details: { id: created.id }, message: 'field created', status: 'success' };
+  });
+  const failed = results.filter((r) => r.status === 'error').length;
+  return {
+    status: failed === 0 ? 201 : failed === results.length ? 400 : 207,
+    body: { fields: results },
+  };
 }

@@ -28,6 +28,15 @@ export const MAX_WRITE_RECORDS = 100;
 export const MAX_PER_PAGE = 200;
 const PHONE_FIELDS = ['Phone', 'Mobile', 'Home_Phone', 'Other_Phone'];
 
+/**
+ * The status of a write of several records, each answered in `data[]`: all refused 400, some 207
+ * Multi-Status, none `ok` (https://www.zoho.com/crm/developer/docs/api/v8/status-codes.html).
+ */
+export function batchStatus(results: readonly Record<string, unknown>[], ok: number): number {
+  const failed = results.filter((r) => r.status === 'error').length;
+  return failed === 0 ? ok : failed === results.length ? 400 : 207;
+}
+
 const error = (code: string, message: string, details: Record<string, unknown> = {}) => ({
   code,
   details,
@@ -40,6 +49,8 @@ const digits = (v: unknown) => (typeof v === 'string' ? v.replace(/\D/g, '') : '
 
 export class ZohoRecords {
   private readonly byId = new Map<string, ZohoRecord>();
+  /** Records deleted so far, oldest first (the deleted records API lists them). */
+  readonly deletions: { id: string; module: string; name: string; at: number }[] = [];
   private next = 5_725_767_000_001_000_000n;
   private readonly mandatory: Record<string, string[]>;
   readonly modules: Set<string>;
@@ -91,8 +102,7 @@ export class ZohoRecords {
     if (data.length > MAX_WRITE_RECORDS)
       return { status: 400, body: error('LIMIT_EXCEEDED', `at most ${MAX_WRITE_RECORDS} records a request`) };
     const results = data.map((raw) => this.insertOne(module, raw as Record<string, unknown>));
-    const failed = results.some((r) => r.status === 'error');
-    return { status: failed ? 400 : 201, body: { data: results } };
+    return { status: batchStatus(results, 201), body: { data: results } };
   }
 
   private insertOne(module: string, fields: Record<string, unknown>): Record<string, unknown> {
@@ -177,6 +187,7 @@ export class ZohoRecords {
         body: { data: [error('INVALID_DATA', 'the id given seems to be invalid', { id })] },
       };
     this.byId.delete(id);
+    this.deletions.push({ id, module, name: this.row(r).Full_Name as string, at: Date.now() });
     return {
       status: 200,
       body: { data: [{ code: 'SUCCESS', details: { id }, message: 'record deleted', status: 'success' }] },

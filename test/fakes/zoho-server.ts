@@ -9,7 +9,8 @@
 //   either exceeded: 429 {code: TOO_MANY_REQUESTS} with X-RATELIMIT-LIMIT/REMAINING/RESET.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { moduleFields, relatedLists } from './zoho-fields';
+import { deleteMany, deletedList, searchEmail, updateMany } from './zoho-bulk';
+import { createField, moduleFields, relatedLists } from './zoho-fields';
 import { ZohoRecords, type Answer } from './zoho-records';
 
 export interface FakeZohoOptions {
@@ -23,12 +24,21 @@ export interface FakeZohoOptions {
   creditsPerDay?: number;
   /** How long the server takes to answer a request (so concurrent requests overlap as they do). */
   serviceMs?: number;
+  /**
+   * The token's scopes include ZohoCRM.settings.fields.CREATE (default true); without it Zoho answers
+   * a field create 401 OAUTH_SCOPE_MISMATCH (https://www.zoho.com/crm/developer/docs/api/v8/status-codes.html).
+   */
+  canCreateFields?: boolean;
 }
 
 export interface FakeZoho {
   url: string;
   records: ZohoRecords;
-  counters: { requests: number; limited: number; grants: number };
+  /**
+   * `personWrites`: Contacts and Leads records inserted or updated for clients (each record of a
+   * request of several counted once), the contact sync's write count.
+   */
+  counters: { requests: number; limited: number; grants: number; personWrites: number };
   /** Every API request answered (method, path without the query, status), for benches and tests. */
   requests: { method: string; path: string; status: number }[];
   /** An active CRM user with this e-mail; answers its id. */
@@ -60,7 +70,7 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
   const records = new ZohoRecords(keyField, opts.searchLagMs ?? 0);
   const fields = moduleFields(keyField);
   const tokens = new Map<string, number>();
-  const counters = { requests: 0, limited: 0, grants: 0 };
+  const counters = { requests: 0, limited: 0, grants: 0, personWrites: 0 };
   const requests: FakeZoho['requests'] = [];
   const credits: number[] = [];
   const users: { id: string; email: string; full_name: string; status: string }[] = [];
@@ -103,7 +113,13 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     };
   };
 
-  const api = (method: string, path: string, query: URLSearchParams, text: string): Answer => {
+  const api = (
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    text: string,
+    ifModifiedSince?: string,
+  ): Answer => {
     const json = (): unknown => {
       try {
         return JSON.parse(text) as unknown;
@@ -117,6 +133,11 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         ? { status: 200, body: { fields: list } }
         : { status: 400, body: error('INVALID_MODULE', 'the module name given seems to be invalid') };
     }
+    if (method === 'POST' && path === '/crm/v8/settings/fields') {
+      if (opts.canCreateFields === false)
+        return { status: 401, body: error('OAUTH_SCOPE_MISMATCH', 'invalid oauth scope to access this URL') };
+      return createField(fields, query.get('module') ?? '', json());
+    }
     if (method === 'GET' && path === '/crm/v8/settings/related_lists') {
       const module = query.get('module') ?? '';
       return module === 'Contacts' || module === 'Leads'
@@ -127,6 +148,9 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
     if (notes && method === 'GET') return records.relatedNotes(notes[1]!, notes[2]!, query);
     if (method === 'POST' && path === '/crm/v8/coql') return records.coql(json());
     if (method === 'GET' && path === '/crm/v8/users') return usersPage(query);
+    const deleted = /^\/crm\/v8\/(\w+)\/deleted$/.exec(path);
+    if (deleted && method === 'GET' && records.modules.has(deleted[1]!))
+      return deletedList(records, deleted[1]!, query, ifModifiedSince);
     const m = /^\/crm\/v8\/(\w+)(?:\/(search|\d+))?$/.exec(path);
     if (!m || !records.modules.has(m[1]!))
       return {
@@ -134,7 +158,12 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         body: error('INVALID_URL_PATTERN', 'Please check if the URL trying to access is a correct one'),
       };
     const [, module, rest] = m as unknown as [string, string, string | undefined];
+    // Of search's parameters, `email` is taken before `phone` (search-records.html).
+    if (rest === 'search' && method === 'GET' && query.has('email'))
+      return searchEmail(records, module, query);
     if (rest === 'search' && method === 'GET') return records.searchPhone(module, query);
+    if (rest === undefined && method === 'PUT') return updateMany(records, module, json());
+    if (rest === undefined && method === 'DELETE') return deleteMany(records, module, query);
     if (rest === undefined && method === 'POST') return records.insert(module, json());
     if (rest !== undefined && rest !== 'search' && method === 'PUT')
       return records.update(module, rest, json());
@@ -165,6 +194,13 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         requests.push({ method: req.method ?? 'GET', path: u.pathname, status: res.statusCode }),
       );
       const send = (a: Answer) => {
+        if (
+          (req.method === 'POST' || req.method === 'PUT') &&
+          /^\/crm\/v8\/(Contacts|Leads)(\/\d+)?$/.test(u.pathname)
+        ) {
+          const data = (a.body as { data?: { status?: unknown }[] } | null)?.data ?? [];
+          counters.personWrites += data.filter((d) => d.status === 'success').length;
+        }
         if (a.status === 204) return void res.writeHead(204).end();
         res.writeHead(a.status, { 'content-type': 'application/json;charset=utf-8' });
         res.end(JSON.stringify(a.body));
@@ -185,7 +221,8 @@ export async function startFakeZoho(opts: FakeZohoOptions): Promise<FakeZoho> {
         if (inFlight > concurrency) return limited(res, 'concurrency limit of the org exceeded');
         credits.push(now);
         await new Promise((r) => setTimeout(r, opts.serviceMs ?? 10));
-        send(api(req.method ?? 'GET', u.pathname, u.searchParams, text));
+        const since = req.headers['if-modified-since'];
+        send(api(req.method ?? 'GET', u.pathname, u.searchParams, text, since));
       } finally {
         inFlight--;
       }
