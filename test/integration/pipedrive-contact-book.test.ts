@@ -7,6 +7,7 @@ import { PipedriveConnector, pipedriveConfigSchema } from '../../connectors/pipe
 import type { PipedriveContactBook } from '../../connectors/pipedrive/contact-book';
 import { LINK_FIELD } from '../../connectors/pipedrive/person-fields';
 import { startFakePipedrive, type FakePipedrive } from '../fakes/pipedrive-server';
+import { emptyState } from '../../sync/contacts/model';
 
 let fake: FakePipedrive;
 
@@ -29,13 +30,7 @@ async function all(pages: AsyncIterable<SideRecord[]>): Promise<SideRecord[][]> 
 }
 
 const state = (over: Partial<SideRecord['state']> = {}): SideRecord['state'] => ({
-  firstName: null,
-  lastName: null,
-  company: null,
-  email: null,
-  phone: null,
-  mobile: null,
-  notes: null,
+  ...emptyState(),
   ...over,
 });
 

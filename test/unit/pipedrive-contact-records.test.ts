@@ -9,18 +9,10 @@ import {
   slots,
   splitName,
 } from '../../connectors/pipedrive/contact-records';
+import { emptyState } from '../../sync/contacts/model';
 
 const keys = { link: 'a'.repeat(40), deleted: 'b'.repeat(40) };
-const state = (over: Partial<ContactState> = {}): ContactState => ({
-  firstName: null,
-  lastName: null,
-  company: null,
-  email: null,
-  phone: null,
-  mobile: null,
-  notes: null,
-  ...over,
-});
+const state = (over: Partial<ContactState> = {}): ContactState => ({ ...emptyState(), ...over });
 
 describe('Pipedrive contact records', () => {
   it('splits the name at its first space and joins it back; a nameless contact is named by a number', () => {

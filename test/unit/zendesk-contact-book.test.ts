@@ -8,6 +8,7 @@ import type { ContactState } from '../../connectors/crm/contact-model';
 import { ZendeskConnector, zendeskConfigSchema } from '../../connectors/zendesk';
 import type { ZendeskContactBook } from '../../connectors/zendesk/contact-book';
 import { startFakeZendesk, type FakeZendesk } from '../fakes/zendesk-server';
+import { emptyState } from '../../sync/contacts/model';
 
 let fake: FakeZendesk;
 let book: ZendeskContactBook;
@@ -32,16 +33,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-const state = (over: Partial<ContactState>): ContactState => ({
-  firstName: null,
-  lastName: null,
-  company: null,
-  email: null,
-  phone: null,
-  mobile: null,
-  notes: null,
-  ...over,
-});
+const state = (over: Partial<ContactState>): ContactState => ({ ...emptyState(), ...over });
 
 async function all(pages: AsyncIterable<SideRecord[]>): Promise<SideRecord[][]> {
   const out: SideRecord[][] = [];
