@@ -49,7 +49,6 @@ const loop = (): WorkflowHandle => h.client.workflow.getHandle(accountSyncWorkfl
 
 beforeAll(async () => {
   h = await startSyncHarness({ label: 'account-sync', cdrs: 120 });
-  await h.startWorker();
 });
 afterAll(() => h?.close());
 

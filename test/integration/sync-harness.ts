@@ -124,6 +124,9 @@ export async function startSyncHarness(opts: SyncHarnessOptions): Promise<SyncHa
     taskQueue,
     configFile,
     async startWorker() {
+      // A second worker would replace the first here and never be shut down: it would poll the
+      // stopped Temporal server for the rest of the test run, as fast as its retries allow.
+      if (current) throw new Error('a worker is already running: stopWorker() first');
       const bundle = process.env.CALLSYNC_TEST_WORKFLOW_BUNDLE;
       const { worker, connection: nc } = await createWorker({
         address: temporal.address,
