@@ -454,9 +454,12 @@ describe('call lifecycle', () => {
       const live = await eventually(
         async () => {
           const st = await handle.query(callStateQuery);
-          return st.events === 300 && st.continuedRuns >= 2 ? st : undefined;
+          // At least one hand-over (60 signals alone pass the 60-event limit); a second is not sure:
+          // signals that come together share a workflow task, and a run that takes in the last of
+          // them below the limit has nothing left to hand over (a loaded CI machine saw 1).
+          return st.events === 300 && st.continuedRuns >= 1 ? st : undefined;
         },
-        'every event taken in, over several runs',
+        'every event taken in, over more than one run',
         150_000,
         story,
       );
