@@ -17,6 +17,51 @@ export const realTime: TimeSource = {
 export interface RequestLimiter {
   /** Waits until one more request may be sent; returns the milliseconds waited. */
   acquire(): Promise<number>;
+  /**
+   * Waits likewise, and holds the request's place until its answer: a limit the vendor counts as
+   * requests arrive (a sliding window) frees a place from the answer, which comes after the arrival
+   * however late the request really left. Limiters without it count from the start.
+   */
+  hold?(): Promise<RequestPermit>;
+}
+
+/** A request's place under a limit, held from its start until its answer. */
+export interface RequestPermit {
+  /** Milliseconds waited for the place. */
+  waitedMs: number;
+  /** The request has its answer, or failed for good: the place counts from now. Never throws. */
+  release(): Promise<void>;
+}
+
+/** A place under `limiter`: held until release where it can be, else counted from its start. */
+export async function holdPlace(limiter: RequestLimiter): Promise<RequestPermit> {
+  if (limiter.hold) return limiter.hold();
+  return { waitedMs: await limiter.acquire(), release: async () => {} };
+}
+
+/** A request must have a place under both limits (a vendor's search window and its token's). */
+export function bothLimits(a: RequestLimiter, b: RequestLimiter): RequestLimiter {
+  const hold = async (): Promise<RequestPermit> => {
+    const first = await holdPlace(a);
+    const second = await holdPlace(b).catch(async (err: unknown) => {
+      await first.release();
+      throw err;
+    });
+    return {
+      waitedMs: first.waitedMs + second.waitedMs,
+      release: async () => {
+        await Promise.all([first.release(), second.release()]);
+      },
+    };
+  };
+  return {
+    hold,
+    acquire: async () => {
+      const permit = await hold();
+      await permit.release();
+      return permit.waitedMs;
+    },
+  };
 }
 
 /**

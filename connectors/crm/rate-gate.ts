@@ -2,7 +2,13 @@
 // process, or shared by every worker through PostgreSQL), and a vendor's "slow down" answer (429 and
 // its Retry-After) waited out here when short, or thrown as a CrmRateLimitedError (so a Temporal
 // activity retries it later) when long.
-import { RateLimiter, realTime, type RequestLimiter, type TimeSource } from '../../lib/rate-limiter';
+import {
+  holdPlace,
+  RateLimiter,
+  realTime,
+  type RequestLimiter,
+  type TimeSource,
+} from '../../lib/rate-limiter';
 import { recordApiRequest } from '../../lib/metrics';
 import type { WindowRate } from '../../lib/window-limiter';
 import { CrmRateLimitedError } from './errors';
@@ -71,9 +77,10 @@ export class RateGate {
     const maxRetries = this.opts.maxRetries ?? 2;
     const maxWait = this.opts.maxRetryAfterMs ?? 15_000;
     for (let attempt = 0; ; attempt++) {
-      await this.limiter.acquire();
+      // The place is held until the answer: a window limit counts from it (lib/window-limiter.ts).
+      const place = await holdPlace(this.limiter);
       try {
-        const result = await send();
+        const result = await send().finally(() => place.release());
         recordApiRequest(this.opts.destination, 200);
         return result;
       } catch (err) {

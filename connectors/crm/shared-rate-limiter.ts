@@ -2,9 +2,15 @@
 // rate in PostgreSQL (repositories/rate-slots.ts, the same slots the platform's rate uses), so three
 // workers together send no faster than one would alone.
 import type { Kysely } from 'kysely';
-import { realTime, type RequestLimiter, type TimeSource } from '../../lib/rate-limiter';
+import { realTime, type RequestLimiter, type RequestPermit, type TimeSource } from '../../lib/rate-limiter';
 import { reserveRateSlot } from '../postgres/repositories/rate-slots';
-import { reserveWindowSlot, type RateWindowRequest } from '../postgres/repositories/rate-windows';
+import {
+  answerWindowSlot,
+  blockingWindowRequest,
+  reserveWindowSlot,
+  type RateWindowRequest,
+  type WindowSlot,
+} from '../postgres/repositories/rate-windows';
 import type { Database } from '../postgres/tables';
 import type { TokenSourceFactory } from './rate-gate';
 
@@ -22,8 +28,17 @@ export class SharedRateLimiter implements RequestLimiter {
   }
 }
 
-/** A sliding-window limit shared by every worker (see repositories/rate-windows.ts). */
+/**
+ * A sliding-window limit shared by every worker (see repositories/rate-windows.ts): a place is held
+ * until the request's answer. Reservations from this process go one at a time; while the next
+ * request must wait for request n - max's answer, this process waits for it here when the request is
+ * its own, and asks PostgreSQL again every POLL_MS when another worker's.
+ */
 export class SharedWindowLimiter implements RequestLimiter {
+  /** Answers of this process's requests in flight, by request number. */
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly window: RateWindowRequest,
@@ -31,11 +46,45 @@ export class SharedWindowLimiter implements RequestLimiter {
   ) {}
 
   async acquire(): Promise<number> {
-    const wait = await reserveWindowSlot(this.db, this.window);
-    if (wait > 0) await this.time.sleep(wait);
-    return wait;
+    const permit = await this.hold();
+    await permit.release();
+    return permit.waitedMs;
+  }
+
+  async hold(): Promise<RequestPermit> {
+    const turn = this.queue.then(() => this.reserve());
+    this.queue = turn.catch(() => undefined);
+    const { number, waitMs } = await turn;
+    let answer = () => {};
+    this.inFlight.set(number, new Promise<void>((resolve) => (answer = resolve)));
+    if (waitMs > 0) await this.time.sleep(waitMs);
+    let released = false;
+    return {
+      waitedMs: waitMs,
+      release: async () => {
+        if (released) return;
+        released = true;
+        // A lost write leaves the place held until it goes stale (UNANSWERED_PLACE_MS): slower, never over.
+        await answerWindowSlot(this.db, this.window, number).catch(() => undefined);
+        this.inFlight.delete(number);
+        answer();
+      },
+    };
+  }
+
+  private async reserve(): Promise<WindowSlot> {
+    for (;;) {
+      const slot = await reserveWindowSlot(this.db, this.window);
+      if (slot) return slot;
+      const blocking = await blockingWindowRequest(this.db, this.window);
+      const own = blocking === null ? undefined : this.inFlight.get(blocking);
+      await (own ?? this.time.sleep(POLL_MS));
+    }
   }
 }
+
+/** How often a worker waiting for another worker's answer asks again. */
+const POLL_MS = 25;
 
 /**
  * Shared rates for one vendor; `scope` names the portal or org and the rate. A bucket: slots

@@ -5,7 +5,7 @@
 // minutes, 52 at once; a 429 with Retry-After beyond them), and a refused token (401) renewed once.
 import type { DynamicsWebApi } from 'dynamics-web-api';
 import { lazyPackage } from '../../lib/lazy-package';
-import { RateLimiter, realTime, type RequestLimiter, type TimeSource } from '../../lib/rate-limiter';
+import { bothLimits, RateLimiter, realTime, type TimeSource } from '../../lib/rate-limiter';
 import { WindowLimiter } from '../../lib/window-limiter';
 import { RateGate, type TokenSourceFactory } from '../crm/rate-gate';
 import { DynamicsAccessToken } from './access-token';
@@ -26,11 +26,6 @@ export interface WebApiOptions {
   time?: TimeSource;
   /** Limiters shared by every worker (PostgreSQL); default: this process's own. */
   limiters?: TokenSourceFactory;
-}
-
-/** Waits for both limiters: the configured steady rate and the 5-minute window. */
-function both(a: RequestLimiter, b: RequestLimiter): RequestLimiter {
-  return { acquire: async () => (await a.acquire()) + (await b.acquire()) };
 }
 
 /** At most `max` promises running; the rest queue in order. */
@@ -73,11 +68,11 @@ export class WebApi {
     const scope = `${environmentUrl(config)} ${config.clientId}`;
     const time = opts.time ?? realTime;
     const limiter = opts.limiters
-      ? both(
+      ? bothLimits(
           opts.limiters.bucket(`${scope} requests`, rate, burst),
           opts.limiters.window(`${scope} window`, window),
         )
-      : both(new RateLimiter(rate, burst, time), new WindowLimiter(window, time));
+      : bothLimits(new RateLimiter(rate, burst, time), new WindowLimiter(window, time));
     this.gate = new RateGate({ destination: DESTINATION, requestsPerSecond: rate, burst, time, limiter });
   }
 

@@ -47,6 +47,7 @@ const MIGRATIONS = [
   '2027_01_03_0900_vendor_tokens',
   '2027_01_03_1000_create_stored_accounts',
   '2027_01_03_1010_create_crm_import_checkpoints',
+  '2027_01_04_0900_vendor_rate_window_answers',
 ];
 
 // format_type() spelling of each column type.

@@ -33,6 +33,7 @@ import * as callFailureRetries from './2027_01_02_0900_call_failure_retries';
 import * as vendorTokens from './2027_01_03_0900_vendor_tokens';
 import * as createStoredAccounts from './2027_01_03_1000_create_stored_accounts';
 import * as createCrmImportCheckpoints from './2027_01_03_1010_create_crm_import_checkpoints';
+import * as vendorRateWindowAnswers from './2027_01_04_0900_vendor_rate_window_answers';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_22_0900_create_history_tables': createHistoryTables,
@@ -68,4 +69,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2027_01_03_0900_vendor_tokens': vendorTokens,
   '2027_01_03_1000_create_stored_accounts': createStoredAccounts,
   '2027_01_03_1010_create_crm_import_checkpoints': createCrmImportCheckpoints,
+  '2027_01_04_0900_vendor_rate_window_answers': vendorRateWindowAnswers,
 };
