@@ -33,9 +33,8 @@ export function hubspotGates(
   destinationId: string,
 ): { gate: RateGate; searchGate: RateGate; portal: string } {
   // HubSpot counts requests in a rolling window, and so does callsync: the first requests go at
-  // once, request n once request n - max is a window old. The margins (95% of the limit, half a
-  // second on the window) absorb requests that leave some milliseconds after their start (a busy
-  // event loop, the network) and would otherwise bunch into one window at HubSpot.
+  // once, request n once request n - max had its answer a window ago (lib/window-limiter.ts). The
+  // margins (95% of the limit, half a second on the window) are for HubSpot's edges and clock.
   const gateOpts = {
     destination: DESTINATION,
     ...(opts.time ? { time: opts.time } : {}),
