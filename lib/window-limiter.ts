@@ -15,26 +15,19 @@ export interface WindowRate {
   windowMs: number;
 }
 
-/** A sliding-window limit in this process (SharedWindowLimiter shares one through PostgreSQL). */
-export class WindowLimiter implements RequestLimiter {
-  /** Start times of the last `max` requests, by request number modulo max. */
-  private readonly starts: number[] = [];
-  /** When each of those had its answer; undefined while it is in flight. */
-  private readonly answers: (number | undefined)[] = [];
-  /** The reservation waiting for a slot's answer. */
-  private readonly waiting = new Map<number, () => void>();
-  private count = 0;
-  /** Reservations go one at a time, in the order they were asked for. */
+/**
+ * Places handed out one reservation at a time, in the order asked for, each held from the end of its
+ * wait until the caller releases it (WindowLimiter here; SharedWindowLimiter through PostgreSQL).
+ */
+export abstract class HeldPlaces implements RequestLimiter {
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly rate: WindowRate,
-    private readonly time: TimeSource,
-  ) {
-    if (!(Number.isInteger(rate.max) && rate.max >= 1))
-      throw new RangeError('max must be a whole number ≥ 1');
-    if (!(rate.windowMs > 0)) throw new RangeError('windowMs must be positive');
-  }
+  constructor(protected readonly time: TimeSource) {}
+
+  /** The next request's number and the milliseconds until it may start. */
+  protected abstract reserve(): Promise<{ number: number; waitMs: number }>;
+  /** Request `number` had its answer (or failed): its place counts from now. */
+  protected abstract answered(number: number): Promise<void>;
 
   /** A place counted from its start (for a caller that cannot say when its answer came). */
   async acquire(): Promise<number> {
@@ -47,22 +40,42 @@ export class WindowLimiter implements RequestLimiter {
   async hold(): Promise<RequestPermit> {
     const turn = this.queue.then(() => this.reserve());
     this.queue = turn.catch(() => undefined);
-    const { number, start } = await turn;
-    const wait = Math.max(0, Math.ceil(start - this.time.now()));
-    if (wait > 0) await this.time.sleep(wait);
+    const { number, waitMs } = await turn;
+    if (waitMs > 0) await this.time.sleep(waitMs);
     let released = false;
     return {
-      waitedMs: wait,
+      waitedMs: waitMs,
       release: async () => {
         if (released) return;
         released = true;
-        this.answered(number);
+        await this.answered(number);
       },
     };
   }
+}
+
+/** A sliding-window limit in this process (SharedWindowLimiter shares one through PostgreSQL). */
+export class WindowLimiter extends HeldPlaces {
+  /** Start times of the last `max` requests, by request number modulo max. */
+  private readonly starts: number[] = [];
+  /** When each of those had its answer; undefined while it is in flight. */
+  private readonly answers: (number | undefined)[] = [];
+  /** The reservation waiting for a slot's answer. */
+  private readonly waiting = new Map<number, () => void>();
+  private count = 0;
+
+  constructor(
+    private readonly rate: WindowRate,
+    time: TimeSource,
+  ) {
+    super(time);
+    if (!(Number.isInteger(rate.max) && rate.max >= 1))
+      throw new RangeError('max must be a whole number ≥ 1');
+    if (!(rate.windowMs > 0)) throw new RangeError('windowMs must be positive');
+  }
 
   /** Request n starts after request n - 1, and a window after request n - max had its answer. */
-  private async reserve(): Promise<{ number: number; start: number }> {
+  protected async reserve(): Promise<{ number: number; waitMs: number }> {
     const { max, windowMs } = this.rate;
     const number = this.count;
     const slot = number % max;
@@ -72,14 +85,15 @@ export class WindowLimiter implements RequestLimiter {
     this.waiting.delete(slot);
     const previous = number > 0 ? this.starts[(number - 1) % max]! : -Infinity;
     const freed = number >= max ? this.answers[slot]! + windowMs : -Infinity;
-    const start = Math.max(this.time.now(), previous, freed);
+    const now = this.time.now();
+    const start = Math.max(now, previous, freed);
     this.starts[slot] = start;
     this.answers[slot] = undefined;
     this.count++;
-    return { number, start };
+    return { number, waitMs: Math.ceil(start - now) };
   }
 
-  private answered(number: number): void {
+  protected async answered(number: number): Promise<void> {
     const slot = number % this.rate.max;
     this.answers[slot] = Math.max(this.time.now(), this.starts[slot]!);
     this.waiting.get(slot)?.();

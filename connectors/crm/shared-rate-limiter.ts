@@ -2,7 +2,8 @@
 // rate in PostgreSQL (repositories/rate-slots.ts, the same slots the platform's rate uses), so three
 // workers together send no faster than one would alone.
 import type { Kysely } from 'kysely';
-import { realTime, type RequestLimiter, type RequestPermit, type TimeSource } from '../../lib/rate-limiter';
+import { realTime, type RequestLimiter, type TimeSource } from '../../lib/rate-limiter';
+import { HeldPlaces } from '../../lib/window-limiter';
 import { reserveRateSlot } from '../postgres/repositories/rate-slots';
 import {
   answerWindowSlot,
@@ -34,52 +35,38 @@ export class SharedRateLimiter implements RequestLimiter {
  * request must wait for request n - max's answer, this process waits for it here when the request is
  * its own, and asks PostgreSQL again every POLL_MS when another worker's.
  */
-export class SharedWindowLimiter implements RequestLimiter {
+export class SharedWindowLimiter extends HeldPlaces {
   /** Answers of this process's requests in flight, by request number. */
-  private readonly inFlight = new Map<number, Promise<void>>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly inFlight = new Map<number, { answered: Promise<void>; settle: () => void }>();
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly window: RateWindowRequest,
-    private readonly time: TimeSource = realTime,
-  ) {}
-
-  async acquire(): Promise<number> {
-    const permit = await this.hold();
-    await permit.release();
-    return permit.waitedMs;
+    time: TimeSource = realTime,
+  ) {
+    super(time);
   }
 
-  async hold(): Promise<RequestPermit> {
-    const turn = this.queue.then(() => this.reserve());
-    this.queue = turn.catch(() => undefined);
-    const { number, waitMs } = await turn;
-    let answer = () => {};
-    this.inFlight.set(number, new Promise<void>((resolve) => (answer = resolve)));
-    if (waitMs > 0) await this.time.sleep(waitMs);
-    let released = false;
-    return {
-      waitedMs: waitMs,
-      release: async () => {
-        if (released) return;
-        released = true;
-        // A lost write leaves the place held until it goes stale (UNANSWERED_PLACE_MS): slower, never over.
-        await answerWindowSlot(this.db, this.window, number).catch(() => undefined);
-        this.inFlight.delete(number);
-        answer();
-      },
-    };
-  }
-
-  private async reserve(): Promise<WindowSlot> {
+  protected async reserve(): Promise<WindowSlot> {
     for (;;) {
       const slot = await reserveWindowSlot(this.db, this.window);
-      if (slot) return slot;
+      if (slot) {
+        let settle = () => {};
+        const answered = new Promise<void>((resolve) => (settle = resolve));
+        this.inFlight.set(slot.number, { answered, settle });
+        return slot;
+      }
       const blocking = await blockingWindowRequest(this.db, this.window);
       const own = blocking === null ? undefined : this.inFlight.get(blocking);
-      await (own ?? this.time.sleep(POLL_MS));
+      await (own?.answered ?? this.time.sleep(POLL_MS));
     }
+  }
+
+  protected async answered(number: number): Promise<void> {
+    // A lost write leaves the place held until it goes stale (UNANSWERED_PLACE_MS): slower, never over.
+    await answerWindowSlot(this.db, this.window, number).catch(() => undefined);
+    this.inFlight.get(number)?.settle();
+    this.inFlight.delete(number);
   }
 }
 
