@@ -11,7 +11,8 @@
 // minutes after the call and update it in place, and every Zendesk plan has the Tickets API.
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
-import type { TimeSource } from '../../lib/rate-limiter';
+import { realTime, type TimeSource } from '../../lib/rate-limiter';
+import { WindowLimiter } from '../../lib/window-limiter';
 import type {
   CallbackTask,
   CallLog,
@@ -99,22 +100,18 @@ export class ZendeskConnector implements CrmConnector {
       onRefreshFailed: opts.onTokenRefreshFailed,
     });
     // The incremental exports' own limit: 10 requests a minute, a window of its own among the
-    // workers (https://developer.zendesk.com/api-reference/ticketing/ticket-management/incremental_exports/#rate-limits);
-    // in this process alone, one request at a time at 90% of it. The shared window keeps a request
-    // of headroom: a request's start and its arrival differ by the machine's delays.
+    // workers (https://developer.zendesk.com/api-reference/ticketing/ticket-management/incremental_exports/#rate-limits),
+    // or in this process alone. A place frees a minute after its request's answer; one request of
+    // headroom for how Zendesk rounds its minute.
+    const exportWindow = { max: EXPORTS_PER_MINUTE - 1, windowMs: 60_000 };
     const exportGate = new RateGate({
       destination: DESTINATION,
-      requestsPerSecond: (EXPORTS_PER_MINUTE * 0.9) / 60,
-      burst: 1,
+      requestsPerSecond: exportWindow.max / 60,
+      burst: exportWindow.max,
       ...(opts.time ? { time: opts.time } : {}),
-      ...(opts.limiters
-        ? {
-            limiter: opts.limiters.window(`${config.subdomain} incremental exports`, {
-              max: EXPORTS_PER_MINUTE - 1,
-              windowMs: 60_000,
-            }),
-          }
-        : {}),
+      limiter: opts.limiters
+        ? opts.limiters.window(`${config.subdomain} incremental exports`, exportWindow)
+        : new WindowLimiter(exportWindow, opts.time ?? realTime),
     });
     this.api = new ZendeskApi(config, gate, credentials, exportGate);
     this.users = new ZendeskUsers(this.api, opts.country ?? 'GB');
