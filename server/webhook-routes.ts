@@ -57,6 +57,16 @@ export function inboxEntry(account: string, webhook: WebhookEvent, body: string)
   };
 }
 
+/** `make` called once per key (a metric's child per label value). */
+function memo<T>(make: (key: string) => T): (key: string) => T {
+  const made = new Map<string, T>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(key)));
+    return value;
+  };
+}
+
 /** The event as the inbox stored it: the anonymised one for an erased person. */
 export function storedEvent(webhook: WebhookEvent, entry: InboxEntry): WebhookEvent {
   if (!entry.suppressed) return webhook;
@@ -91,13 +101,18 @@ export async function registerWebhookRoutes(app: FastifyInstance, opts: WebhookR
 
     const metrics = opts.metrics;
     if (metrics) {
-      scope.addHook('onResponse', async (req: FastifyRequest<{ Params: WebhookParams }>, reply) => {
+      // Each label set's child is looked up once: prom-client hashes a label object on every call,
+      // which cost a delivery about 14 µs of the receiver's CPU (bench:webhooks).
+      const durationOf = memo((outcome: string) => metrics.webhookDuration.labels({ outcome }));
+      const receivedOf = memo((account: string) => metrics.webhooksReceived.labels({ account }));
+      scope.addHook('onResponse', (req: FastifyRequest<{ Params: WebhookParams }>, reply, done) => {
         const outcome = webhookOutcome(reply.statusCode);
-        metrics.webhookDuration.observe({ outcome }, reply.elapsedTime / 1000);
+        durationOf(outcome).observe(reply.elapsedTime / 1000);
         // Only an authenticated request names its account: refused ones must not mint label values.
         const account = outcome === 'unauthorized' ? '(unauthenticated)' : req.params.account;
-        if (outcome === 'accepted') metrics.webhooksReceived.inc({ account });
+        if (outcome === 'accepted') receivedOf(account).inc();
         else if (outcome !== 'unavailable') metrics.webhooksRejected.inc({ account, reason: outcome });
+        done();
       });
     }
 
