@@ -16,6 +16,12 @@ export interface WindowRate {
 }
 
 /**
+ * How long after its start a request whose answer never came (it hung, or its permit was lost) stops
+ * holding its place: longer than any request callsync sends takes.
+ */
+export const UNANSWERED_PLACE_MS = 120_000;
+
+/**
  * Places handed out one reservation at a time, in the order asked for, each held from the end of its
  * wait until the caller releases it (WindowLimiter here; SharedWindowLimiter through PostgreSQL).
  */
@@ -79,12 +85,23 @@ export class WindowLimiter extends HeldPlaces {
     const { max, windowMs } = this.rate;
     const number = this.count;
     const slot = number % max;
-    // Every permit is released (RateGate does it in `finally`), so the wait ends.
-    if (number >= max && this.answers[slot] === undefined)
-      await new Promise<void>((resolve) => this.waiting.set(slot, resolve));
+    // RateGate releases every permit once its request ends; a request that never ends (no answer,
+    // no timeout) gives up its place UNANSWERED_PLACE_MS after its start.
+    if (number >= max && this.answers[slot] === undefined) {
+      const staleIn = this.starts[slot]! + UNANSWERED_PLACE_MS - this.time.now();
+      await new Promise<void>((resolve) => {
+        const stale = setTimeout(resolve, Math.max(0, staleIn));
+        stale.unref();
+        this.waiting.set(slot, () => {
+          clearTimeout(stale);
+          resolve();
+        });
+      });
+    }
     this.waiting.delete(slot);
     const previous = number > 0 ? this.starts[(number - 1) % max]! : -Infinity;
-    const freed = number >= max ? this.answers[slot]! + windowMs : -Infinity;
+    const freed =
+      number >= max ? (this.answers[slot] ?? this.starts[slot]! + UNANSWERED_PLACE_MS) + windowMs : -Infinity;
     const now = this.time.now();
     const start = Math.max(now, previous, freed);
     this.starts[slot] = start;
@@ -94,6 +111,8 @@ export class WindowLimiter extends HeldPlaces {
   }
 
   protected async answered(number: number): Promise<void> {
+    // A later request took the slot once this one's place went stale.
+    if (this.count > number + this.rate.max) return;
     const slot = number % this.rate.max;
     this.answers[slot] = Math.max(this.time.now(), this.starts[slot]!);
     this.waiting.get(slot)?.();

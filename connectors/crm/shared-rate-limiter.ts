@@ -57,8 +57,10 @@ export class SharedWindowLimiter extends HeldPlaces {
         return slot;
       }
       const blocking = await blockingWindowRequest(this.db, this.window);
+      // This process's own request: its answer, or a second at the most (it may never come, and
+      // PostgreSQL frees a place that went stale).
       const own = blocking === null ? undefined : this.inFlight.get(blocking);
-      await (own?.answered ?? this.time.sleep(POLL_MS));
+      await (own ? Promise.race([own.answered, this.time.sleep(OWN_WAIT_MS)]) : this.time.sleep(POLL_MS));
     }
   }
 
@@ -72,6 +74,8 @@ export class SharedWindowLimiter extends HeldPlaces {
 
 /** How often a worker waiting for another worker's answer asks again. */
 const POLL_MS = 25;
+/** The longest a worker waits for its own request's answer before it asks again. */
+const OWN_WAIT_MS = 1_000;
 
 /**
  * Shared rates for one vendor; `scope` names the portal or org and the rate. A bucket: slots

@@ -8,8 +8,8 @@ import {
   blockingWindowRequest,
   reserveRateSlot,
   reserveWindowSlot,
-  UNANSWERED_PLACE_MS,
 } from '../../connectors/postgres';
+import { UNANSWERED_PLACE_MS } from '../../lib/window-limiter';
 import { sharedPlatformLimiter } from '../../runtime/vendor-limits';
 import { createMigratedWarehouse, type MigratedWarehouse } from './warehouse-db';
 

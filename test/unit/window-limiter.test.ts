@@ -1,5 +1,5 @@
 import { realTime } from '../../lib/rate-limiter';
-import { WindowLimiter } from '../../lib/window-limiter';
+import { UNANSWERED_PLACE_MS, WindowLimiter } from '../../lib/window-limiter';
 import { SlidingWindowLimit } from '../fakes/vendor-limits';
 
 describe('window limiter', () => {
@@ -69,6 +69,26 @@ describe('window limiter', () => {
     await (await third).release();
     expect(thirdStarted).toBe(6000);
     await second.release();
+  });
+
+  it("gives up a hung request's place two minutes after its start", async () => {
+    jest.useFakeTimers({ now: 0 });
+    try {
+      const limiter = new WindowLimiter({ max: 1, windowMs: 1000 }, realTime);
+      await limiter.hold(); // never released: the request hung
+      let started: number | undefined;
+      const next = limiter.hold().then((place) => {
+        started = Date.now();
+        return place;
+      });
+      await jest.advanceTimersByTimeAsync(UNANSWERED_PLACE_MS - 1);
+      expect(started).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1001);
+      await (await next).release();
+      expect(started).toBe(UNANSWERED_PLACE_MS + 1000);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   describe('requests that leave late and bunched (a starved event loop)', () => {

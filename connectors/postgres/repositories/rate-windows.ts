@@ -6,6 +6,7 @@
 // answer times by request number modulo max, on PostgreSQL's clock for every host; one atomic upsert
 // reserves a start, one update records the answer.
 import { sql, type Kysely } from 'kysely';
+import { UNANSWERED_PLACE_MS } from '../../../lib/window-limiter';
 import type { Database } from '../tables';
 
 export interface RateWindowRequest {
@@ -21,12 +22,6 @@ export interface WindowSlot {
   number: number;
   waitMs: number;
 }
-
-/**
- * How long after its start a request whose answer was never recorded (its worker died) stops
- * holding its place: longer than any request callsync sends takes.
- */
-export const UNANSWERED_PLACE_MS = 120_000;
 
 const now = sql`(extract(epoch from clock_timestamp()) * 1000)::float8`;
 
